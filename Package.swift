@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Slate — a self-hosted task manager. See docs in `../shared/design/architecture.md`
+/// for the module map; this package has no package dependencies by design: nothing
+/// outside the toolchain and Debian's C libraries can be fetched.
+let package = Package(
+    name: "Slate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SlateStore", targets: ["SlateStore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "SlateStore", dependencies: ["CSQLite"]),
+        // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
+        .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
+        .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
+        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The store-wide revision counter and the tombstones of deleted rows.
+enum ChangeLog {
+    static func currentRevision(_ database: Database) throws -> Int {
+        guard case .integer(let value) = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'revision'") else {
+            return 0
+        }
+        return Int(value)
+    }
+
+    /// Starts a write: bumps and returns the revision every row written in it gets.
+    static func nextRevision(_ database: Database) throws -> Int {
+        guard case .integer(let value) = try database.scalar(
+            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
+        else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
+        return Int(value)
+    }
+
+    static func recordDeletion(table: String, id: String, revision: Int, in database: Database) throws {
+        try database.execute(
+            "INSERT INTO _slate_tombstones(table_name, id, revision) VALUES (?, ?, ?) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision",
+            [.text(table), .text(id), .integer(Int64(revision))])
+    }
+
+    static func forgetDeletion(table: String, id: String, in database: Database) throws {
+        try database.execute("DELETE FROM _slate_tombstones WHERE table_name = ? AND id = ?", [.text(table), .text(id)])
+    }
+
+    /// Ids deleted from `table` after `revision`.
+    static func deletedIDs(table: String, since revision: Int, in database: Database) throws -> [UUID] {
+        try database.rows(
+            "SELECT id FROM _slate_tombstones WHERE table_name = ? AND revision > ? ORDER BY revision, id",
+            [.text(table), .integer(Int64(revision))]
+        ).compactMap { UUID.fromDatabaseValue($0["id"]) }
+    }
+
+    /// A commit describing everything changed after `since`, for changes made by other processes.
+    /// Rows are reported as updated: without history we cannot tell a new row from a changed one.
+    static func commitSummary(since: Int, revision: Int, tables: [TableSchema], in database: Database) throws -> Commit {
+        var changes: [String: TableChanges] = [:]
+        for table in tables {
+            var tableChanges = TableChanges()
+            let rows = try database.rows(
+                "SELECT id FROM \(quote(table.tableName)) WHERE _rev > ?", [.integer(Int64(since))])
+            tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
+            tableChanges.deleted = Set(try deletedIDs(table: table.tableName, since: since, in: database))
+            if !tableChanges.isEmpty { changes[table.tableName] = tableChanges }
+        }
+        return Commit(revision: revision, origin: .external, tables: changes)
+    }
+}

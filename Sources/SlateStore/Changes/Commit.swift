@@ -1,0 +1,68 @@
+import Foundation
+
+/// One committed write: the new store revision and which rows it touched.
+public struct Commit: Sendable, Hashable {
+    /// Why the rows changed.
+    public enum Origin: String, Sendable {
+        /// `ModelContext.save()`.
+        case save
+        /// `ModelContext.undo()`.
+        case undo
+        /// `ModelContext.redo()`.
+        case redo
+        /// Another process wrote to the same file.
+        case external
+    }
+
+    /// The store revision after this commit.
+    public let revision: Int
+    /// What made the change.
+    public let origin: Origin
+    /// Changed ids per table name.
+    public let tables: [String: TableChanges]
+
+    /// The ids of `Model` that this commit touched.
+    public func changes<Model: PersistentModel>(of model: Model.Type) -> TableChanges {
+        tables[Model.schema.tableName] ?? TableChanges()
+    }
+
+    /// True when the commit touched any row of `Model`.
+    public func affects<Model: PersistentModel>(_ model: Model.Type) -> Bool { tables[Model.schema.tableName] != nil }
+}
+
+/// Ids of one table's rows that a commit inserted, updated or deleted.
+public struct TableChanges: Sendable, Hashable {
+    /// Rows that did not exist before.
+    public var inserted: Set<UUID> = []
+    /// Rows that existed and changed.
+    public var updated: Set<UUID> = []
+    /// Rows that no longer exist.
+    public var deleted: Set<UUID> = []
+
+    public init(inserted: Set<UUID> = [], updated: Set<UUID> = [], deleted: Set<UUID> = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// True when nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// What changed in one model's table since a revision: for delta sync and sync tokens.
+public struct ChangeSet<Model: PersistentModel>: Sendable {
+    /// Rows inserted or updated since the revision, with their current values.
+    public let upserted: [Model]
+    /// Ids of rows deleted since the revision (and not re-created).
+    public let deleted: [UUID]
+    /// The store revision this answer is current to; pass it as `since` next time.
+    public let revision: Int
+}
+
+/// A model with the revision of its last change, the basis of ETags and conflict checks.
+public struct Revisioned<Model: PersistentModel>: Sendable {
+    /// The stored value.
+    public let model: Model
+    /// The store revision of the row's last change.
+    public let revision: Int
+}

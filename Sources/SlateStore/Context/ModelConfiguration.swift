@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where and how a container keeps its data.
+public struct ModelConfiguration: Sendable {
+    /// A file path, or nil for a private in-memory database.
+    public var path: String?
+    /// The schema version the code declares; a file written by a newer version is refused.
+    public var schemaVersion: Int
+    /// Custom migration stages, run in version order when an older file is opened.
+    public var migrations: [MigrationStage]
+    /// Open without writing; migrations are not run and the versions must match.
+    public var isReadOnly: Bool
+    /// How long a write waits for another process's lock before failing.
+    public var busyTimeout: TimeInterval
+    /// Reader connections kept open for concurrent reads.
+    public var maximumReaders: Int
+    /// How many change sets `undo()` can go back (persisted in the file).
+    public var undoLimit: Int
+
+    /// A configuration for the file at `path`, or in memory when `path` is nil.
+    public init(
+        path: String? = nil, schemaVersion: Int = 1, migrations: [MigrationStage] = [], isReadOnly: Bool = false,
+        busyTimeout: TimeInterval = 5, maximumReaders: Int = 4, undoLimit: Int = 100
+    ) {
+        self.path = path
+        self.schemaVersion = schemaVersion
+        self.migrations = migrations
+        self.isReadOnly = isReadOnly
+        self.busyTimeout = busyTimeout
+        self.maximumReaders = maximumReaders
+        self.undoLimit = undoLimit
+    }
+
+    /// A private database that lives as long as its container.
+    public static var inMemory: ModelConfiguration { ModelConfiguration() }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+
+/// The store: a database file (or memory) with the schema of a set of models.
+///
+/// ```swift
+/// let container = try ModelContainer(for: [Folder.self, Note.self],
+///                                    configuration: ModelConfiguration(path: "/tmp/notes.sqlite"))
+/// let context = ModelContext(container)
+/// context.insert(Note(title: "Hello"))
+/// try context.save()
+/// ```
+///
+/// A container is `Sendable`: share one per file across tasks and threads, and give
+/// each of them its own `ModelContext`.
+public final class ModelContainer: Sendable {
+    /// How the container was opened.
+    public let configuration: ModelConfiguration
+    let pool: DatabasePool
+    let tables: [String: TableSchema]
+    let notifier = CommitNotifier()
+    /// Models whose key paths have been checked against their coding keys.
+    let checkedModels = Mutex<Set<ObjectIdentifier>>([])
+
+    /// Opens or creates the store and brings its schema up to date.
+    ///
+    /// Throws `StoreError.newerSchema` (leaving the file untouched) when the file was
+    /// written by a newer schema version, and `StoreError.migrationFailed` (leaving it
+    /// as it was) when a migration step fails.
+    public init(for models: [any PersistentModel.Type], configuration: ModelConfiguration = .inMemory) throws {
+        self.configuration = configuration
+        var tables: [String: TableSchema] = [:]
+        for model in models {
+            let table = TableSchema(model)
+            try table.validate()
+            guard tables.updateValue(table, forKey: table.tableName) == nil else {
+                throw StoreError.invalidSchema("two models use the table '\(table.tableName)'")
+            }
+        }
+        for table in tables.values {
+            for column in table.columns {
+                if let target = column.reference?.tableName, tables[target] == nil {
+                    throw StoreError.invalidSchema(
+                        "\(table.modelName).\(column.name) refers to table '\(target)', whose model is not in the container")
+                }
+            }
+        }
+        self.tables = tables
+        pool = try DatabasePool(
+            path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
+            busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
+        let migrator = Migrator(
+            tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
+            version: configuration.schemaVersion, stages: configuration.migrations)
+        try pool.write { database in
+            let stored = try migrator.checkCompatible(database)
+            if configuration.isReadOnly {
+                guard stored == configuration.schemaVersion else {
+                    throw StoreError.migrationFailed(
+                        version: configuration.schemaVersion,
+                        reason: "the file has schema \(stored) and was opened read-only, so it cannot be migrated")
+                }
+                return
+            }
+        }
+        if !configuration.isReadOnly {
+            try pool.enableWriteAheadLog()
+            try pool.write { try migrator.migrate($0) }
+        }
+    }
+
+    /// The revision of the last committed write (0 for a new store).
+    public func currentRevision() throws -> Int {
+        try pool.read { try ChangeLog.currentRevision($0) }
+    }
+
+    /// Notifications of every commit made through this container, from now on.
+    ///
+    /// Each subscriber gets its own stream; it ends when the subscriber stops iterating.
+    public func commits() -> AsyncStream<Commit> { notifier.subscribe() }
+
+    /// Reports commits that other processes made to the same file since the last
+    /// commit this container saw, as one `Commit` to `commits()` subscribers.
+    /// Returns it, or nil when nothing changed.
+    @discardableResult
+    public func publishExternalChanges() throws -> Commit? {
+        let known = notifier.lastRevision
+        let commit: Commit? = try pool.read { database in
+            let revision = try ChangeLog.currentRevision(database)
+            guard revision > known else { return nil }
+            return try ChangeLog.commitSummary(since: known, revision: revision, tables: Array(tables.values), in: database)
+        }
+        if let commit { notifier.publish(commit) }
+        return commit
+    }
+
+    func table<Model: PersistentModel>(for model: Model.Type) throws -> TableSchema {
+        guard let table = tables[Model.schema.tableName] else {
+            throw StoreError.invalidSchema("\(Model.self) is not one of the container's models")
+        }
+        return table
+    }
+}

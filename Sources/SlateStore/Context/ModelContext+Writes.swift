@@ -1,0 +1,124 @@
+import Foundation
+
+extension ModelContext {
+    /// Stages a new model. Saving fails with `.constraintViolation` if its id exists.
+    public func insert<Model: PersistentModel>(_ model: Model) {
+        pending.append(.insert(table: Model.schema.tableName, values: encode(model), check: check(model)))
+    }
+
+    /// Stages a change to an existing model.
+    ///
+    /// With `expectedRevision`, saving fails with `.conflict` when the row changed since
+    /// that revision was read, so two editors never silently overwrite each other.
+    public func update<Model: PersistentModel>(_ model: Model, expectedRevision: Int? = nil) {
+        pending.append(.update(table: Model.schema.tableName, values: encode(model),
+                               expectedRevision: expectedRevision, check: check(model)))
+    }
+
+    /// Stages an insert, or an update when a row with the model's id exists.
+    public func upsert<Model: PersistentModel>(_ model: Model) {
+        pending.append(.upsert(table: Model.schema.tableName, values: encode(model), check: check(model)))
+    }
+
+    /// Stages the deletion of a model and, by their delete rules, of what refers to it.
+    public func delete<Model: PersistentModel>(_ model: Model, expectedRevision: Int? = nil) {
+        delete(Model.self, id: model.id, expectedRevision: expectedRevision)
+    }
+
+    /// Stages the deletion of the model with `id`.
+    public func delete<Model: PersistentModel>(_ model: Model.Type, id: UUID, expectedRevision: Int? = nil) {
+        pending.append(.delete(table: Model.schema.tableName, id: id, expectedRevision: expectedRevision))
+    }
+
+    /// Stages the deletion of every model matching `predicate` (all when nil), resolved
+    /// when saving, in the same transaction.
+    public func delete<Model: PersistentModel>(model: Model.Type, where predicate: Predicate<Model>? = nil) throws {
+        let query = try SelectQuery(FetchDescriptor(predicate: predicate))
+        let sql = "SELECT \(SelectQuery<Model>.alias).\"id\" FROM \(query.from)\(query.whereSQL)"
+        let arguments = query.arguments
+        pending.append(.deleteMatching(table: Model.schema.tableName) { database in
+            try database.rows(sql, arguments).compactMap { UUID.fromDatabaseValue($0["id"]) }
+        })
+    }
+
+    /// Writes every staged change in one transaction and returns the commit, or nil when
+    /// nothing was staged. On any error nothing is written and the changes stay staged.
+    ///
+    /// - Parameter undoLabel: what the user did, shown when offering to undo it.
+    @discardableResult
+    public func save(undoLabel: String? = nil) throws -> Commit? {
+        guard !pending.isEmpty else { return nil }
+        let changes = pending
+        let recordsImages = isUndoEnabled
+        let limit = container.configuration.undoLimit
+        let tables = container.tables
+        let commit = try container.pool.write { database in
+            try database.transaction {
+                let session = WriteSession(
+                    database: database, tables: tables, revision: try ChangeLog.nextRevision(database),
+                    recordsImages: recordsImages)
+                for change in changes { try apply(change, in: session) }
+                if recordsImages {
+                    try UndoLog.push(.init(label: undoLabel, images: session.images), onto: .undo,
+                                     revision: session.revision, limit: limit, in: database)
+                    try UndoLog.clear(.redo, in: database)
+                }
+                return session.commit(origin: .save)
+            }
+        }
+        pending.removeAll()
+        container.notifier.publish(commit)
+        return commit
+    }
+
+    private func apply(_ change: PendingChange, in session: WriteSession) throws {
+        switch change {
+        case .insert(let table, let values, let check):
+            try session.insert(try schema(table), values)
+            try check?.run(session.database)
+        case .update(let table, let values, let expectedRevision, let check):
+            try session.update(try schema(table), values, expectedRevision: expectedRevision)
+            try check?.run(session.database)
+        case .upsert(let table, let values, let check):
+            try session.upsert(try schema(table), values)
+            try check?.run(session.database)
+        case .delete(let table, let id, let expectedRevision):
+            try session.delete(try schema(table), id: id.databaseValue, expectedRevision: expectedRevision)
+        case .deleteMatching(let table, let resolve):
+            let tableSchema = try schema(table)
+            for id in try resolve(session.database) {
+                // A row may already be gone, deleted by a cascade from an earlier match.
+                if try session.image(tableSchema, id.databaseValue) != nil {
+                    try session.delete(tableSchema, id: id.databaseValue, expectedRevision: nil)
+                }
+            }
+        }
+    }
+
+    private func schema(_ table: String) throws -> TableSchema {
+        guard let schema = container.tables[table] else {
+            throw StoreError.invalidSchema("the table '\(table)' belongs to no model of this container")
+        }
+        return schema
+    }
+
+    func encode<Model: PersistentModel>(_ model: Model) -> [DatabaseValue] {
+        Model.schema.columns.map { $0.encode(model) }
+    }
+
+    /// The once-per-model consistency check, or nil when this model type passed it already.
+    private func check<Model: PersistentModel>(_ model: Model) -> ModelCheck? {
+        let key = ObjectIdentifier(Model.self)
+        guard !container.checkedModels.withLock({ $0.contains(key) }) else { return nil }
+        let container = self.container
+        return ModelCheck { database in
+            let stored = try ModelContext.fetchRows(Model.self, sql: "SELECT \(ModelContext.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [model.id.databaseValue], in: database)
+            guard let readBack = stored.first else { return }
+            for column in Model.schema.columns where column.encode(readBack.model) != column.encode(model) {
+                throw StoreError.invalidSchema(
+                    "\(Model.self).\(column.name) reads back a different value than its key path wrote: the column name must equal the property's coding key")
+            }
+            _ = container.checkedModels.withLock { $0.insert(key) }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A scratchpad of changes to models, saved to the store in one transaction.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// context.insert(note)
+/// context.delete(oldNote)
+/// try context.save()        // both, or neither
+/// let recent = try context.fetch(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.created)]))
+/// ```
+///
+/// Inserts, updates and deletes are staged until `save()`; fetches read what is
+/// committed. A context belongs to one task or thread at a time (it is not `Sendable`);
+/// make one per task from the shared container.
+public final class ModelContext {
+    /// The store this context reads and writes.
+    public let container: ModelContainer
+    /// When true, each `save()` records what it changed so `undo()` can restore it.
+    public var isUndoEnabled: Bool
+    var pending: [PendingChange] = []
+
+    /// A context on `container`. Undo recording is on unless `undo` is false
+    /// (bulk imports turn it off to save the before-images).
+    public init(_ container: ModelContainer, undo: Bool = true) {
+        self.container = container
+        self.isUndoEnabled = undo
+    }
+
+    /// True when there are staged changes that `save()` would write.
+    public var hasChanges: Bool { !pending.isEmpty }
+
+    /// Discards all staged changes.
+    public func rollback() { pending.removeAll() }
+}
+
+/// A staged change, already encoded to column values.
+enum PendingChange {
+    case insert(table: String, values: [DatabaseValue], check: ModelCheck?)
+    case update(table: String, values: [DatabaseValue], expectedRevision: Int?, check: ModelCheck?)
+    case upsert(table: String, values: [DatabaseValue], check: ModelCheck?)
+    case delete(table: String, id: UUID, expectedRevision: Int?)
+    case deleteMatching(table: String, ids: (Database) throws -> [UUID])
+}
+
+/// Reads a just-written row back through `Decodable` and compares it with what the key
+/// paths wrote, once per model type: catches a column name that is not the coding key.
+struct ModelCheck {
+    let run: (Database) throws -> Void
+}

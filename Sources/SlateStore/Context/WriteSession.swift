@@ -1,0 +1,212 @@
+import Foundation
+
+/// The before- and after-image of one row touched by a commit: what undo and redo replay.
+struct RowImage: Codable, Sendable {
+    let table: String
+    let id: String
+    /// The row before the change (with `_pk`), nil when the change created it.
+    let before: Row?
+    /// The row after the change, nil when the change deleted it.
+    let after: Row?
+}
+
+/// One write transaction in progress: applies changes with their delete rules, stamps
+/// rows with the commit's revision, and gathers what the commit notification and the
+/// undo log need.
+final class WriteSession {
+    let database: Database
+    let tables: [String: TableSchema]
+    let revision: Int
+    let recordsImages: Bool
+    private(set) var images: [RowImage] = []
+    private(set) var changes: [String: TableChanges] = [:]
+
+    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool) {
+        self.database = database
+        self.tables = tables
+        self.revision = revision
+        self.recordsImages = recordsImages
+    }
+
+    private var revisionValue: DatabaseValue { .integer(Int64(revision)) }
+
+    // MARK: Inserting and updating
+
+    /// Inserts a row; `values` follow `table.columns`, id first.
+    func insert(_ table: TableSchema, _ values: [DatabaseValue]) throws {
+        let id = values[0]
+        try database.execute(table.insertSQL, values + [revisionValue])
+        if case .text(let text) = id {
+            try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
+        }
+        try note(table, id, inserted: true, before: nil)
+    }
+
+    /// Updates an existing row; refuses when it is missing or its revision is not `expectedRevision`.
+    func update(_ table: TableSchema, _ values: [DatabaseValue], expectedRevision: Int?) throws {
+        let id = values[0]
+        let before = try checkedImage(table, id, expectedRevision: expectedRevision)
+        try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
+        try note(table, id, inserted: false, before: before)
+    }
+
+    /// Inserts the row, or updates it when its id exists.
+    func upsert(_ table: TableSchema, _ values: [DatabaseValue]) throws {
+        if try image(table, values[0]) != nil {
+            try update(table, values, expectedRevision: nil)
+        } else {
+            try insert(table, values)
+        }
+    }
+
+    // MARK: Deleting, with delete rules
+
+    /// Deletes a row after applying the delete rule of every reference to it.
+    func delete(_ table: TableSchema, id: DatabaseValue, expectedRevision: Int?) throws {
+        var visited: Set<String> = []
+        _ = try checkedImage(table, id, expectedRevision: expectedRevision)
+        try delete(table, id: id, visited: &visited)
+    }
+
+    private func delete(_ table: TableSchema, id: DatabaseValue, visited: inout Set<String>) throws {
+        guard visited.insert(table.tableName + "/" + id.description).inserted else { return }
+        for (child, column) in references(to: table.tableName) {
+            let dependents = try database.rows(
+                "SELECT \"id\" FROM \(quote(child.tableName)) WHERE \(quote(column.name)) = ?", [id])
+                .map { $0["id"] }
+            guard !dependents.isEmpty else { continue }
+            switch column.reference?.deleteRule {
+            case .deny:
+                let modelID = UUID.fromDatabaseValue(id) ?? UUID()
+                throw StoreError.deleteDenied(
+                    model: table.modelName, id: modelID, dependents: "\(child.modelName) rows", count: dependents.count)
+            case .cascade:
+                for dependent in dependents { try delete(child, id: dependent, visited: &visited) }
+            case .nullify:
+                for dependent in dependents {
+                    let before = try image(child, dependent)
+                    try database.execute(
+                        "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
+                        [revisionValue, dependent])
+                    try note(child, dependent, inserted: false, before: before)
+                }
+            case nil:
+                continue
+            }
+        }
+        let before = recordsImages ? try image(table, id) : nil
+        try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
+        guard database.changesCount == 1 else { return }
+        if case .text(let text) = id {
+            try ChangeLog.recordDeletion(table: table.tableName, id: text, revision: revision, in: database)
+        }
+        record(table, id, \.deleted)
+        if recordsImages, case .text(let text) = id {
+            images.append(RowImage(table: table.tableName, id: text, before: before, after: nil))
+        }
+    }
+
+    private func references(to tableName: String) -> [(TableSchema, TableSchema.ColumnInfo)] {
+        tables.values.sorted { $0.tableName < $1.tableName }.flatMap { table in
+            table.columns.filter { $0.reference?.tableName == tableName }.map { (table, $0) }
+        }
+    }
+
+    // MARK: Replaying images (undo and redo)
+
+    /// Puts a row back into the state `target` (nil: absent), after checking that it is
+    /// still in the state `expected` that the change left it in.
+    func restore(_ image: RowImage, expected: Row?, target: Row?) throws {
+        guard let table = tables[image.table] else {
+            throw StoreError.invalidSchema("the undo log names table '\(image.table)', which the container does not know")
+        }
+        let id = DatabaseValue.text(image.id)
+        let current = try self.image(table, id)
+        guard Self.sameContent(current, expected) else {
+            throw StoreError.conflict(
+                model: table.modelName, id: UUID(uuidString: image.id) ?? UUID(),
+                expectedRevision: expected.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0,
+                actualRevision: current.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0)
+        }
+        switch (current, target) {
+        case (nil, nil):
+            return
+        case (.some, nil):
+            try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
+            try ChangeLog.recordDeletion(table: table.tableName, id: image.id, revision: revision, in: database)
+            record(table, id, \.deleted)
+        case (nil, .some(let row)):
+            let values = table.columnNames.map { row[$0] }
+            let taken = try database.scalar("SELECT 1 FROM \(quote(table.tableName)) WHERE \"_pk\" = ?", [row["_pk"]]) != nil
+            if taken {
+                try database.execute(table.insertSQL, values + [revisionValue])
+            } else {
+                let names = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
+                let marks = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
+                try database.execute(
+                    "INSERT INTO \(quote(table.tableName)) (\(names)) VALUES (\(marks))",
+                    [row["_pk"]] + values + [revisionValue])
+            }
+            try ChangeLog.forgetDeletion(table: table.tableName, id: image.id, in: database)
+            record(table, id, \.inserted)
+        case (.some, .some(let row)):
+            let values = table.columnNames.dropFirst().map { row[$0] }
+            try database.execute(table.updateSQL, values + [revisionValue, id])
+            record(table, id, \.updated)
+        }
+    }
+
+    /// Two images describe the same row content (revision and rowid aside).
+    static func sameContent(_ lhs: Row?, _ rhs: Row?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (let lhs?, let rhs?):
+            let ignored: Set<String> = ["_rev", "_pk"]
+            return lhs.values.filter { !ignored.contains($0.key) } == rhs.values.filter { !ignored.contains($0.key) }
+        default: return false
+        }
+    }
+
+    // MARK: Images and bookkeeping
+
+    /// The row as stored now, with `_pk` and `_rev`, or nil when absent.
+    func image(_ table: TableSchema, _ id: DatabaseValue) throws -> Row? {
+        try database.rows(table.selectImageSQL, [id]).first
+    }
+
+    private func checkedImage(_ table: TableSchema, _ id: DatabaseValue, expectedRevision: Int?) throws -> Row? {
+        let stored = try database.scalar("SELECT \"_rev\" FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
+        let modelID = UUID.fromDatabaseValue(id) ?? UUID()
+        guard let stored, let actual = Int.fromDatabaseValue(stored) else {
+            throw StoreError.notFound(model: table.modelName, id: modelID)
+        }
+        if let expectedRevision, expectedRevision != actual {
+            throw StoreError.conflict(model: table.modelName, id: modelID, expectedRevision: expectedRevision, actualRevision: actual)
+        }
+        return recordsImages ? try image(table, id) : nil
+    }
+
+    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?) throws {
+        record(table, id, inserted ? \.inserted : \.updated)
+        guard recordsImages, case .text(let text) = id else { return }
+        images.append(RowImage(table: table.tableName, id: text, before: before, after: try image(table, id)))
+    }
+
+    private func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
+        guard let uuid = UUID.fromDatabaseValue(id) else { return }
+        var tableChanges = changes[table.tableName] ?? TableChanges()
+        if kind == \TableChanges.deleted {
+            // A row created and deleted in one commit never existed for anyone else.
+            if tableChanges.inserted.remove(uuid) == nil { tableChanges.deleted.insert(uuid) }
+            tableChanges.updated.remove(uuid)
+        } else if !tableChanges.inserted.contains(uuid) {
+            tableChanges[keyPath: kind].insert(uuid)
+        }
+        changes[table.tableName] = tableChanges
+    }
+
+    /// The commit notification for what this session wrote.
+    func commit(origin: Commit.Origin) -> Commit {
+        Commit(revision: revision, origin: origin, tables: changes.filter { !$0.value.isEmpty })
+    }
+}

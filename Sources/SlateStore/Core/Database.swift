@@ -1,0 +1,172 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection with a prepared-statement cache.
+///
+/// A `Database` is handed to closures by `DatabasePool.read` and `.write`, which give
+/// each connection to one thread at a time. It is not meant to be kept beyond them.
+///
+/// `@unchecked Sendable`: the pool moves a connection between threads but never
+/// lets two of them use it at once, and SQLite itself is opened in serialized
+/// (`SQLITE_OPEN_FULLMUTEX`) mode as a second line of defence.
+public final class Database: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The file path, or ":memory:".
+    public let path: String
+    private var statements: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens (and creates, unless `readOnly`) the database at `path`.
+    init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            if let handle { sqlite3_close_v2(handle) }
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+        do {
+            // Reading the schema fails early and clearly on a file that is not a database.
+            try execute("SELECT count(*) FROM sqlite_master")
+            try execute("PRAGMA foreign_keys = ON")
+            try execute("PRAGMA recursive_triggers = OFF")
+        } catch let error as StoreError {
+            sqlite3_close_v2(handle)
+            if case .sqlite(let details) = error, details.primaryCode == SQLITE_NOTADB || details.primaryCode == SQLITE_CORRUPT {
+                throw StoreError.cannotOpen(path: path, reason: "the file is not a SQLite database or is corrupt (\(details.message))")
+            }
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// A cached prepared statement for `sql`.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs one or more statements without arguments (DDL, pragmas).
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) }
+            sqlite3_free(errorMessage)
+            throw error(code: code, sql: sql, arguments: [], message: message)
+        }
+    }
+
+    /// Runs one statement with bound arguments.
+    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        try cachedStatement(sql).execute(arguments)
+    }
+
+    /// Fetches every row of a query.
+    public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [Row] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        var rows: [Row] = []
+        while try statement.step(arguments: arguments) { rows.append(statement.row()) }
+        return rows
+    }
+
+    /// Fetches the first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        guard try statement.step(arguments: arguments) else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Steps through a query's rows, handing the live statement to `body`.
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (Statement) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step(arguments: arguments) { try body(statement) }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int { Int(sqlite3_changes(handle)) }
+
+    /// True inside a transaction.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE`, so a writer never deadlocks
+    /// on a lock upgrade), or in a savepoint when a transaction is already open.
+    /// Commits when `body` returns, rolls back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            let name = "slate_sp\(savepointDepth)"
+            defer { savepointDepth -= 1 }
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Builds the error for a failed call, mapping common codes to typed errors.
+    func error(code: Int32, sql: String?, arguments: [DatabaseValue], message: String? = nil) -> StoreError {
+        let extended = sqlite3_extended_errcode(handle)
+        let details = SQLiteError(
+            code: extended != 0 ? extended : code,
+            message: message ?? String(cString: sqlite3_errmsg(handle)),
+            sql: sql,
+            arguments: arguments
+        )
+        switch code & 0xFF {
+        case SQLITE_CONSTRAINT:
+            return .constraintViolation(table: Self.tableName(in: sql) ?? "database", message: details.message)
+        case SQLITE_READONLY: return .readOnly(path: path)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
+        default: return .sqlite(details)
+        }
+    }
+
+    private static func tableName(in sql: String?) -> String? {
+        guard let sql else { return nil }
+        let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" }).map(String.init)
+        for (index, word) in words.enumerated() where ["INTO", "UPDATE", "FROM"].contains(word.uppercased()) {
+            if index + 1 < words.count { return words[index + 1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        return nil
+    }
+}
+
+/// Quotes an SQL identifier (table or column name).
+@inline(__always)
+func quote(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// One writer connection and a small pool of reader connections on the same file.
+///
+/// In WAL mode readers see the last committed state and never wait for the writer.
+/// An in-memory database cannot be shared between connections, so there the one
+/// writer also serves reads (one at a time).
+public final class DatabasePool: Sendable {
+    /// The file path, or ":memory:".
+    public let path: String
+    private let writer: Mutex<Database>
+    private let idleReaders: Mutex<[Database]>
+    private let maximumIdleReaders: Int
+    private let busyTimeout: TimeInterval
+    private let isInMemory: Bool
+    private let isReadOnly: Bool
+
+    /// Opens the pool. `path` is a file path or ":memory:".
+    init(path: String, readOnly: Bool, busyTimeout: TimeInterval, maximumReaders: Int) throws {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        self.isInMemory = path == ":memory:" || path.isEmpty
+        self.isReadOnly = readOnly
+        self.maximumIdleReaders = maximumReaders
+        if !isInMemory, !readOnly {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            if !FileManager.default.fileExists(atPath: folder.path) {
+                throw StoreError.cannotOpen(path: path, reason: "the folder \(folder.path) does not exist")
+            }
+        }
+        let connection = try Database(path: isInMemory ? ":memory:" : path, readOnly: readOnly, busyTimeout: busyTimeout)
+        self.writer = Mutex(connection)
+        self.idleReaders = Mutex([])
+    }
+
+    /// Sets WAL mode and the durability settings; called once the schema version has
+    /// been checked, so that a file refused as too new is never touched.
+    func enableWriteAheadLog() throws {
+        guard !isInMemory, !isReadOnly else { return }
+        try writer.withLock { database in
+            let mode = try database.scalar("PRAGMA journal_mode = WAL")
+            if case .text(let text) = mode, text.lowercased() != "wal" {
+                throw StoreError.cannotOpen(path: path, reason: "WAL mode is not available (journal mode \(text))")
+            }
+            // In WAL mode NORMAL is durable against application crashes (kill -9);
+            // FULL also survives power loss, at the cost of an fsync per commit.
+            try database.execute("PRAGMA synchronous = FULL")
+        }
+    }
+
+    /// Runs `body` with the writer connection, one caller at a time.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.withLock { database in try body(database) }
+    }
+
+    /// Runs `body` with a reader connection that sees the last committed state.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if isInMemory { return try write(body) }
+        let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
+        defer {
+            idleReaders.withLock { readers in
+                if readers.count < maximumIdleReaders { readers.append(reader) }
+            }
+        }
+        // A read is one snapshot: wrap it in a deferred transaction.
+        try reader.execute("BEGIN DEFERRED")
+        defer { try? reader.execute("COMMIT") }
+        return try body(reader)
+    }
+
+    private func makeReader() throws -> Database {
+        let reader = try Database(path: path, readOnly: true, busyTimeout: busyTimeout)
+        try reader.execute("PRAGMA query_only = ON")
+        return reader
+    }
+}

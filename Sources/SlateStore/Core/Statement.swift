@@ -1,0 +1,108 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement. Owned by one `Database`, used by one thread at a time.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    unowned let database: Database
+
+    init(database: Database, sql: String) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw database.error(code: code, sql: sql, arguments: [])
+        }
+        self.handle = handle
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Clears previous bindings and binds `arguments` in order.
+    func bind(_ arguments: [DatabaseValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+            case .real(let double): code = sqlite3_bind_double(handle, index, double)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, slate_sqlite_transient())
+            case .blob(let data):
+                code = data.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), slate_sqlite_transient())
+                }
+            }
+            guard code == SQLITE_OK else { throw database.error(code: code, sql: sql, arguments: arguments) }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    func step(arguments: [DatabaseValue] = []) throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.error(code: code, sql: sql, arguments: arguments)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion with `arguments`.
+    func execute(_ arguments: [DatabaseValue] = []) throws {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        while try step(arguments: arguments) {}
+    }
+
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
+
+    /// The value of column `index` of the current row.
+    func value(at index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(text(at: index))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
+        }
+    }
+
+    func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    func text(at index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The current row as column name → value.
+    func row() -> Row {
+        var values: [String: DatabaseValue] = [:]
+        for index in 0..<columnCount { values[columnName(index)] = value(at: index) }
+        return Row(values)
+    }
+}
+
+/// One fetched row, by column name.
+public struct Row: Sendable, Hashable, Codable {
+    /// Column name → value.
+    public var values: [String: DatabaseValue]
+
+    public init(_ values: [String: DatabaseValue]) { self.values = values }
+
+    /// The value of `column`, `.null` when absent.
+    public subscript(column: String) -> DatabaseValue { values[column] ?? .null }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Creates or upgrades a database to the container's schema, all in one transaction.
+struct Migrator {
+    let tables: [TableSchema]
+    let version: Int
+    let stages: [MigrationStage]
+
+    /// The schema version recorded in the file, 0 for a new file.
+    static func storedVersion(in database: Database) throws -> Int {
+        let hasMeta = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_slate_meta'")
+        guard case .integer(1) = hasMeta else { return 0 }
+        let value = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_version'")
+        if case .integer(let version) = value { return Int(version) }
+        return 0
+    }
+
+    /// Refuses a file written by a newer schema before anything touches it.
+    func checkCompatible(_ database: Database) throws -> Int {
+        let stored = try Self.storedVersion(in: database)
+        if stored > version { throw StoreError.newerSchema(fileVersion: stored, supportedVersion: version) }
+        return stored
+    }
+
+    func migrate(_ database: Database) throws {
+        let stored = try checkCompatible(database)
+        let pending = stored == 0 ? [] : stages.filter { $0.version > stored && $0.version <= version }
+            .sorted { $0.version < $1.version }
+        try database.transaction {
+            try createInternalTables(database)
+            for stage in pending {
+                try run(stage, stage.willMigrate, database)
+            }
+            for table in tables { try inferChanges(for: table, in: database) }
+            for stage in pending {
+                try run(stage, stage.didMigrate, database)
+            }
+            try database.execute(
+                "INSERT INTO _slate_meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [.integer(Int64(version))])
+            let violations = try database.rows("PRAGMA foreign_key_check")
+            if let first = violations.first {
+                throw StoreError.migrationFailed(
+                    version: version,
+                    reason: "\(violations.count) rows break a reference, first in table \(first["table"])")
+            }
+        }
+    }
+
+    private func run(_ stage: MigrationStage, _ step: (@Sendable (Database) throws -> Void)?, _ database: Database) throws {
+        guard let step else { return }
+        do {
+            try step(database)
+        } catch let error as StoreError {
+            if case .migrationFailed = error { throw error }
+            throw StoreError.migrationFailed(version: stage.version, reason: "\(stage.name): \(error.description)")
+        } catch {
+            throw StoreError.migrationFailed(version: stage.version, reason: "\(stage.name): \(error)")
+        }
+    }
+
+    private func createInternalTables(_ database: Database) throws {
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS _slate_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+            INSERT OR IGNORE INTO _slate_meta(key, value) VALUES ('revision', 0);
+            CREATE TABLE IF NOT EXISTS _slate_tombstones (
+                table_name TEXT NOT NULL, id TEXT NOT NULL, revision INTEGER NOT NULL,
+                PRIMARY KEY (table_name, id)) STRICT;
+            CREATE INDEX IF NOT EXISTS _slate_tombstones_by_revision ON _slate_tombstones(table_name, revision);
+            CREATE TABLE IF NOT EXISTS _slate_undo (
+                seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL) STRICT;
+            """)
+    }
+
+    /// Adds what the declaration has and the file lacks: tables, columns, indexes, search.
+    private func inferChanges(for table: TableSchema, in database: Database) throws {
+        let existing = try database.rows("SELECT name, \"notnull\", dflt_value FROM pragma_table_info(?)", [.text(table.tableName)])
+        if existing.isEmpty {
+            try database.execute(table.createTableSQL)
+        } else {
+            let names = Set(existing.compactMap { String.fromDatabaseValue($0["name"]) })
+            for column in table.columns where !names.contains(column.name) {
+                if !column.isOptional, column.defaultValue == nil {
+                    throw StoreError.migrationFailed(
+                        version: version,
+                        reason: "\(table.modelName).\(column.name) is new and not optional: give it a default in the schema")
+                }
+                try database.execute("ALTER TABLE \(quote(table.tableName)) ADD COLUMN \(table.columnDefinitionSQL(column))")
+            }
+            let declared = Set(table.columnNames + ["_pk", "_rev"])
+            for row in existing {
+                guard let name = String.fromDatabaseValue(row["name"]), !declared.contains(name) else { continue }
+                if case .integer(1) = row["notnull"], row["dflt_value"].isNull {
+                    throw StoreError.migrationFailed(
+                        version: version,
+                        reason: "\(table.tableName).\(name) is no longer declared but is NOT NULL: drop it in a custom stage")
+                }
+            }
+        }
+        for statement in table.createIndexesSQL { try database.execute(statement) }
+        try inferSearchIndex(for: table, in: database)
+    }
+
+    private func inferSearchIndex(for table: TableSchema, in database: Database) throws {
+        for trigger in table.searchTriggerNames { try database.execute("DROP TRIGGER IF EXISTS \(quote(trigger))") }
+        let current = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(table.ftsTableName)])
+            .compactMap { String.fromDatabaseValue($0["name"]) }
+        if current != table.searchableColumns, !current.isEmpty {
+            try database.execute("DROP TABLE \(quote(table.ftsTableName))")
+        }
+        guard !table.searchableColumns.isEmpty else { return }
+        if current != table.searchableColumns {
+            try database.execute(table.createSearchIndexSQL)
+            try database.execute("INSERT INTO \(quote(table.ftsTableName))(\(quote(table.ftsTableName))) VALUES ('rebuild')")
+        }
+        for trigger in table.searchTriggersSQL { try database.execute(trigger) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What to fetch: a predicate, an order, a page, and optionally full-text search.
+///
+/// ```swift
+/// var descriptor = FetchDescriptor<Note>(
+///     predicate: #Predicate { $0.folderID == folder && !$0.isArchived },
+///     sortBy: [SortDescriptor(\.created, order: .reverse)])
+/// descriptor.searchText = "woody"
+/// descriptor.fetchLimit = 50
+/// ```
+public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
+    // `@unchecked`: `Predicate` and `SortDescriptor` are Sendable only when every
+    // captured value is; the translator reads them, never mutates them.
+
+    /// Which rows; nil for all.
+    public var predicate: Predicate<Model>?
+    /// The order, most significant first; rows that tie keep insertion order.
+    public var sortBy: [SortKey<Model>]
+    /// At most this many rows.
+    public var fetchLimit: Int?
+    /// Skip this many rows first.
+    public var fetchOffset: Int?
+    /// Words that must all appear (as word prefixes) in the searchable columns,
+    /// compared without case or diacritics. Nil or blank for no search.
+    public var searchText: String?
+    /// With `searchText`: put the best matches first, before `sortBy`.
+    public var ranksBySearch: Bool = false
+
+    /// A descriptor with Foundation sort descriptors, as in SwiftData.
+    public init(predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = []) {
+        self.predicate = predicate
+        self.sortBy = sortBy.map(SortKey.init)
+    }
+
+    /// A descriptor with sort keys, which also sort by Bool and enum columns.
+    public init(predicate: Predicate<Model>? = nil, sortKeys: [SortKey<Model>]) {
+        self.predicate = predicate
+        self.sortBy = sortKeys
+    }
+}
+
+/// One term of an order: a stored column and a direction.
+public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
+    enum Source {
+        case descriptor(SortDescriptor<Model>)
+        case keyPath(AnyKeyPath, ascending: Bool)
+    }
+
+    let source: Source
+
+    /// From a Foundation sort descriptor (lexical string comparison only).
+    public init(_ descriptor: SortDescriptor<Model>) { source = .descriptor(descriptor) }
+
+    /// Ascending on any stored property: false before true, nil first, enums by raw value.
+    public static func ascending<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>) -> SortKey {
+        SortKey(source: .keyPath(keyPath, ascending: true))
+    }
+
+    /// Descending on any stored property: true before false, nil last, enums by raw value.
+    public static func descending<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>) -> SortKey {
+        SortKey(source: .keyPath(keyPath, ascending: false))
+    }
+
+    private init(source: Source) { self.source = source }
+
+    /// The ORDER BY term.
+    func sql(alias: String) throws -> String {
+        let keyPath: AnyKeyPath
+        let ascending: Bool
+        switch source {
+        case .keyPath(let path, let isAscending):
+            keyPath = path
+            ascending = isAscending
+        case .descriptor(let descriptor):
+            guard let path = descriptor.keyPath else {
+                throw StoreError.unsupportedPredicate("a sort descriptor without a key path")
+            }
+            if let comparator = descriptor.stringComparator, comparator != .lexical {
+                throw StoreError.unsupportedPredicate(
+                    "sorting \(path) with \(comparator): only lexical string order is available in SQL")
+            }
+            keyPath = path
+            ascending = descriptor.order == .forward
+        }
+        guard let column = Model.schema.column(for: keyPath) else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        return "\(alias).\(quote(column.name)) \(ascending ? "ASC" : "DESC")"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Walks a Foundation `Predicate` and writes the equivalent parameterised SQL.
+///
+/// Each supported expression node conforms to `SQLTranslatable` in one of the
+/// `Predicate+*.swift` files; a node that does not conform is named in the error.
+struct PredicateTranslation<Model: PersistentModel> {
+    enum Binding {
+        /// The predicate's input: the model row itself.
+        case model
+        /// A value bound by `flatMap` / `if let`: stands for an SQL expression.
+        case value(SQLExpression)
+    }
+
+    let schema: ModelSchema<Model>
+    let tableAlias: String
+    var variables: [PredicateExpressions.VariableID: Binding] = [:]
+
+    init(schema: ModelSchema<Model>, tableAlias: String) {
+        self.schema = schema
+        self.tableAlias = tableAlias
+    }
+
+    /// The SQL of a whole predicate, ready to follow `WHERE`.
+    static func whereClause(for predicate: Predicate<Model>, alias: String) throws -> SQLExpression {
+        var translation = PredicateTranslation(schema: Model.schema, tableAlias: alias)
+        translation.variables[predicate.variable.key] = .model
+        return try translation.translate(predicate.expression)
+    }
+
+    /// Translates one node, or throws naming the node that has no SQL form.
+    mutating func translate(_ expression: Any) throws -> SQLExpression {
+        guard let node = expression as? any SQLTranslatable else {
+            throw StoreError.unsupportedPredicate(Self.nodeName(expression))
+        }
+        return try node.sql(in: &self)
+    }
+
+    /// The column stored at `keyPath` on the model, qualified with the table alias.
+    func column(_ keyPath: AnyKeyPath) throws -> SQLExpression {
+        guard let column = schema.column(for: keyPath) else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        return SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
+    }
+
+    /// A readable name for an expression node: its type without generic arguments.
+    static func nodeName(_ expression: Any) -> String {
+        let full = String(describing: type(of: expression))
+        let name = full.prefix { $0 != "<" }
+        return "PredicateExpressions.\(name) is not supported in SQL (\(full))"
+    }
+}
+
+/// An expression node that has an SQL form.
+protocol SQLTranslatable {
+    func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A fetch descriptor compiled to one SELECT.
+struct SelectQuery<Model: PersistentModel> {
+    static var alias: String { "t" }
+
+    let from: String
+    let whereSQL: String
+    let arguments: [DatabaseValue]
+    let orderBy: String
+
+    init(_ descriptor: FetchDescriptor<Model>) throws {
+        let schema = Model.schema
+        let alias = Self.alias
+        var from = "\(quote(schema.tableName)) AS \(alias)"
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        var order: [String] = []
+        if let query = TextSearch.matchQuery(for: descriptor.searchText) {
+            guard !schema.searchableColumns.isEmpty else {
+                throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
+            }
+            let fts = quote(schema.tableName + "_fts")
+            from += " JOIN \(fts) ON \(fts).rowid = \(alias).\"_pk\""
+            conditions.append("\(fts) MATCH ?")
+            arguments.append(.text(query))
+            if descriptor.ranksBySearch { order.append("\(fts).rank") }
+        }
+        if let predicate = descriptor.predicate {
+            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
+            conditions.append(clause.sql)
+            arguments += clause.arguments
+        }
+        order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
+        order.append("\(alias).\"_pk\"")
+        self.from = from
+        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        self.arguments = arguments
+        self.orderBy = " ORDER BY " + order.joined(separator: ", ")
+    }
+
+    /// The SELECT for the rows, with limit and offset.
+    func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
+        let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
+        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
+        var arguments = self.arguments
+        if limit != nil || offset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+        }
+        return (sql, arguments)
+    }
+
+    /// The SELECT for the number of matching rows.
+    var countSQL: String { "SELECT count(*) FROM \(from)\(whereSQL)" }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Decodes a model straight from the current row of a statement, without building
+/// an intermediate dictionary. Column names are the model's coding keys.
+struct RowDecoder: Decoder {
+    let statement: Statement
+    let columns: [String: Int32]
+    let modelName: String
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw StoreError.decodingFailed(model: modelName, column: "", reason: "a model must decode from a keyed container")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw StoreError.decodingFailed(model: modelName, column: "", reason: "a model must decode from a keyed container")
+    }
+
+    /// Decodes the row into `Model`, mapping any failure to `StoreError.decodingFailed`.
+    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: [String: Int32]) throws -> Model {
+        do {
+            return try Model(from: RowDecoder(statement: statement, columns: columns, modelName: String(describing: Model.self)))
+        } catch let error as StoreError {
+            throw error
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw StoreError.decodingFailed(model: String(describing: Model.self), column: key.stringValue,
+                                            reason: "no such column; declare the property in the schema")
+        } catch {
+            throw StoreError.decodingFailed(model: String(describing: Model.self), column: "", reason: "\(error)")
+        }
+    }
+}
+
+private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RowDecoder
+
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { decoder.columns.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { decoder.columns[key.stringValue] != nil }
+
+    private func index(_ key: Key) throws -> Int32 {
+        guard let index = decoder.columns[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no column \(key.stringValue)"))
+        }
+        return index
+    }
+
+    private func failure(_ key: Key, _ type: Any.Type) -> StoreError {
+        let stored = (try? index(key)).map { decoder.statement.value(at: $0).description } ?? "nothing"
+        return StoreError.decodingFailed(model: decoder.modelName, column: key.stringValue,
+                                         reason: "the stored value \(stored) is not a \(type)")
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.statement.isNull(at: try index(key)) }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let index = try index(key)
+        guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
+        return decoder.statement.text(at: index)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let index = try index(key)
+        guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
+        return decoder.statement.int64(at: index) != 0
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let index = try index(key)
+        guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
+        return Int(decoder.statement.int64(at: index))
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let index = try index(key)
+        guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
+        return decoder.statement.double(at: index)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let index = try index(key)
+        if type == Date.self {
+            guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
+            return Date(timeIntervalSinceReferenceDate: decoder.statement.double(at: index)) as! T
+        }
+        let value = decoder.statement.value(at: index)
+        if let convertible = type as? any DatabaseValueConvertible.Type {
+            guard let decoded = convertible.fromDatabaseValue(value) as? T else { throw failure(key, type) }
+            return decoded
+        }
+        // Enums without an explicit conformance decode their raw value through Codable.
+        do {
+            return try T(from: SingleValueDecoder(value: value))
+        } catch {
+            throw failure(key, type)
+        }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw failure(key, type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw failure(key, [Any].self) }
+    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+}
+
+/// Decodes one stored value, for `RawRepresentable` enums that rely on `Codable`.
+private struct SingleValueDecoder: Decoder, SingleValueDecodingContainer {
+    let value: DatabaseValue
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw mismatch(type) }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw mismatch([Any].self) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: [], debugDescription: "stored value \(value)"))
+    }
+
+    func decodeNil() -> Bool { value.isNull }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let convertible = type as? any DatabaseValueConvertible.Type,
+           let decoded = convertible.fromDatabaseValue(value) as? T {
+            return decoded
+        }
+        throw mismatch(type)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The storage declaration of one model: its table and how each stored property maps
+/// to a column. The `id` property is always the column `id`.
+public struct ModelSchema<Model: PersistentModel>: Sendable {
+    /// The SQL table name.
+    public let tableName: String
+    /// The stored properties other than `id`, references included.
+    public let columns: [Column<Model>]
+    /// Secondary indexes (reference columns are indexed automatically).
+    public let indexes: [Index]
+    /// Columns whose text the full-text index covers.
+    public let searchableColumns: [String]
+
+    /// Declares a model's table.
+    /// - Parameters:
+    ///   - table: the SQL table name.
+    ///   - columns: stored properties, each `.column(\.keyPath, "codingKey")`.
+    ///   - references: to-one relationships, each a foreign-key property with a delete rule.
+    ///   - indexes: secondary indexes.
+    ///   - searchable: text columns to keep in the full-text index.
+    public init(
+        table: String,
+        columns: [Column<Model>],
+        references: [Column<Model>] = [],
+        indexes: [Index] = [],
+        searchable: [String] = []
+    ) {
+        self.tableName = table
+        self.columns = [Column.identifier] + columns + references
+        self.indexes = indexes
+        self.searchableColumns = searchable
+    }
+
+    /// The column stored at `keyPath`, if any.
+    func column(for keyPath: AnyKeyPath) -> Column<Model>? {
+        columns.first { $0.keyPath == keyPath }
+    }
+}
+
+/// One stored property of a model.
+public struct Column<Model: PersistentModel>: Sendable {
+    /// The column name, which is also the property's coding key.
+    public let name: String
+    let keyPath: PartialKeyPath<Model> & Sendable
+    let type: ColumnType
+    let isOptional: Bool
+    let encode: @Sendable (Model) -> DatabaseValue
+    /// `\Enum.rawValue` for enum columns, so `$0.priority.rawValue` maps to the column.
+    let rawValueKeyPath: (AnyKeyPath & Sendable)?
+    /// The value given to existing rows when a migration adds this column.
+    let defaultValue: DatabaseValue?
+    /// The referenced model's table and delete rule, for references.
+    let reference: ColumnReference?
+
+    static var identifier: Column {
+        Column(name: "id", keyPath: \Model.id, type: .text, isOptional: false,
+               encode: { $0.id.databaseValue }, rawValueKeyPath: nil, defaultValue: nil, reference: nil)
+    }
+
+    /// A stored property.
+    /// - Parameters:
+    ///   - keyPath: the property.
+    ///   - name: the column name, equal to the property's coding key.
+    ///   - default: the value existing rows get when a migration adds this column;
+    ///     required for a non-optional column added to a table that has rows.
+    public static func column<Value: DatabaseValueConvertible>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ name: String, default defaultValue: Value? = nil
+    ) -> Column {
+        Column(name: name, keyPath: keyPath, type: Value.columnType, isOptional: Value.isOptional,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: nil,
+               defaultValue: defaultValue?.databaseValue, reference: nil)
+    }
+
+    /// A stored enum property, kept as its raw value.
+    public static func column<Value: DatabaseValueConvertible & RawRepresentable>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ name: String, default defaultValue: Value? = nil
+    ) -> Column where Value.RawValue: DatabaseValueConvertible {
+        Column(name: name, keyPath: keyPath, type: Value.columnType, isOptional: false,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: \Value.rawValue,
+               defaultValue: defaultValue?.databaseValue, reference: nil)
+    }
+
+    /// An optional stored enum property, kept as its raw value or NULL.
+    public static func column<Wrapped: DatabaseValueConvertible & RawRepresentable>(
+        _ keyPath: KeyPath<Model, Wrapped?> & Sendable, _ name: String
+    ) -> Column where Wrapped.RawValue: DatabaseValueConvertible {
+        Column(name: name, keyPath: keyPath, type: Wrapped.columnType, isOptional: true,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: \Wrapped.rawValue,
+               defaultValue: nil, reference: nil)
+    }
+
+    /// A to-one relationship: a property holding the id of a `Target` row.
+    ///
+    /// Deleting that row applies `onDelete` to this one. `.nullify` needs an optional property.
+    public static func reference<Target: PersistentModel>(
+        _ keyPath: KeyPath<Model, UUID?> & Sendable, _ name: String, to target: Target.Type, onDelete rule: DeleteRule
+    ) -> Column {
+        Column(name: name, keyPath: keyPath, type: .text, isOptional: true,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: nil, defaultValue: nil,
+               reference: ColumnReference(tableName: Target.schema.tableName, deleteRule: rule))
+    }
+
+    /// A required to-one relationship (never NULL); its rule must be `.cascade` or `.deny`.
+    public static func reference<Target: PersistentModel>(
+        _ keyPath: KeyPath<Model, UUID> & Sendable, _ name: String, to target: Target.Type, onDelete rule: DeleteRule
+    ) -> Column {
+        Column(name: name, keyPath: keyPath, type: .text, isOptional: false,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: nil, defaultValue: nil,
+               reference: ColumnReference(tableName: Target.schema.tableName, deleteRule: rule))
+    }
+}
+
+/// A secondary index.
+public struct Index: Sendable, Hashable {
+    /// The index name, unique in the database.
+    public let name: String
+    /// Indexed columns in order; a trailing ` COLLATE NOCASE` is kept.
+    public let columns: [IndexedColumn]
+    /// True for a UNIQUE index.
+    public let isUnique: Bool
+
+    /// An index on `columns`.
+    public init(_ name: String, on columns: [IndexedColumn], unique: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.isUnique = unique
+    }
+}
+
+/// A column of an index, with its collation.
+public struct IndexedColumn: Sendable, Hashable, ExpressibleByStringLiteral {
+    /// The column name.
+    public let name: String
+    /// True to compare ASCII letters case-insensitively (`COLLATE NOCASE`).
+    public let ignoresCase: Bool
+
+    /// A column compared as stored.
+    public init(_ name: String, ignoresCase: Bool = false) {
+        self.name = name
+        self.ignoresCase = ignoresCase
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// The column compared case-insensitively.
+    public static func caseInsensitive(_ name: String) -> IndexedColumn { IndexedColumn(name, ignoresCase: true) }
+}
+
+/// The row a reference column points to, and what deleting that row does.
+struct ColumnReference: Sendable {
+    let tableName: String
+    let deleteRule: DeleteRule
+}

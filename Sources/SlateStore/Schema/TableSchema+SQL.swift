@@ -1,0 +1,81 @@
+import Foundation
+
+/// The DDL of a model table and of what keeps it company: indexes and the full-text index.
+extension TableSchema {
+    /// `CREATE TABLE` with the hidden `_pk` (stable rowid for FTS) and `_rev` columns.
+    var createTableSQL: String {
+        var definitions = ["\"_pk\" INTEGER PRIMARY KEY"]
+        definitions += columns.map(columnDefinitionSQL)
+        definitions.append("\"_rev\" INTEGER NOT NULL")
+        return "CREATE TABLE \(quote(tableName)) (\(definitions.joined(separator: ", "))) STRICT"
+    }
+
+    /// One column's definition, as used by CREATE TABLE and ALTER TABLE ADD COLUMN.
+    func columnDefinitionSQL(_ column: ColumnInfo) -> String {
+        var sql = "\(quote(column.name)) \(column.type.rawValue)"
+        if !column.isOptional { sql += " NOT NULL" }
+        if column.name == "id" { sql += " UNIQUE" }
+        if let value = column.defaultValue { sql += " DEFAULT \(value.sqlLiteral)" }
+        if let reference = column.reference {
+            sql += " REFERENCES \(quote(reference.tableName))(\"id\") DEFERRABLE INITIALLY DEFERRED"
+        }
+        return sql
+    }
+
+    /// Indexes: declared ones, one per reference column, and one on `_rev` for change feeds.
+    var createIndexesSQL: [String] {
+        var statements = ["CREATE INDEX IF NOT EXISTS \(quote(tableName + "__rev")) ON \(quote(tableName))(\"_rev\")"]
+        for column in columns where column.reference != nil {
+            statements.append(
+                "CREATE INDEX IF NOT EXISTS \(quote(tableName + "__" + column.name)) ON \(quote(tableName))(\(quote(column.name)))"
+            )
+        }
+        for index in indexes {
+            let parts = index.columns.map { quote($0.name) + ($0.ignoresCase ? " COLLATE NOCASE" : "") }
+            statements.append(
+                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quote(index.name)) ON \(quote(tableName))(\(parts.joined(separator: ", ")))"
+            )
+        }
+        return statements
+    }
+
+    /// The FTS5 table over the searchable columns, with external content so the text is stored once.
+    var createSearchIndexSQL: String {
+        let columnsSQL = searchableColumns.map(quote).joined(separator: ", ")
+        return """
+            CREATE VIRTUAL TABLE \(quote(ftsTableName)) USING fts5(\(columnsSQL), \
+            content=\(quote(tableName)), content_rowid='_pk', tokenize='unicode61 remove_diacritics 2')
+            """
+    }
+
+    /// Triggers that keep the FTS table in step with every insert, update and delete.
+    var searchTriggersSQL: [String] {
+        let names = searchableColumns.map(quote).joined(separator: ", ")
+        let newValues = searchableColumns.map { "new." + quote($0) }.joined(separator: ", ")
+        let oldValues = searchableColumns.map { "old." + quote($0) }.joined(separator: ", ")
+        let fts = quote(ftsTableName)
+        let table = quote(tableName)
+        let deleteOld = "INSERT INTO \(fts)(\(fts), rowid, \(names)) VALUES ('delete', old._pk, \(oldValues));"
+        let insertNew = "INSERT INTO \(fts)(rowid, \(names)) VALUES (new._pk, \(newValues));"
+        return [
+            "CREATE TRIGGER \(quote(tableName + "__fts_insert")) AFTER INSERT ON \(table) BEGIN \(insertNew) END",
+            "CREATE TRIGGER \(quote(tableName + "__fts_delete")) AFTER DELETE ON \(table) BEGIN \(deleteOld) END",
+            "CREATE TRIGGER \(quote(tableName + "__fts_update")) AFTER UPDATE OF \(names) ON \(table) BEGIN \(deleteOld) \(insertNew) END",
+        ]
+    }
+
+    var searchTriggerNames: [String] { ["__fts_insert", "__fts_delete", "__fts_update"].map { tableName + $0 } }
+}
+
+extension DatabaseValue {
+    /// The value as an SQL literal, for DEFAULT clauses only (values in queries are bound).
+    var sqlLiteral: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let value): "X'" + value.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}
