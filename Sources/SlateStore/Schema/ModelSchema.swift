@@ -98,7 +98,7 @@ public struct Column<Model: PersistentModel>: Sendable {
     ) -> Column {
         Column(name: name, keyPath: keyPath, type: .text, isOptional: true,
                encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: nil, defaultValue: nil,
-               reference: ColumnReference(tableName: Target.schema.tableName, deleteRule: rule))
+               reference: ColumnReference(target: target, deleteRule: rule))
     }
 
     /// A required to-one relationship (never NULL); its rule must be `.cascade` or `.deny`.
@@ -107,7 +107,7 @@ public struct Column<Model: PersistentModel>: Sendable {
     ) -> Column {
         Column(name: name, keyPath: keyPath, type: .text, isOptional: false,
                encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: nil, defaultValue: nil,
-               reference: ColumnReference(tableName: Target.schema.tableName, deleteRule: rule))
+               reference: ColumnReference(target: target, deleteRule: rule))
     }
 }
 
@@ -148,7 +148,14 @@ public struct IndexedColumn: Sendable, Hashable, ExpressibleByStringLiteral {
 }
 
 /// The row a reference column points to, and what deleting that row does.
+///
+/// It keeps the target's type, not its table name: reading `Target.schema` while a
+/// model's own `schema` is being initialised would deadlock on a self-reference.
 struct ColumnReference: Sendable {
-    let tableName: String
+    let target: any PersistentModel.Type
     let deleteRule: DeleteRule
+
+    var tableName: String { Self.tableName(of: target) }
+
+    private static func tableName<Target: PersistentModel>(of target: Target.Type) -> String { Target.schema.tableName }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import SlateStore
+
+/// A task-like model with every supported property type, used across the tests.
+struct Item: PersistentModel, Equatable {
+    enum Level: Int, Codable, DatabaseValueConvertible, CaseIterable { case none = 0, low, medium, high, critical }
+    enum Kind: String, Codable, CaseIterable { case chore, errand, idea }
+
+    var id = UUID()
+    var title: String
+    var notes: String? = nil
+    var rank: Int = 0
+    var score: Double = 0
+    var isDone: Bool = false
+    var due: Date? = nil
+    var created: Date = Date(timeIntervalSinceReferenceDate: 0)
+    var level: Level = .none
+    var kind: Kind? = nil
+    var attachment: Data? = nil
+    var count: Int? = nil
+    var projectID: UUID? = nil
+    var parentID: UUID? = nil
+
+    static let schema = ModelSchema<Item>(
+        table: "items",
+        columns: [
+            .column(\.title, "title"), .column(\.notes, "notes"), .column(\.rank, "rank"),
+            .column(\.score, "score"), .column(\.isDone, "isDone"), .column(\.due, "due"),
+            .column(\.created, "created"), .column(\.level, "level"), .column(\.kind, "kind"),
+            .column(\.attachment, "attachment"), .column(\.count, "count"),
+        ],
+        references: [
+            .reference(\.projectID, "projectID", to: Project.self, onDelete: .nullify),
+            .reference(\.parentID, "parentID", to: Item.self, onDelete: .cascade),
+        ],
+        indexes: [Index("items_by_rank", on: ["projectID", "rank"])],
+        searchable: ["title", "notes"]
+    )
+}
+
+extension Item.Kind: DatabaseValueConvertible {}
+
+/// A parent row: deleting one nullifies its items.
+struct Project: PersistentModel, Equatable {
+    var id = UUID()
+    var name: String
+    var ownerID: UUID? = nil
+
+    static let schema = ModelSchema<Project>(
+        table: "projects",
+        columns: [.column(\.name, "name")],
+        references: [.reference(\.ownerID, "ownerID", to: Owner.self, onDelete: .cascade)],
+        indexes: [Index("projects_by_name", on: [.caseInsensitive("name")], unique: true)]
+    )
+}
+
+/// A grandparent row: deleting one cascades to its projects.
+struct Owner: PersistentModel, Equatable {
+    var id = UUID()
+    var name: String
+
+    static let schema = ModelSchema<Owner>(table: "owners", columns: [.column(\.name, "name")])
+}
+
+/// A row that refuses deletion of the owner it points to.
+struct Badge: PersistentModel, Equatable {
+    var id = UUID()
+    var label: String
+    var ownerID: UUID
+
+    static let schema = ModelSchema<Badge>(
+        table: "badges",
+        columns: [.column(\.label, "label")],
+        references: [.reference(\.ownerID, "ownerID", to: Owner.self, onDelete: .deny)]
+    )
+}
+
+let allModels: [any PersistentModel.Type] = [Owner.self, Project.self, Item.self, Badge.self]
+
+/// A fresh in-memory store with every test model.
+func makeContainer() throws -> ModelContainer {
+    try ModelContainer(for: allModels, configuration: .inMemory)
+}
+
+/// A fresh file in a new temporary folder; the folder is removed by `cleanup`.
+struct TemporaryDirectory: ~Copyable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("slate-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

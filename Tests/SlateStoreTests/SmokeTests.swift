@@ -1,0 +1,18 @@
+import Foundation
+import SlateStore
+import Testing
+
+@Suite struct SmokeTests {
+    @Test func insertFetchRoundTripsEveryPropertyType() throws {
+        let context = ModelContext(try makeContainer())
+        let item = Item(title: "Write outline", notes: "Act 2\nline two", rank: 3, score: 2.5, isDone: true,
+                        due: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456), level: .critical,
+                        kind: .idea, attachment: Data([0, 1, 2]), count: nil)
+        context.insert(item)
+        let commit = try context.save()
+        #expect(commit?.revision == 1)
+        #expect(commit?.changes(of: Item.self).inserted == [item.id])
+        let fetched = try context.fetch(FetchDescriptor<Item>())
+        #expect(fetched == [item])
+    }
+}
