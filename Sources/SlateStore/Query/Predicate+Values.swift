@@ -14,11 +14,11 @@ extension PredicateExpressions.Variable: SQLTranslatable {
 
 extension PredicateExpressions.KeyPath: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
-        if let variable = root as? PredicateExpressions.Variable<Root>, case .model = translation.variables[variable.key] {
+        if let variable = root as? any PredicateVariable, case .model = translation.variables[variable.variableKey] {
             return try translation.column(keyPath)
         }
         let base = try translation.translate(root)
-        if let rawValueKeyPath = base.rawValueKeyPath, rawValueKeyPath == keyPath {
+        if let matcher = base.rawValueKeyPath, matcher.matches(keyPath) {
             return SQLExpression(base.sql, base.arguments)
         }
         if keyPath == \String.isEmpty {
@@ -41,4 +41,13 @@ extension PredicateExpressions.NilLiteral: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
         SQLExpression("NULL")
     }
+}
+
+/// Lets the translator see through `Variable<Output>` without knowing `Output`.
+protocol PredicateVariable {
+    var variableKey: PredicateExpressions.VariableID { get }
+}
+
+extension PredicateExpressions.Variable: PredicateVariable {
+    var variableKey: PredicateExpressions.VariableID { key }
 }

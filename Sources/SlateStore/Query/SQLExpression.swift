@@ -6,9 +6,9 @@ struct SQLExpression {
     var arguments: [DatabaseValue]
     /// Set when the fragment is exactly one stored column, so key paths applied to it
     /// (`.rawValue` of an enum) can still be recognised.
-    var rawValueKeyPath: AnyKeyPath?
+    var rawValueKeyPath: RawValueMatcher?
 
-    init(_ sql: String, _ arguments: [DatabaseValue] = [], rawValueKeyPath: AnyKeyPath? = nil) {
+    init(_ sql: String, _ arguments: [DatabaseValue] = [], rawValueKeyPath: RawValueMatcher? = nil) {
         self.sql = sql
         self.arguments = arguments
         self.rawValueKeyPath = rawValueKeyPath

@@ -46,8 +46,8 @@ public struct Column<Model: PersistentModel>: Sendable {
     let type: ColumnType
     let isOptional: Bool
     let encode: @Sendable (Model) -> DatabaseValue
-    /// `\Enum.rawValue` for enum columns, so `$0.priority.rawValue` maps to the column.
-    let rawValueKeyPath: (AnyKeyPath & Sendable)?
+    /// For enum columns: recognises `\Enum.rawValue`, so `$0.priority.rawValue` maps to the column.
+    let rawValueKeyPath: RawValueMatcher?
     /// The value given to existing rows when a migration adds this column.
     let defaultValue: DatabaseValue?
     /// The referenced model's table and delete rule, for references.
@@ -77,7 +77,7 @@ public struct Column<Model: PersistentModel>: Sendable {
         _ keyPath: KeyPath<Model, Value> & Sendable, _ name: String, default defaultValue: Value? = nil
     ) -> Column where Value.RawValue: DatabaseValueConvertible {
         Column(name: name, keyPath: keyPath, type: Value.columnType, isOptional: false,
-               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: \Value.rawValue,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: RawValueMatcher(Value.self),
                defaultValue: defaultValue?.databaseValue, reference: nil)
     }
 
@@ -86,7 +86,7 @@ public struct Column<Model: PersistentModel>: Sendable {
         _ keyPath: KeyPath<Model, Wrapped?> & Sendable, _ name: String
     ) -> Column where Wrapped.RawValue: DatabaseValueConvertible {
         Column(name: name, keyPath: keyPath, type: Wrapped.columnType, isOptional: true,
-               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: \Wrapped.rawValue,
+               encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: RawValueMatcher(Wrapped.self),
                defaultValue: nil, reference: nil)
     }
 
@@ -158,4 +158,27 @@ struct ColumnReference: Sendable {
     var tableName: String { Self.tableName(of: target) }
 
     private static func tableName<Target: PersistentModel>(of target: Target.Type) -> String { Target.schema.tableName }
+}
+
+/// Recognises a key path to an enum's `rawValue`.
+///
+/// Key paths cannot be compared for this: `\Priority.rawValue` written in an app and
+/// `\Value.rawValue` written generically here name different accessors. So a key path
+/// from the enum to its raw value type is accepted, and for a `CaseIterable` enum it is
+/// also checked to give each case's raw value.
+struct RawValueMatcher: Sendable {
+    let matches: @Sendable (AnyKeyPath) -> Bool
+
+    init<Value: RawRepresentable>(_ type: Value.Type) where Value.RawValue: DatabaseValueConvertible {
+        matches = { keyPath in
+            guard let typed = keyPath as? KeyPath<Value, Value.RawValue> else { return false }
+            guard let iterable = Value.self as? any CaseIterable.Type else { return true }
+            return Self.allCases(of: iterable).allSatisfy { element in
+                guard let value = element as? Value else { return false }
+                return value[keyPath: typed].databaseValue == value.rawValue.databaseValue
+            }
+        }
+    }
+
+    private static func allCases<Cases: CaseIterable>(of type: Cases.Type) -> [Any] { Cases.allCases.map { $0 } }
 }
