@@ -37,14 +37,23 @@ enum ChangeLog {
 
     /// A commit describing everything changed after `since`, for changes made by other processes.
     /// Rows are reported as updated: without history we cannot tell a new row from a changed one.
-    static func commitSummary(since: Int, revision: Int, tables: [TableSchema], in database: Database) throws -> Commit {
+    /// Revisions in `excluding` were this process's own commits, already reported.
+    static func commitSummary(
+        since: Int, excluding: Set<Int>, revision: Int, tables: [TableSchema], in database: Database
+    ) throws -> Commit {
         var changes: [String: TableChanges] = [:]
+        let skipped = excluding.sorted().map(String.init).joined(separator: ", ")
+        let filter = skipped.isEmpty ? "" : " AND _rev NOT IN (\(skipped))"
+        let tombstoneFilter = skipped.isEmpty ? "" : " AND revision NOT IN (\(skipped))"
         for table in tables {
             var tableChanges = TableChanges()
             let rows = try database.rows(
-                "SELECT id FROM \(quote(table.tableName)) WHERE _rev > ?", [.integer(Int64(since))])
+                "SELECT id FROM \(quote(table.tableName)) WHERE _rev > ?\(filter)", [.integer(Int64(since))])
             tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
-            tableChanges.deleted = Set(try deletedIDs(table: table.tableName, since: since, in: database))
+            tableChanges.deleted = Set(try database.rows(
+                "SELECT id FROM _slate_tombstones WHERE table_name = ? AND revision > ?\(tombstoneFilter)",
+                [.text(table.tableName), .integer(Int64(since))]
+            ).compactMap { UUID.fromDatabaseValue($0["id"]) })
             if !tableChanges.isEmpty { changes[table.tableName] = tableChanges }
         }
         return Commit(revision: revision, origin: .external, tables: changes)

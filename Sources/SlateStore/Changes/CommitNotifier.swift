@@ -5,13 +5,13 @@ import Synchronization
 final class CommitNotifier: Sendable {
     private struct State {
         var subscribers: [UUID: AsyncStream<Commit>.Continuation] = [:]
-        var lastRevision = 0
+        /// Revisions up to this one have been reported (ours) or looked for (others').
+        var checkedRevision = 0
+        /// Revisions this container committed after `checkedRevision`.
+        var ownRevisions: Set<Int> = []
     }
 
     private let state = Mutex(State())
-
-    /// The highest revision published so far.
-    var lastRevision: Int { state.withLock { $0.lastRevision } }
 
     func subscribe() -> AsyncStream<Commit> {
         let (stream, continuation) = AsyncStream.makeStream(of: Commit.self, bufferingPolicy: .bufferingNewest(1024))
@@ -25,14 +25,24 @@ final class CommitNotifier: Sendable {
 
     func publish(_ commit: Commit) {
         let subscribers = state.withLock { state -> [AsyncStream<Commit>.Continuation] in
-            state.lastRevision = max(state.lastRevision, commit.revision)
+            if commit.origin == .external {
+                state.checkedRevision = max(state.checkedRevision, commit.revision)
+                state.ownRevisions = state.ownRevisions.filter { $0 > commit.revision }
+            } else if commit.revision > state.checkedRevision {
+                state.ownRevisions.insert(commit.revision)
+            }
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.yield(commit) }
     }
 
-    /// Records a revision seen without publishing (for example on open).
-    func noteRevision(_ revision: Int) {
-        state.withLock { $0.lastRevision = max($0.lastRevision, revision) }
+    /// Marks everything up to `revision` as known (on open: history is not news).
+    func markChecked(upTo revision: Int) {
+        state.withLock { $0.checkedRevision = max($0.checkedRevision, revision) }
+    }
+
+    /// Where to look for other processes' commits: after `since`, skipping `own`.
+    func externalWindow() -> (since: Int, own: Set<Int>) {
+        state.withLock { ($0.checkedRevision, $0.ownRevisions) }
     }
 }

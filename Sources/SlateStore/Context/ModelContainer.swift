@@ -67,6 +67,7 @@ public final class ModelContainer: Sendable {
             try pool.enableWriteAheadLog()
             try pool.write { try migrator.migrate($0) }
         }
+        notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
     }
 
     /// The revision of the last committed write (0 for a new store).
@@ -84,14 +85,16 @@ public final class ModelContainer: Sendable {
     /// Returns it, or nil when nothing changed.
     @discardableResult
     public func publishExternalChanges() throws -> Commit? {
-        let known = notifier.lastRevision
+        let (since, own) = notifier.externalWindow()
         let commit: Commit? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
-            guard revision > known else { return nil }
-            return try ChangeLog.commitSummary(since: known, revision: revision, tables: Array(tables.values), in: database)
+            guard revision > since else { return nil }
+            return try ChangeLog.commitSummary(
+                since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
         }
-        if let commit { notifier.publish(commit) }
-        return commit
+        guard let commit else { return nil }
+        notifier.publish(commit)
+        return commit.tables.isEmpty ? nil : commit
     }
 
     func table<Model: PersistentModel>(for model: Model.Type) throws -> TableSchema {

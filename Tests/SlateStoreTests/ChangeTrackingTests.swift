@@ -1,0 +1,118 @@
+import Foundation
+import SlateStore
+import Testing
+
+@Suite struct ChangeTrackingTests {
+    @Test func everyCommitBumpsTheRevisionAndStampsItsRows() throws {
+        let context = ModelContext(try makeContainer())
+        let first = Item(title: "One")
+        var second = Item(title: "Two")
+        context.insert(first)
+        context.insert(second)
+        #expect(try context.save()?.revision == 1)
+        second.title = "Two, edited"
+        context.update(second)
+        #expect(try context.save()?.revision == 2)
+        #expect(try context.revisioned(Item.self, id: first.id)?.revision == 1)
+        #expect(try context.revisioned(Item.self, id: second.id)?.revision == 2)
+        #expect(try context.container.currentRevision() == 2)
+        #expect(try context.save() == nil, "nothing staged, nothing committed")
+    }
+
+    @Test func changesSinceARevisionListUpsertsAndTombstones() throws {
+        let context = ModelContext(try makeContainer())
+        let kept = Item(title: "Kept")
+        var edited = Item(title: "Edited")
+        let removed = Item(title: "Removed")
+        [kept, edited, removed].forEach(context.insert)
+        try context.save()
+        let token = try context.container.currentRevision()
+
+        edited.isDone = true
+        context.update(edited)
+        context.delete(removed)
+        let added = Item(title: "Added")
+        context.insert(added)
+        try context.save()
+
+        let changes = try context.changes(of: Item.self, since: token)
+        #expect(Set(changes.upserted.map(\.id)) == [edited.id, added.id])
+        #expect(changes.upserted.first { $0.id == edited.id }?.isDone == true)
+        #expect(changes.deleted == [removed.id])
+        #expect(changes.revision == token + 1)
+
+        let nothing = try context.changes(of: Item.self, since: changes.revision)
+        #expect(nothing.upserted.isEmpty && nothing.deleted.isEmpty)
+        let everything = try context.changes(of: Item.self, since: 0)
+        #expect(everything.upserted.count == 3 && everything.deleted == [removed.id])
+    }
+
+    @Test func recreatingADeletedIdClearsItsTombstone() throws {
+        let context = ModelContext(try makeContainer(), undo: false)
+        let item = Item(title: "Phoenix")
+        context.insert(item)
+        try context.save()
+        context.delete(item)
+        try context.save()
+        context.insert(item)
+        try context.save()
+        #expect(try context.changes(of: Item.self, since: 0).deleted.isEmpty)
+    }
+
+    @Test func subscribersReceiveEachCommitWithItsIds() async throws {
+        let container = try makeContainer()
+        let commits = container.commits()
+        let context = ModelContext(container)
+        var item = Item(title: "Live")
+        context.insert(item)
+        try context.save()
+        item.title = "Live, edited"
+        context.update(item)
+        try context.save()
+        context.delete(item)
+        try context.save()
+
+        var received: [Commit] = []
+        for await commit in commits {
+            received.append(commit)
+            if received.count == 3 { break }
+        }
+        #expect(received.map(\.revision) == [1, 2, 3])
+        #expect(received.map { $0.changes(of: Item.self) } == [
+            TableChanges(inserted: [item.id]), TableChanges(updated: [item.id]), TableChanges(deleted: [item.id]),
+        ])
+        #expect(received.allSatisfy { $0.origin == .save && !$0.affects(Owner.self) })
+    }
+
+    @Test func writesFromAnotherContainerOnTheSameFileAreReported() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let server = try ModelContainer(for: allModels, configuration: configuration)
+        let cli = try ModelContainer(for: allModels, configuration: configuration)
+        #expect(try server.publishExternalChanges() == nil)
+
+        let item = Item(title: "From the CLI")
+        let cliContext = ModelContext(cli)
+        cliContext.insert(item)
+        try cliContext.save()
+
+        let commit = try #require(try server.publishExternalChanges())
+        #expect(commit.origin == .external)
+        #expect(commit.changes(of: Item.self).updated == [item.id])
+        #expect(try server.publishExternalChanges() == nil, "reported once")
+
+        // The server's own commit is not news; a later CLI commit still is.
+        let serverContext = ModelContext(server)
+        let own = Item(title: "From the server")
+        serverContext.insert(own)
+        try serverContext.save()
+        let later = Item(title: "CLI again")
+        cliContext.insert(later)
+        try cliContext.save()
+        let next = try #require(try server.publishExternalChanges())
+        #expect(next.changes(of: Item.self).updated == [later.id])
+
+        let reopened = try ModelContainer(for: allModels, configuration: configuration)
+        #expect(try reopened.publishExternalChanges() == nil, "history before opening is not news")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SlateStore
+import Testing
+
+@Suite struct TextSearchTests {
+    func searchContext() throws -> ModelContext {
+        let context = ModelContext(try makeContainer())
+        for (title, notes) in [
+            ("Compose Woody's théme variation", "Needs a melancholy version"),
+            ("Rig Buzz Lightyear's wings", "New feather simulation"),
+            ("Record foley", "Engine sounds, door creaks of the Pizza Planet truck"),
+            ("Light the bedroom", nil),
+        ] as [(String, String?)] {
+            context.insert(Item(title: title, notes: notes))
+        }
+        try context.save()
+        return context
+    }
+
+    func titles(_ context: ModelContext, _ text: String, _ predicate: Predicate<Item>? = nil) throws -> [String] {
+        var descriptor = FetchDescriptor<Item>(predicate: predicate)
+        descriptor.searchText = text
+        return try context.fetch(descriptor).map(\.title)
+    }
+
+    @Test(arguments: [
+        ("theme", ["Compose Woody's théme variation"]),
+        ("WOO", ["Compose Woody's théme variation"]),
+        ("wood theme", ["Compose Woody's théme variation"]),
+        ("pizza", ["Record foley"]),
+        ("light", ["Rig Buzz Lightyear's wings", "Light the bedroom"]),
+        ("zzz", []),
+        ("\"quoted", []),
+    ])
+    func findsWordPrefixesWithoutCaseOrDiacritics(text: String, expected: [String]) throws {
+        #expect(try titles(try searchContext(), text) == expected)
+    }
+
+    @Test func searchCombinesWithAPredicateAndSorts() throws {
+        let context = try searchContext()
+        #expect(try titles(context, "light", #Predicate { $0.notes == nil }) == ["Light the bedroom"])
+        var descriptor = FetchDescriptor<Item>(sortBy: [SortDescriptor(\.title, order: .reverse)])
+        descriptor.searchText = "li"
+        #expect(try context.fetch(descriptor).map(\.title) == ["Rig Buzz Lightyear's wings", "Light the bedroom"])
+        descriptor.ranksBySearch = true
+        #expect(try context.fetchCount(descriptor) == 2)
+    }
+
+    @Test func theIndexFollowsUpdatesAndDeletes() throws {
+        let context = try searchContext()
+        var item = try #require(try context.fetch(FetchDescriptor<Item>()).first { $0.title.hasPrefix("Record") })
+        item.title = "Record squeaky toys"
+        item.notes = nil
+        context.update(item)
+        try context.save()
+        #expect(try titles(context, "pizza").isEmpty)
+        #expect(try titles(context, "squeak") == ["Record squeaky toys"])
+        context.delete(item)
+        try context.save()
+        #expect(try titles(context, "squeak").isEmpty)
+    }
+
+    @Test func blankSearchMatchesEverything() throws {
+        #expect(try titles(try searchContext(), "   ").count == 4)
+    }
+}
