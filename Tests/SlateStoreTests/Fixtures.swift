@@ -20,6 +20,7 @@ struct Item: PersistentModel, Equatable {
     var count: Int? = nil
     var projectID: UUID? = nil
     var parentID: UUID? = nil
+    var labels: [String] = []
 
     static let schema = ModelSchema<Item>(
         table: "items",
@@ -27,7 +28,7 @@ struct Item: PersistentModel, Equatable {
             .column(\.title, "title"), .column(\.notes, "notes"), .column(\.rank, "rank"),
             .column(\.score, "score"), .column(\.isDone, "isDone"), .column(\.due, "due"),
             .column(\.created, "created"), .column(\.level, "level"), .column(\.kind, "kind"),
-            .column(\.attachment, "attachment"), .column(\.count, "count"),
+            .column(\.attachment, "attachment"), .column(\.count, "count"), .json(\.labels, "labels"),
         ],
         references: [
             .reference(\.projectID, "projectID", to: Project.self, onDelete: .nullify),

@@ -25,7 +25,8 @@ import Testing
                 created: now.addingTimeInterval(Double(Int.random(in: -10...10, using: &generator)) * 3_600),
                 level: Item.Level.allCases.randomElement(using: &generator)!,
                 kind: ([nil] + Item.Kind.allCases.map(Optional.some)).randomElement(using: &generator)!,
-                count: Bool.random(using: &generator) ? nil : Int.random(in: 0...4, using: &generator)
+                count: Bool.random(using: &generator) ? nil : Int.random(in: 0...4, using: &generator),
+                labels: Array(["home", "work", "Café", "a\"b"].shuffled(using: &generator).prefix(Int.random(in: 0...3, using: &generator)))
             )
         }
     }
@@ -91,6 +92,8 @@ import Testing
             ("ternary", #Predicate { $0.isDone ? $0.rank > 0 : $0.rank < 0 }),
             ("closed range", #Predicate { (1...3).contains($0.rank) }),
             ("half-open range", #Predicate { (1..<3).contains($0.rank) }),
+            ("stored array contains", #Predicate { $0.labels.contains("Café") }),
+            ("stored array contains quote", #Predicate { $0.labels.contains("a\"b") }),
             ("compare two columns", #Predicate { $0.rank > ($0.count ?? 0) }),
         ]
     }

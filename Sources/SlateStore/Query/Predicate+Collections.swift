@@ -5,7 +5,12 @@ import Foundation
 extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
         guard let captured = sequence as? PredicateExpressions.Value<LHS.Output> else {
-            throw StoreError.unsupportedPredicate("contains(_:) is supported on captured arrays only")
+            // A stored JSON array: test membership with json_each.
+            let array = try translation.translate(sequence)
+            let item = try translation.translate(self.element)
+            return SQLExpression(
+                "(EXISTS (SELECT 1 FROM json_each(\(array.sql)) WHERE json_each.value IS \(item.sql)))",
+                array.arguments + item.arguments)
         }
         var values: [DatabaseValue] = []
         var includesNil = false

@@ -96,11 +96,12 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return decoded
         }
         // Enums without an explicit conformance decode their raw value through Codable.
-        do {
-            return try T(from: SingleValueDecoder(value: value))
-        } catch {
-            throw failure(key, type)
+        if let decoded = try? T(from: SingleValueDecoder(value: value)) { return decoded }
+        // Other Codable values are stored as JSON text (`Column.json`).
+        if case .text(let text) = value, let decoded = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) {
+            return decoded
         }
+        throw failure(key, type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -90,6 +90,22 @@ public struct Column<Model: PersistentModel>: Sendable {
                defaultValue: nil, reference: nil)
     }
 
+    /// A property of any `Codable` type (an array of tags, a small struct), stored as
+    /// JSON text. Predicates can test membership in a stored array: `$0.tags.contains(tag)`.
+    public static func json<Value: Codable & Sendable>(
+        _ keyPath: KeyPath<Model, Value> & Sendable, _ name: String, default defaultValue: Value? = nil
+    ) -> Column {
+        let encode: @Sendable (Value) -> DatabaseValue = { value in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            guard let data = try? encoder.encode(value) else { return .null }
+            return .text(String(decoding: data, as: UTF8.self))
+        }
+        return Column(name: name, keyPath: keyPath, type: .text, isOptional: false,
+                      encode: { encode($0[keyPath: keyPath]) }, rawValueKeyPath: nil,
+                      defaultValue: defaultValue.map(encode), reference: nil)
+    }
+
     /// A to-one relationship: a property holding the id of a `Target` row.
     ///
     /// Deleting that row applies `onDelete` to this one. `.nullify` needs an optional property.

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A task.
+public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
+    public var id: UUID
+    /// The short number people type (`slate done 12`), unique in the database; 0 until saved.
+    public var number: Int
+    /// The account that owns the task.
+    public var accountID: UUID
+    /// Never blank; surrounding white space is trimmed.
+    public var title: String
+    /// Free text, possibly several lines.
+    public var notes: String
+    public var isCompleted: Bool
+    /// When it was completed; nil while active.
+    public var completedAt: Date?
+    public var created: Date
+    public var modified: Date
+    /// When it is due: a moment, or the start of a local day when `isAllDay`.
+    public var due: Date?
+    /// True when the due date is a day, not a time.
+    public var isAllDay: Bool
+    public var priority: Priority
+    public var isFlagged: Bool
+    /// The list it belongs to; nil for the Inbox.
+    public var listID: UUID?
+    /// The parent task, for subtasks.
+    public var parentID: UUID?
+    /// Position in the manual order, ascending.
+    public var order: Double
+    /// Lower-case tags without `@` or spaces, in the order given.
+    public var tags: [String]
+    /// How it repeats; nil for a one-off task.
+    public var recurrence: Recurrence?
+    /// Remind this many seconds before `due` (0 = at the due time); nil for no reminder.
+    public var reminderOffset: Int?
+
+    public init(
+        id: UUID = UUID(), number: Int = 0, accountID: UUID, title: String, notes: String = "",
+        isCompleted: Bool = false, completedAt: Date? = nil, created: Date = Date(), modified: Date? = nil,
+        due: Date? = nil, isAllDay: Bool = false, priority: Priority = .none, isFlagged: Bool = false,
+        listID: UUID? = nil, parentID: UUID? = nil, order: Double = 0, tags: [String] = [],
+        recurrence: Recurrence? = nil, reminderOffset: Int? = nil
+    ) {
+        self.id = id
+        self.number = number
+        self.accountID = accountID
+        self.title = title
+        self.notes = notes
+        self.isCompleted = isCompleted
+        self.completedAt = completedAt
+        self.created = created
+        self.modified = modified ?? created
+        self.due = due
+        self.isAllDay = isAllDay
+        self.priority = priority
+        self.isFlagged = isFlagged
+        self.listID = listID
+        self.parentID = parentID
+        self.order = order
+        self.tags = tags
+        self.recurrence = recurrence
+        self.reminderOffset = reminderOffset
+    }
+
+    /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
+    public func isOverdue(now: Date, calendar: Calendar) -> Bool {
+        guard !isCompleted, let due else { return false }
+        if isAllDay { return due < calendar.startOfDay(for: now) }
+        return due < now
+    }
+}
