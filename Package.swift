@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SlateStore", targets: ["SlateStore"]),
+        .library(name: "SlateCore", targets: ["SlateCore"]),
+        .executable(name: "slate", targets: ["slate"]),
     ],
     targets: [
         .systemLibrary(
@@ -17,10 +19,15 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
+        .target(name: "SlateCore", dependencies: ["SlateStore"]),
+        .target(name: "SlateCLI", dependencies: ["SlateCore"]),
+        .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"]),
+        .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -114,7 +114,7 @@ extension ModelContext {
         return ModelCheck { database in
             let stored = try ModelContext.fetchRows(Model.self, sql: "SELECT \(ModelContext.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [model.id.databaseValue], in: database)
             guard let readBack = stored.first else { return }
-            for column in Model.schema.columns where column.encode(readBack.model) != column.encode(model) {
+            for column in Model.schema.columns where !column.isSequence && column.encode(readBack.model) != column.encode(model) {
                 throw StoreError.invalidSchema(
                     "\(Model.self).\(column.name) reads back a different value than its key path wrote: the column name must equal the property's coding key")
             }

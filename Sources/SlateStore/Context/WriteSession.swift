@@ -34,6 +34,12 @@ final class WriteSession {
 
     /// Inserts a row; `values` follow `table.columns`, id first.
     func insert(_ table: TableSchema, _ values: [DatabaseValue]) throws {
+        var values = values
+        for position in table.sequencePositions where values[position] == .integer(0) {
+            let name = quote(table.columns[position].name)
+            values[position] = try database.scalar(
+                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
+        }
         let id = values[0]
         try database.execute(table.insertSQL, values + [revisionValue])
         if case .text(let text) = id {
@@ -44,8 +50,15 @@ final class WriteSession {
 
     /// Updates an existing row; refuses when it is missing or its revision is not `expectedRevision`.
     func update(_ table: TableSchema, _ values: [DatabaseValue], expectedRevision: Int?) throws {
+        var values = values
         let id = values[0]
         let before = try checkedImage(table, id, expectedRevision: expectedRevision)
+        // A sequence number left at 0 keeps the one the store assigned.
+        for position in table.sequencePositions where values[position] == .integer(0) {
+            let name = quote(table.columns[position].name)
+            values[position] = try database.scalar(
+                "SELECT \(name) FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id]) ?? .integer(0)
+        }
         try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
         try note(table, id, inserted: false, before: before)
     }

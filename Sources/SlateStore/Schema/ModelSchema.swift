@@ -52,6 +52,8 @@ public struct Column<Model: PersistentModel>: Sendable {
     let defaultValue: DatabaseValue?
     /// The referenced model's table and delete rule, for references.
     let reference: ColumnReference?
+    /// Numbered by the store on insert (see `sequence(_:_:)`).
+    var isSequence = false
 
     static var identifier: Column {
         Column(name: "id", keyPath: \Model.id, type: .text, isOptional: false,
@@ -88,6 +90,15 @@ public struct Column<Model: PersistentModel>: Sendable {
         Column(name: name, keyPath: keyPath, type: Wrapped.columnType, isOptional: true,
                encode: { $0[keyPath: keyPath].databaseValue }, rawValueKeyPath: RawValueMatcher(Wrapped.self),
                defaultValue: nil, reference: nil)
+    }
+
+    /// A short number the store assigns on insert when the model's value is 0: one more
+    /// than the largest in the table, inside the inserting transaction (so two writers
+    /// never get the same number). For numbers people type, like `#12`.
+    public static func sequence(_ keyPath: KeyPath<Model, Int> & Sendable, _ name: String) -> Column {
+        var column = Column.column(keyPath, name, default: 0)
+        column.isSequence = true
+        return column
     }
 
     /// A property of any `Codable` type (an array of tags, a small struct), stored as

@@ -9,6 +9,7 @@ struct TableSchema: Sendable {
         let isOptional: Bool
         let defaultValue: DatabaseValue?
         let reference: ColumnReference?
+        let isSequence: Bool
     }
 
     let modelName: String
@@ -27,7 +28,7 @@ struct TableSchema: Sendable {
         tableName = schema.tableName
         columns = schema.columns.map {
             ColumnInfo(name: $0.name, type: $0.type, isOptional: $0.isOptional, defaultValue: $0.defaultValue,
-                       reference: $0.reference)
+                       reference: $0.reference, isSequence: $0.isSequence)
         }
         indexes = schema.indexes
         searchableColumns = schema.searchableColumns
@@ -41,6 +42,8 @@ struct TableSchema: Sendable {
     }
 
     var columnNames: [String] { columns.map(\.name) }
+    /// Positions (in `columns`) of the columns the store numbers.
+    var sequencePositions: [Int] { columns.indices.filter { columns[$0].isSequence } }
     var ftsTableName: String { tableName + "_fts" }
 
     /// Checks the declaration for mistakes that would otherwise surface as odd SQL errors.

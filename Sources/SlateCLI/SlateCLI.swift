@@ -1,0 +1,2 @@
+/// The `slate` command line: parsing, help, terminal rendering.
+public enum SlateCLI {}

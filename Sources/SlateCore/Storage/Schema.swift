@@ -1,0 +1,65 @@
+import Foundation
+import SlateStore
+
+// How the task domain is stored. The models know nothing about storage; these
+// extensions map them to SlateStore tables.
+
+extension Account: PersistentModel {
+    public static let schema = ModelSchema<Account>(
+        table: "accounts",
+        columns: [.column(\.name, "name"), .column(\.created, "created")],
+        indexes: [Index("accounts_by_name", on: [.caseInsensitive("name")], unique: true)]
+    )
+}
+
+extension TaskList: PersistentModel {
+    public static let schema = ModelSchema<TaskList>(
+        table: "lists",
+        columns: [
+            .column(\.name, "name"), .column(\.color, "color"), .column(\.icon, "icon"),
+            .column(\.order, "order"), .column(\.created, "created"),
+        ],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("lists_by_name", on: ["accountID", .caseInsensitive("name")], unique: true)]
+    )
+}
+
+extension Recurrence: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .text(storageValue) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Recurrence? {
+        String.fromDatabaseValue(value).flatMap(Recurrence.init(storageValue:))
+    }
+    public static var columnType: ColumnType { .text }
+}
+
+extension TaskItem: PersistentModel {
+    public static let schema = ModelSchema<TaskItem>(
+        table: "tasks",
+        columns: [
+            .sequence(\.number, "number"), .column(\.title, "title"), .column(\.notes, "notes"),
+            .column(\.isCompleted, "isCompleted"), .column(\.completedAt, "completedAt"),
+            .column(\.created, "created"), .column(\.modified, "modified"), .column(\.due, "due"),
+            .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
+            .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
+            .column(\.reminderOffset, "reminderOffset"),
+        ],
+        references: [
+            .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
+            .reference(\.listID, "listID", to: TaskList.self, onDelete: .nullify),
+            .reference(\.parentID, "parentID", to: TaskItem.self, onDelete: .cascade),
+        ],
+        indexes: [
+            Index("tasks_by_number", on: ["number"], unique: true),
+            Index("tasks_by_state", on: ["accountID", "isCompleted", "priority", "created"]),
+            Index("tasks_by_due", on: ["accountID", "due"]),
+        ],
+        searchable: ["title", "notes"]
+    )
+}
+
+/// The schema version of Slate's task database, and its migration plan.
+public enum SlateSchema {
+    public static let version = 1
+    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self]
+    public static let migrations: [MigrationStage] = []
+}
