@@ -41,7 +41,7 @@ extension TaskItem: PersistentModel {
             .column(\.created, "created"), .column(\.modified, "modified"), .column(\.due, "due"),
             .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
-            .column(\.reminderOffset, "reminderOffset"),
+            .column(\.reminderOffset, "reminderOffset"), .column(\.titleSortKey, "titleSortKey", default: ""),
         ],
         references: [
             .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
@@ -50,11 +50,20 @@ extension TaskItem: PersistentModel {
         ],
         indexes: [
             Index("tasks_by_number", on: ["number"], unique: true),
-            Index("tasks_by_state", on: ["accountID", "isCompleted", "priority", "created"]),
+            // Serves the default view: incomplete first, then priority (critical first), then creation.
+            Index("tasks_by_state", on: ["accountID", "isCompleted", .descending("priority"), "created"]),
             Index("tasks_by_due", on: ["accountID", "due"]),
         ],
         searchable: ["title", "notes"]
     )
+}
+
+extension TaskItem {
+    /// The title folded for A–Z sorting: no case, no diacritics ("Élan" sorts with "elan").
+    /// Stored beside the title so that the sort runs in SQL.
+    var titleSortKey: String {
+        title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
 }
 
 /// The schema version of Slate's task database, and its migration plan.

@@ -21,6 +21,40 @@ extension ModelContext {
         }
     }
 
+    /// The number of matching models for each value of `keyPath` (a SQL GROUP BY).
+    /// Values with no matching model are absent.
+    public func fetchCounts<Model: PersistentModel, Value: DatabaseValueConvertible & Hashable>(
+        _ descriptor: FetchDescriptor<Model>, groupedBy keyPath: KeyPath<Model, Value>
+    ) throws -> [Value: Int] {
+        let query = try SelectQuery(descriptor)
+        guard let column = Model.schema.column(for: keyPath) else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        let group = "\(SelectQuery<Model>.alias).\(quote(column.name))"
+        let sql = "SELECT \(group), count(*) FROM \(query.from)\(query.whereSQL) GROUP BY \(group)"
+        return try container.pool.read { database in
+            var counts: [Value: Int] = [:]
+            try database.forEachRow(sql, query.arguments) { statement in
+                if let value = Value.fromDatabaseValue(statement.value(at: 0)) {
+                    counts[value] = Int(statement.int64(at: 1))
+                }
+            }
+            return counts
+        }
+    }
+
+    /// Models whose id starts with `prefix` (hexadecimal digits and dashes, any case),
+    /// at most `limit` of them: for short ids people type.
+    public func models<Model: PersistentModel>(_ type: Model.Type, idPrefix prefix: String, limit: Int = 2) throws -> [Model] {
+        let cleaned = prefix.uppercased()
+        guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
+        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" >= ? AND t.\"id\" < ? ORDER BY t.\"id\" LIMIT ?"
+        let upper = cleaned + "\u{FFFF}"
+        return try container.pool.read {
+            try Self.fetchRows(Model.self, sql: sql, arguments: [.text(cleaned), .text(upper), .integer(Int64(limit))], in: $0)
+        }.map(\.model)
+    }
+
     /// The model with `id`, or nil.
     public func model<Model: PersistentModel>(_ type: Model.Type, id: UUID) throws -> Model? {
         try revisioned(type, id: id)?.model

@@ -15,6 +15,9 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
 
     /// Which rows; nil for all.
     public var predicate: Predicate<Model>?
+    /// More conditions that must all hold too: lets a caller compose a query from
+    /// independent parts without writing one predicate for every combination.
+    public var filters: [Predicate<Model>] = []
     /// The order, most significant first; rows that tie keep insertion order.
     public var sortBy: [SortKey<Model>]
     /// At most this many rows.
@@ -44,7 +47,7 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
 public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
     enum Source {
         case descriptor(SortDescriptor<Model>)
-        case keyPath(AnyKeyPath, ascending: Bool)
+        case keyPath(AnyKeyPath, ascending: Bool, nilsLast: Bool)
     }
 
     let source: Source
@@ -52,14 +55,15 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
     /// From a Foundation sort descriptor (lexical string comparison only).
     public init(_ descriptor: SortDescriptor<Model>) { source = .descriptor(descriptor) }
 
-    /// Ascending on any stored property: false before true, nil first, enums by raw value.
-    public static func ascending<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>) -> SortKey {
-        SortKey(source: .keyPath(keyPath, ascending: true))
+    /// Ascending on any stored property: false before true, enums by raw value, nil
+    /// first unless `nilsLast` (undated tasks after dated ones).
+    public static func ascending<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, nilsLast: Bool = false) -> SortKey {
+        SortKey(source: .keyPath(keyPath, ascending: true, nilsLast: nilsLast))
     }
 
-    /// Descending on any stored property: true before false, nil last, enums by raw value.
+    /// Descending on any stored property: true before false, enums by raw value, nil last.
     public static func descending<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>) -> SortKey {
-        SortKey(source: .keyPath(keyPath, ascending: false))
+        SortKey(source: .keyPath(keyPath, ascending: false, nilsLast: true))
     }
 
     private init(source: Source) { self.source = source }
@@ -68,10 +72,12 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
     func sql(alias: String) throws -> String {
         let keyPath: AnyKeyPath
         let ascending: Bool
+        var nulls = ""
         switch source {
-        case .keyPath(let path, let isAscending):
+        case .keyPath(let path, let isAscending, let nilsLast):
             keyPath = path
             ascending = isAscending
+            if nilsLast, isAscending { nulls = " NULLS LAST" }
         case .descriptor(let descriptor):
             guard let path = descriptor.keyPath else {
                 throw StoreError.unsupportedPredicate("a sort descriptor without a key path")
@@ -86,6 +92,6 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }
-        return "\(alias).\(quote(column.name)) \(ascending ? "ASC" : "DESC")"
+        return "\(alias).\(quote(column.name)) \(ascending ? "ASC" : "DESC")\(nulls)"
     }
 }

@@ -26,7 +26,7 @@ struct SelectQuery<Model: PersistentModel> {
             arguments.append(.text(query))
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
         }
-        if let predicate = descriptor.predicate {
+        for predicate in [descriptor.predicate].compactMap({ $0 }) + descriptor.filters {
             let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
             conditions.append(clause.sql)
             arguments += clause.arguments

@@ -161,17 +161,23 @@ public struct IndexedColumn: Sendable, Hashable, ExpressibleByStringLiteral {
     public let name: String
     /// True to compare ASCII letters case-insensitively (`COLLATE NOCASE`).
     public let ignoresCase: Bool
+    /// True to keep the column in descending order, to serve a mixed-direction sort.
+    public let isDescending: Bool
 
     /// A column compared as stored.
-    public init(_ name: String, ignoresCase: Bool = false) {
+    public init(_ name: String, ignoresCase: Bool = false, descending: Bool = false) {
         self.name = name
         self.ignoresCase = ignoresCase
+        self.isDescending = descending
     }
 
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The column compared case-insensitively.
     public static func caseInsensitive(_ name: String) -> IndexedColumn { IndexedColumn(name, ignoresCase: true) }
+
+    /// The column in descending order.
+    public static func descending(_ name: String) -> IndexedColumn { IndexedColumn(name, descending: true) }
 }
 
 /// The row a reference column points to, and what deleting that row does.

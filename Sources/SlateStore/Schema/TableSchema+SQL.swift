@@ -31,7 +31,9 @@ extension TableSchema {
             )
         }
         for index in indexes {
-            let parts = index.columns.map { quote($0.name) + ($0.ignoresCase ? " COLLATE NOCASE" : "") }
+            let parts = index.columns.map {
+                quote($0.name) + ($0.ignoresCase ? " COLLATE NOCASE" : "") + ($0.isDescending ? " DESC" : "")
+            }
             statements.append(
                 "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quote(index.name)) ON \(quote(tableName))(\(parts.joined(separator: ", ")))"
             )

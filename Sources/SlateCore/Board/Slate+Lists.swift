@@ -1,0 +1,127 @@
+import Foundation
+import SlateStore
+
+/// A list with its number of active tasks, as the sidebar shows it.
+public struct ListSummary: Sendable, Hashable {
+    public let list: TaskList
+    /// Tasks in the list that are not completed.
+    public let activeCount: Int
+    /// The list's revision, for ETags and conflict checks.
+    public let revision: Int
+}
+
+/// What happens to a list's tasks when the list is deleted.
+public enum ListDeletion: String, Sendable, CaseIterable {
+    /// The tasks stay, in the Inbox (as the production tracker's departments do).
+    case keepTasks = "keep"
+    /// The tasks are deleted with the list (as a Reminders list is).
+    case deleteTasks = "delete"
+}
+
+/// The order lists are shown in.
+public enum ListSort: String, Sendable, CaseIterable {
+    case manual, name
+}
+
+extension Slate {
+    /// The account's lists with their active counts.
+    public func lists(sortedBy sort: ListSort = .manual) throws -> [ListSummary] {
+        let accountID = self.accountID
+        let context = makeContext()
+        let keys: [SortKey<TaskList>] = sort == .manual ? [.ascending(\.order), .ascending(\.created)] : []
+        var lists = try context.fetchRevisioned(
+            FetchDescriptor(predicate: #Predicate<TaskList> { $0.accountID == accountID }, sortKeys: keys))
+        if sort == .name {
+            lists.sort { $0.model.name.localizedStandardCompare($1.model.name) == .orderedAscending }
+        }
+        let counts = try context.fetchCounts(
+            FetchDescriptor(predicate: #Predicate<TaskItem> { $0.accountID == accountID && !$0.isCompleted && $0.listID != nil }),
+            groupedBy: \.listID)
+        return lists.map { ListSummary(list: $0.model, activeCount: counts[$0.model.id] ?? 0, revision: $0.revision) }
+    }
+
+    /// The list named `name` (ignoring case and surrounding spaces), or nil.
+    public func list(named name: String) throws -> TaskList? {
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        return try lists().first { $0.list.name.lowercased() == wanted }?.list
+    }
+
+    /// The list with `id` in this account, or an error naming it.
+    public func list(id: UUID) throws -> Revisioned<TaskList> {
+        guard let found = try makeContext().revisioned(TaskList.self, id: id), found.model.accountID == accountID else {
+            throw SlateError.notFound("list with id \(id)")
+        }
+        return found
+    }
+
+    /// The list named `name`, or an error that suggests the closest name.
+    public func requireList(named name: String) throws -> TaskList {
+        if let list = try list(named: name) { return list }
+        let names = try lists().map(\.list.name)
+        if let guess = Suggestion.closest(to: name, in: names) {
+            throw SlateError.notFound("list named \"\(name)\" — did you mean \"\(guess)\"?")
+        }
+        throw SlateError.notFound("list named \"\(name)\"")
+    }
+
+    /// Creates a list at the end of the manual order.
+    @discardableResult
+    public func createList(name: String, color: String? = nil, icon: String? = nil) throws -> TaskList {
+        let name = try TaskRules.validListName(name)
+        let color = try color.map(TaskRules.validColor) ?? TaskList.defaultColor
+        let icon = try icon.map(TaskRules.validIcon) ?? TaskList.defaultIcon
+        let existing = try lists()
+        if existing.contains(where: { $0.list.name.lowercased() == name.lowercased() }) {
+            throw SlateError.duplicateListName(name)
+        }
+        let order = (existing.map(\.list.order).max() ?? 0) + 1
+        let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
+        let context = makeContext()
+        context.insert(list)
+        try translatingErrors { try context.save(undoLabel: "Add list “\(name)”") }
+        return list
+    }
+
+    /// Renames, recolours or changes the icon of a list; nil leaves a field as it is.
+    @discardableResult
+    public func updateList(_ id: UUID, name: String? = nil, color: String? = nil, icon: String? = nil,
+                           expectedRevision: Int? = nil) throws -> TaskList {
+        var list = try self.list(id: id).model
+        if let name {
+            let valid = try TaskRules.validListName(name)
+            if try lists().contains(where: { $0.list.id != id && $0.list.name.lowercased() == valid.lowercased() }) {
+                throw SlateError.duplicateListName(valid)
+            }
+            list.name = valid
+        }
+        if let color { list.color = try TaskRules.validColor(color) }
+        if let icon { list.icon = try TaskRules.validIcon(icon) }
+        let context = makeContext()
+        context.update(list, expectedRevision: expectedRevision)
+        try translatingErrors { try context.save(undoLabel: "Edit list “\(list.name)”") }
+        return list
+    }
+
+    /// Moves a list before another one in the manual order (nil: to the end).
+    public func moveList(_ id: UUID, before otherID: UUID?) throws {
+        let ordered = try lists().map(\.list)
+        guard var moving = ordered.first(where: { $0.id == id }) else { throw SlateError.notFound("list with id \(id)") }
+        let others = ordered.filter { $0.id != id }
+        moving.order = try Ordering.position(before: otherID, in: others.map { ($0.id, $0.order) }, what: "list")
+        let context = makeContext()
+        context.update(moving)
+        try translatingErrors { try context.save(undoLabel: "Move list “\(moving.name)”") }
+    }
+
+    /// Deletes a list; its tasks go with it or stay in the Inbox, as the caller chooses.
+    public func deleteList(_ id: UUID, tasks: ListDeletion, expectedRevision: Int? = nil) throws {
+        let list = try self.list(id: id).model
+        let context = makeContext()
+        if tasks == .deleteTasks {
+            let accountID = self.accountID
+            try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.listID == id })
+        }
+        context.delete(list, expectedRevision: expectedRevision)
+        try translatingErrors { try context.save(undoLabel: "Delete list “\(list.name)”") }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import SlateStore
+
+extension Slate {
+    // MARK: Reading
+
+    /// The tasks a view shows, in its order.
+    public func tasks(_ query: TaskQuery = TaskQuery()) throws -> [TaskItem] {
+        try translatingErrors { try makeContext().fetch(query.descriptor(accountID: accountID, now: now, calendar: calendar)) }
+    }
+
+    /// Like `tasks`, with each task's revision (for ETags).
+    public func revisionedTasks(_ query: TaskQuery = TaskQuery()) throws -> [Revisioned<TaskItem>] {
+        try translatingErrors {
+            try makeContext().fetchRevisioned(query.descriptor(accountID: accountID, now: now, calendar: calendar))
+        }
+    }
+
+    /// How many tasks the query matches, ignoring its limit and offset.
+    public func count(_ query: TaskQuery = TaskQuery()) throws -> Int {
+        try translatingErrors { try makeContext().fetchCount(query.descriptor(accountID: accountID, now: now, calendar: calendar)) }
+    }
+
+    /// The task with `id` in this account and its revision.
+    public func task(id: UUID) throws -> Revisioned<TaskItem> {
+        guard let found = try makeContext().revisioned(TaskItem.self, id: id), found.model.accountID == accountID else {
+            throw SlateError.notFound("task with id \(id.uuidString.lowercased())")
+        }
+        return found
+    }
+
+    /// The task people refer to as `reference`: its number (`12`, `#12`) or a prefix of
+    /// its id of at least 4 characters.
+    public func task(reference: String) throws -> Revisioned<TaskItem> {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        let accountID = self.accountID
+        let context = makeContext()
+        if let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
+            let found = try context.fetchRevisioned(FetchDescriptor<TaskItem>(
+                predicate: #Predicate { $0.number == number && $0.accountID == accountID }))
+            guard let task = found.first else { throw SlateError.notFound("task #\(number)") }
+            return task
+        }
+        guard text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw SlateError.invalid(field: "task", message: "'\(reference)' is not a task number (such as 12 or #12) or an id prefix of at least 4 characters.")
+        }
+        let matches = try context.models(TaskItem.self, idPrefix: text, limit: 2).filter { $0.accountID == accountID }
+        guard let match = matches.first else { throw SlateError.notFound("task with an id starting \(text.lowercased())") }
+        guard matches.count == 1 else { throw SlateError.ambiguous(text, matches: matches.count) }
+        return try task(id: match.id)
+    }
+
+    // MARK: Creating
+
+    /// Creates a task at the end of its list's manual order.
+    @discardableResult
+    public func addTask(_ draft: TaskDraft) throws -> TaskItem {
+        let task = try makeTask(draft)
+        let context = makeContext()
+        context.insert(task)
+        try translatingErrors { try context.save(undoLabel: "Add “\(task.title)”") }
+        return try self.task(id: task.id).model
+    }
+
+    /// Validates a draft into a task (not yet saved).
+    func makeTask(_ draft: TaskDraft, order: Double? = nil) throws -> TaskItem {
+        let title = try TaskRules.validTitle(draft.title)
+        let notes = try TaskRules.validNotes(draft.notes)
+        if let listID = draft.listID { _ = try list(id: listID) }
+        if let parentID = draft.parentID { _ = try task(id: parentID) }
+        let created = now
+        return TaskItem(
+            accountID: accountID, title: title, notes: notes, created: created, modified: created,
+            due: draft.due?.date, isAllDay: draft.due?.isAllDay ?? false, priority: draft.priority,
+            isFlagged: draft.isFlagged, listID: draft.listID, parentID: draft.parentID,
+            order: try order ?? nextOrder(in: draft.listID), tags: try TaskRules.validTags(draft.tags),
+            recurrence: try TaskRules.validRecurrence(draft.recurrence), reminderOffset: draft.reminderOffset)
+    }
+
+    private func nextOrder(in listID: UUID?) throws -> Double {
+        let accountID = self.accountID
+        var descriptor = FetchDescriptor<TaskItem>(
+            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
+        descriptor.fetchLimit = 1
+        return (try makeContext().fetch(descriptor).first?.order ?? 0) + 1
+    }
+
+    // MARK: Changing
+
+    /// Applies `patch` to the task. With `expectedRevision`, refuses (`SlateError.conflict`)
+    /// when someone else changed the task since that revision.
+    @discardableResult
+    public func updateTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> TaskItem {
+        var task = try self.task(id: id).model
+        if let title = patch.title { task.title = try TaskRules.validTitle(title) }
+        if let notes = patch.notes { task.notes = try TaskRules.validNotes(notes) }
+        if let listID = patch.listID {
+            if let listID { _ = try list(id: listID) }
+            if task.listID != listID { task.order = try nextOrder(in: listID) }
+            task.listID = listID
+        }
+        if let priority = patch.priority { task.priority = priority }
+        if let due = patch.due {
+            task.due = due?.date
+            task.isAllDay = due?.isAllDay ?? false
+        }
+        if let isFlagged = patch.isFlagged { task.isFlagged = isFlagged }
+        if let tags = patch.tags { task.tags = try TaskRules.validTags(tags) }
+        if let recurrence = patch.recurrence { task.recurrence = try TaskRules.validRecurrence(recurrence) }
+        if let reminderOffset = patch.reminderOffset { task.reminderOffset = reminderOffset }
+        if let parentID = patch.parentID {
+            if let parentID { try checkParent(parentID, for: task.id) }
+            task.parentID = parentID
+        }
+        task.modified = now
+        let context = makeContext()
+        var label = "Edit “\(task.title)”"
+        if let isCompleted = patch.isCompleted, isCompleted != task.isCompleted {
+            label = try stageCompletion(&task, isCompleted, in: context)
+        }
+        context.update(task, expectedRevision: expectedRevision)
+        try translatingErrors { try context.save(undoLabel: label) }
+        return try self.task(id: id).model
+    }
+
+    /// A task cannot become its own ancestor.
+    private func checkParent(_ parentID: UUID, for id: UUID) throws {
+        var current: UUID? = parentID
+        var steps = 0
+        while let ancestor = current, steps < 1000 {
+            guard ancestor != id else {
+                throw SlateError.invalid(field: "parentID", message: "A task cannot be a subtask of itself or of its own subtasks.")
+            }
+            current = try task(id: ancestor).model.parentID
+            steps += 1
+        }
+    }
+
+    /// Completes or reopens tasks in one change. Completing a repeating task creates its
+    /// next occurrence, once: the repeat rule moves to the new task.
+    @discardableResult
+    public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
+        let context = makeContext()
+        var labels: [String] = []
+        for id in ids {
+            var task = try self.task(id: id).model
+            guard task.isCompleted != isCompleted else { continue }
+            labels.append(try stageCompletion(&task, isCompleted, in: context))
+            task.modified = now
+            context.update(task)
+        }
+        try translatingErrors { try context.save(undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks") }
+        return try ids.map { try task(id: $0).model }
+    }
+
+    /// Marks the completion on `task` and stages the next occurrence of a repeating task.
+    private func stageCompletion(_ task: inout TaskItem, _ isCompleted: Bool, in context: ModelContext) throws -> String {
+        task.isCompleted = isCompleted
+        task.completedAt = isCompleted ? now : nil
+        if isCompleted, let recurrence = task.recurrence {
+            let anchor = task.due ?? calendar.startOfDay(for: now)
+            var next = task
+            next.id = UUID()
+            next.number = 0
+            next.isCompleted = false
+            next.completedAt = nil
+            next.created = now
+            next.modified = now
+            next.due = recurrence.next(after: anchor, calendar: calendar)
+            next.isAllDay = task.due == nil ? true : task.isAllDay
+            task.recurrence = nil
+            context.insert(next)
+        }
+        return "\(isCompleted ? "Complete" : "Reopen") “\(task.title)”"
+    }
+
+    /// Flags or unflags tasks in one change.
+    @discardableResult
+    public func setFlagged(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
+        let context = makeContext()
+        var tasks: [TaskItem] = []
+        for id in ids {
+            var task = try self.task(id: id).model
+            task.isFlagged = isFlagged
+            task.modified = now
+            context.update(task)
+            tasks.append(task)
+        }
+        let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
+        try translatingErrors { try context.save(undoLabel: "\(isFlagged ? "Flag" : "Unflag") \(what)") }
+        return tasks
+    }
+
+    /// Deletes tasks (and their subtasks) in one change.
+    public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws {
+        let context = makeContext()
+        var titles: [String] = []
+        for id in ids {
+            let task = try self.task(id: id).model
+            context.delete(task, expectedRevision: ids.count == 1 ? expectedRevision : nil)
+            titles.append(task.title)
+        }
+        let what = titles.count == 1 ? "“\(titles[0])”" : "\(titles.count) tasks"
+        try translatingErrors { try context.save(undoLabel: "Delete \(what)") }
+    }
+
+    /// Moves a task before another in its list's manual order (nil: to the end).
+    public func moveTask(_ id: UUID, before otherID: UUID?) throws {
+        var task = try self.task(id: id).model
+        if let otherID {
+            let other = try self.task(id: otherID).model
+            guard other.listID == task.listID else {
+                throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
+            }
+        }
+        let siblings = try tasks(TaskQuery(scope: task.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
+            .filter { $0.id != id }
+        task.order = try Ordering.position(before: otherID, in: siblings.map { ($0.id, $0.order) }, what: "task")
+        task.modified = now
+        let context = makeContext()
+        context.update(task)
+        try translatingErrors { try context.save(undoLabel: "Move “\(task.title)”") }
+    }
+
+    /// Deletes every completed task, of one list or everywhere, as one change.
+    /// Returns how many were deleted.
+    @discardableResult
+    public func clearCompleted(in listID: UUID? = nil) throws -> Int {
+        let accountID = self.accountID
+        var query = TaskQuery(status: .completed)
+        if let listID {
+            _ = try list(id: listID)
+            query.scope = .list(listID)
+        }
+        let count = try self.count(query)
+        guard count > 0 else { return 0 }
+        let context = makeContext()
+        if let listID {
+            try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.isCompleted && $0.listID == listID })
+        } else {
+            try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.isCompleted })
+        }
+        try translatingErrors { try context.save(undoLabel: "Clear \(count) completed") }
+        return count
+    }
+
+    // MARK: Undo
+
+    /// Reverts the last change; returns what it was ("Complete “Buy milk”"), or nil when
+    /// there is nothing to undo.
+    @discardableResult
+    public func undo() throws -> String? {
+        try translatingErrors { try makeContext().undo().map { $0.label ?? "the last change" } }
+    }
+
+    /// Re-applies the last undone change; returns what it was, or nil.
+    @discardableResult
+    public func redo() throws -> String? {
+        try translatingErrors { try makeContext().redo().map { $0.label ?? "the last change" } }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SlateStore
+
+/// The task domain for one account: lists, tasks, queries, statistics, undo.
+///
+/// Every surface (CLI, server, CalDAV) works through a `Slate`; none writes SQL.
+/// It is `Sendable`: each call opens its own store context.
+///
+/// ```swift
+/// let slate = try Slate.open(path: "~/.local/share/slate/slate.sqlite")
+/// let task = try slate.quickAdd("Write Act 2 outline tomorrow !critical #Story")
+/// try slate.complete([task.id])
+/// ```
+public final class Slate: Sendable {
+    /// The store shared by every account in the database.
+    public let container: ModelContainer
+    /// Whose data this instance reads and writes.
+    public let accountID: UUID
+    /// The calendar (and time zone) for days, "today" and human dates.
+    public let calendar: Calendar
+    private let clock: @Sendable () -> Date
+
+    /// A view of `container` for `accountID`.
+    public init(container: ModelContainer, accountID: UUID, calendar: Calendar = .current,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.container = container
+        self.accountID = accountID
+        self.calendar = calendar
+        self.clock = clock
+    }
+
+    /// Opens (creating if needed) the database at `path` (nil: in memory) for the local account.
+    public static func open(path: String?, calendar: Calendar = .current,
+                            clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
+        let container = try openContainer(path: path)
+        let account = try ensureAccount(named: Account.localName, in: container, now: clock())
+        return Slate(container: container, accountID: account.id, calendar: calendar, clock: clock)
+    }
+
+    /// Opens the store with Slate's schema, migrating an older file.
+    public static func openContainer(path: String?) throws -> ModelContainer {
+        try ModelContainer(
+            for: SlateSchema.models,
+            configuration: ModelConfiguration(path: path, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations))
+    }
+
+    /// The account named `name`, created if it does not exist.
+    public static func ensureAccount(named name: String, in container: ModelContainer, now: Date) throws -> Account {
+        let context = ModelContext(container, undo: false)
+        let lowered = name.lowercased()
+        if let existing = try context.fetch(FetchDescriptor<Account>()).first(where: { $0.name.lowercased() == lowered }) {
+            return existing
+        }
+        let account = Account(name: name, created: now)
+        context.insert(account)
+        try context.save()
+        return account
+    }
+
+    /// Now, as this instance's clock tells it.
+    public var now: Date { clock() }
+
+    func makeContext(undo: Bool = true) -> ModelContext { ModelContext(container, undo: undo) }
+
+    /// The revision of the last change to the database.
+    public func revision() throws -> Int { try container.currentRevision() }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SlateStore
+
+/// What a view shows: which tasks, in which order. The same value drives the CLI's
+/// `slate list`, the API's `GET /tasks` and the web app's sidebar.
+public struct TaskQuery: Sendable, Hashable {
+    /// Which part of the board.
+    public enum Scope: Sendable, Hashable {
+        /// Every task.
+        case all
+        /// The tasks of one list.
+        case list(UUID)
+        /// Tasks without a list.
+        case inbox
+        /// Due before the end of today (overdue included).
+        case today
+        /// With a due date.
+        case scheduled
+        /// Flagged.
+        case flagged
+        /// Due in the past and not completed.
+        case overdue
+        /// Completed.
+        case completed
+    }
+
+    /// Completed or not.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case all, active, completed
+    }
+
+    /// The order of the tasks.
+    public enum Sort: String, Sendable, Hashable, CaseIterable {
+        /// Incomplete first, then priority (critical first), then creation (oldest first).
+        case standard = "default"
+        /// Critical first, then creation.
+        case priority
+        /// Soonest first, undated last.
+        case due
+        /// Newest first.
+        case created
+        /// A–Z, ignoring case and accents.
+        case title
+        /// The order set by hand (drag, `slate move`).
+        case manual
+    }
+
+    public var scope: Scope
+    public var status: Status
+    /// Words to find in titles and notes (prefixes, no case, no accents).
+    public var search: String?
+    public var priority: Priority?
+    public var tag: String?
+    /// Only the subtasks of this task.
+    public var parentID: UUID?
+    public var sort: Sort
+    /// At most this many tasks; nil for all.
+    public var limit: Int?
+    public var offset: Int
+
+    public init(scope: Scope = .all, status: Status = .all, search: String? = nil, priority: Priority? = nil,
+                tag: String? = nil, parentID: UUID? = nil, sort: Sort = .standard, limit: Int? = nil, offset: Int = 0) {
+        self.scope = scope
+        self.status = status
+        self.search = search
+        self.priority = priority
+        self.tag = tag
+        self.parentID = parentID
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+extension TaskQuery {
+    /// The store fetch for this query, for one account at one moment.
+    func descriptor(accountID: UUID, now: Date, calendar: Calendar) -> FetchDescriptor<TaskItem> {
+        var descriptor = FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID }, sortKeys: sortKeys)
+        let startOfToday = calendar.startOfDay(for: now)
+        let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: startOfToday) ?? now
+        switch scope {
+        case .all: break
+        case .list(let listID): descriptor.filters.append(#Predicate { $0.listID == listID })
+        case .inbox: descriptor.filters.append(#Predicate { $0.listID == nil })
+        case .today: descriptor.filters.append(#Predicate { $0.due != nil && $0.due! < startOfTomorrow })
+        case .scheduled: descriptor.filters.append(#Predicate { $0.due != nil })
+        case .flagged: descriptor.filters.append(#Predicate { $0.isFlagged })
+        case .overdue: descriptor.filters.append(Self.overdue(now: now, startOfToday: startOfToday))
+        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted })
+        }
+        switch status {
+        case .all: break
+        case .active: descriptor.filters.append(#Predicate { !$0.isCompleted })
+        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted })
+        }
+        if let priority { descriptor.filters.append(#Predicate { $0.priority == priority }) }
+        if let tag = tag.map(TaskRules.normalizedTag), !tag.isEmpty {
+            descriptor.filters.append(#Predicate { $0.tags.contains(tag) })
+        }
+        if let parentID { descriptor.filters.append(#Predicate { $0.parentID == parentID }) }
+        descriptor.searchText = search
+        descriptor.fetchLimit = limit
+        descriptor.fetchOffset = offset == 0 ? nil : offset
+        return descriptor
+    }
+
+    /// Due in the past and not completed; an all-day task once its day is over.
+    static func overdue(now: Date, startOfToday: Date) -> Predicate<TaskItem> {
+        #Predicate {
+            !$0.isCompleted && $0.due != nil
+                && (($0.isAllDay && $0.due! < startOfToday) || (!$0.isAllDay && $0.due! < now))
+        }
+    }
+
+    var sortKeys: [SortKey<TaskItem>] {
+        switch sort {
+        case .standard: [.ascending(\.isCompleted), .descending(\.priority), .ascending(\.created)]
+        case .priority: [.descending(\.priority), .ascending(\.created)]
+        case .due: [.ascending(\.due, nilsLast: true), .descending(\.priority)]
+        case .created: [.descending(\.created)]
+        case .title: [.ascending(\.titleSortKey), .ascending(\.created)]
+        case .manual: [.ascending(\.order), .ascending(\.created)]
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The rules for what a task or list may hold, shared by every surface.
+public enum TaskRules {
+    /// The longest title accepted, in characters.
+    public static let maximumTitleLength = 500
+    /// The longest notes accepted, in characters.
+    public static let maximumNotesLength = 100_000
+    /// The longest list name accepted.
+    public static let maximumListNameLength = 100
+
+    /// The title trimmed, or an error when it is blank or too long.
+    public static func validTitle(_ title: String, field: String = "title") throws -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SlateError.invalid(field: field, message: "The title cannot be blank.") }
+        guard trimmed.count <= maximumTitleLength else {
+            throw SlateError.invalid(field: field, message: "The title is \(trimmed.count) characters; at most \(maximumTitleLength) are allowed.")
+        }
+        return trimmed
+    }
+
+    /// Notes as given (line breaks kept), or an error when too long.
+    public static func validNotes(_ notes: String) throws -> String {
+        guard notes.count <= maximumNotesLength else {
+            throw SlateError.invalid(field: "notes", message: "The notes are \(notes.count) characters; at most \(maximumNotesLength) are allowed.")
+        }
+        return notes
+    }
+
+    /// A list name trimmed, or an error when blank or too long.
+    public static func validListName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SlateError.invalid(field: "name", message: "The list name cannot be blank.") }
+        guard trimmed.count <= maximumListNameLength else {
+            throw SlateError.invalid(field: "name", message: "The list name is \(trimmed.count) characters; at most \(maximumListNameLength) are allowed.")
+        }
+        return trimmed
+    }
+
+    /// `#RRGGBB` in upper case, from `#rrggbb` or `rrggbb`; an error for anything else.
+    public static func validColor(_ color: String) throws -> String {
+        var hex = color.trimmingCharacters(in: .whitespaces)
+        if hex.hasPrefix("#") { hex.removeFirst() }
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit) else {
+            throw SlateError.invalid(field: "color", message: "The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got '\(color)'.")
+        }
+        return "#" + hex.uppercased()
+    }
+
+    /// An icon name: letters, digits, dots and dashes, at most 64 characters.
+    public static func validIcon(_ icon: String) throws -> String {
+        let trimmed = icon.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 64,
+              trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else {
+            throw SlateError.invalid(field: "icon", message: "The icon must be a name of letters, digits, dots and dashes, such as film or music.note; got '\(icon)'.")
+        }
+        return trimmed
+    }
+
+    /// A tag without `@` or `#`, lower-cased, spaces turned into dashes.
+    public static func normalizedTag(_ tag: String) -> String {
+        var text = tag.trimmingCharacters(in: .whitespaces)
+        while text.hasPrefix("@") || text.hasPrefix("#") { text.removeFirst() }
+        return text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-")
+    }
+
+    /// Tags normalised, blank ones dropped, duplicates removed (first kept).
+    public static func validTags(_ tags: [String]) throws -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for tag in tags.map(normalizedTag) where !tag.isEmpty {
+            guard tag.count <= 50 else {
+                throw SlateError.invalid(field: "tags", message: "The tag '\(tag)' is longer than 50 characters.")
+            }
+            if seen.insert(tag).inserted { result.append(tag) }
+        }
+        return result
+    }
+
+    /// A recurrence interval of at least 1 and at most 1,000.
+    public static func validRecurrence(_ recurrence: Recurrence?) throws -> Recurrence? {
+        guard let recurrence else { return nil }
+        guard (1...1000).contains(recurrence.interval) else {
+            throw SlateError.invalid(field: "recurrence", message: "The repeat interval must be between 1 and 1000; got \(recurrence.interval).")
+        }
+        return recurrence
+    }
+}
