@@ -57,8 +57,9 @@ public final class Slate: Sendable {
         return account
     }
 
-    /// Now, as this instance's clock tells it.
-    public var now: Date { clock() }
+    /// Now, as this instance's clock tells it, to the whole millisecond: timestamps then
+    /// survive a round trip through ISO 8601 text (exports, the API) bit for bit.
+    public var now: Date { Timestamp.truncatedToMilliseconds(clock()) }
 
     func makeContext(undo: Bool = true) -> ModelContext { ModelContext(container, undo: undo) }
 
