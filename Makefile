@@ -4,12 +4,19 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap bench bench-store format clean
+.PHONY: run test build bootstrap bench bench-store bench-cli format clean
 
+SLATE = .build/release/slate --db $(DEMO_DB)
+
+# Until `slate serve` exists: load the sample board into a demo database and show it.
 run: bootstrap
-	$(SWIFT) build -c release --product store-demo
+	$(SWIFT) build -c release --product slate
 	mkdir -p $(dir $(DEMO_DB))
-	.build/release/store-demo $(DEMO_DB)
+	$(SLATE) sample
+	$(SLATE) lists
+	$(SLATE) list --status all
+	@echo
+	@echo "Try it: export SLATE_DB=$(DEMO_DB); .build/release/slate add Record the score tomorrow 5pm !high #Sound"
 
 test:
 	scripts/bootstrap --test

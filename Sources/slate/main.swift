@@ -1,1 +1,4 @@
+import Foundation
 import SlateCLI
+
+exit(SlateCommandLine.main())

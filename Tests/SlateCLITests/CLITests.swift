@@ -1,1 +1,97 @@
+import Foundation
 import Testing
+
+@testable import SlateCLI
+
+@Suite struct CLIErrorTests {
+    @Test func aMistypedCommandSuggestsTheNearestOne() throws {
+        let result = try CLIHarness().run("lsit")
+        #expect(result.code == 2)
+        #expect(result.err == """
+            error: unknown command 'lsit'. Did you mean 'list'?
+            Usage: slate <command>
+            See 'slate --help'.
+
+            """)
+    }
+
+    @Test func aMistypedOptionSuggestsTheNearestOne() throws {
+        let result = try CLIHarness().run("list", "--priorty", "high")
+        #expect(result.code == 2)
+        #expect(result.err == """
+            error: unknown option '--priorty'. Did you mean '--priority'?
+            Usage: slate list [options]
+            See 'slate list --help'.
+
+            """)
+    }
+
+    @Test func aBadValueNamesTheOptionAndTheAcceptedForms() throws {
+        let result = try CLIHarness().run("add", "Budget", "--priority", "urgent")
+        #expect(result.code == 2)
+        #expect(result.err.hasPrefix("error: invalid value 'urgent' for --priority: expected none, low, medium, high, critical (or 0–4, or ! to !!!!).\n"))
+        let sort = try CLIHarness().run("list", "--sort", "size")
+        #expect(sort.err.hasPrefix("error: invalid value 'size' for --sort: expected default, priority, due, created, title, manual.\n"))
+    }
+
+    @Test func ruleRefusalsExitWithOneAndWriteNothing() throws {
+        let cli = try CLIHarness()
+        let blank = cli.run("add", "   ")
+        #expect(blank.code == 1)
+        #expect(blank.err.hasPrefix("error: "))
+        let missing = cli.run("done", "12")
+        #expect(missing.code == 1)
+        #expect(missing.err == "error: No task #12.\n")
+        cli.run("add", "One")
+        let partly = cli.run("done", "1", "7")
+        #expect(partly.code == 1)
+        let listed = try #require(try cli.json("list") as? [String: Any])
+        let tasks = try #require(listed["tasks"] as? [[String: Any]])
+        #expect(tasks.first?["isCompleted"] as? Bool == false, "#1 was not completed because #7 does not exist")
+        let color = cli.run("lists", "add", "Story", "--color", "red")
+        #expect(color.code == 1)
+        #expect(color.err == "error: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'.\n")
+    }
+
+    @Test func missingArgumentsAndConflictingOptionsAreUsageErrors() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("show").err.hasPrefix("error: missing <task>: the task's number or id prefix.\n"))
+        #expect(cli.run("list", "--today", "--flagged").err.hasPrefix("error: choose one of --today, --flagged.\n"))
+        #expect(cli.run("lists", "delete", "Story").err.hasPrefix("error: say what happens to its tasks: --keep-tasks or --delete-tasks.\n"))
+        #expect(cli.run("list", "--limit", "0").err.hasPrefix("error: invalid value '0' for --limit: expected a whole number greater than 0.\n"))
+    }
+}
+
+@Suite struct CLIHelpTests {
+    @Test func commandHelpIsGeneratedFromTheDeclaration() throws {
+        let result = try CLIHarness().run("done", "--help")
+        #expect(result.code == 0)
+        #expect(result.out == """
+            Complete tasks
+
+            Usage: slate done <task>...
+
+            Arguments:
+              <task>...  Task numbers or id prefixes.
+
+            Global options:
+                  --db <path>  The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite).
+                  --json       Print JSON (on every reading command).
+                  --no-color   No colour (also NO_COLOR).
+              -h, --help       Show help.
+                  --version    Show the version.
+
+            """)
+    }
+
+    @Test func rootHelpListsEveryCommandAndTheExitCodes() throws {
+        let result = try CLIHarness().run("--help", withDatabase: false)
+        #expect(result.code == 0)
+        for command in ["add", "list", "show", "edit", "done", "reopen", "flag", "unflag", "delete", "move",
+                        "clear-completed", "lists", "stats", "undo", "redo", "export", "import", "sample"] {
+            #expect(result.out.contains("\n  \(command) "), "\(command) is listed")
+        }
+        #expect(result.out.contains("Exit codes:\n  0  success\n  1  not found, or a rule refused the change (nothing was written)\n  2  the command line is wrong"))
+        #expect(try CLIHarness().run("--version", withDatabase: false).out == "slate 0.1.0\n")
+    }
+}

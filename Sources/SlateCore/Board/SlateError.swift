@@ -32,7 +32,7 @@ extension SlateError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .invalid(_, let message): message
-        case .notFound(let what): "No \(what)."
+        case .notFound(let what): "No \(what)" + (what.hasSuffix("?") ? "" : ".")
         case .ambiguous(let prefix, let matches): "'\(prefix)' matches \(matches) tasks; give more of the id or use the number."
         case .duplicateListName(let name): "A list named \"\(name)\" already exists."
         case .conflict(let what, _): "\(what) was changed by someone else; reload it and try again."

@@ -1,0 +1,182 @@
+import Foundation
+import SlateCore
+
+/// `slate add`, `list`, `show`, `edit`, and the one-word actions on tasks.
+enum TaskCommands {
+    static let add = CommandSpec(
+        name: "add", abstract: "Add a task in one line: title, date, !priority, #list, @tag",
+        discussion: """
+            Quick entry understands dates (today, fri, next week, in 3 days, 24 dec, 5pm),
+            repeats (every week), !priority (!low !medium !high !critical, or ! to !!!!),
+            #List and @tag. Put words in "quotes" to keep them literal.
+            Example: slate add Storyboard the inciting incident tomorrow 5pm !high #Story
+            """,
+        arguments: [ArgumentSpec(name: "text", help: "The task, in words.", isRepeating: true)],
+        options: [
+            .value("list", "name", "Put it in this list (overrides #List)."),
+            .value("priority", "priority", "none, low, medium, high or critical."),
+            .value("due", "date", "When it is due (overrides a date in the text)."),
+            .value("notes", "text", "Notes."),
+            .flag("flag", "Flag it."),
+            .value("tag", "tag", "Add a tag (repeatable).", repeatable: true),
+            .value("repeat", "rule", "daily, weekly, monthly, yearly, every 2 weeks…"),
+            .value("parent", "task", "Make it a subtask of this task."),
+        ],
+        run: runAdd)
+
+    static func runAdd(_ parsed: ParsedCommand, _ session: Session) throws {
+        let line = parsed.positionals.joined(separator: " ")
+        let entry: QuickEntry
+        do {
+            entry = try QuickEntryParser(now: session.now, calendar: session.calendar).parse(line)
+        } catch {
+            throw SlateError.invalid(field: "text", message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+        let slate = try session.slate()
+        var draft = TaskDraft(title: entry.title, notes: entry.notes ?? "", priority: entry.priority ?? .none,
+                              due: entry.due, isFlagged: entry.isFlagged, tags: entry.tags, recurrence: entry.recurrence)
+        if let name = entry.listName { draft.listID = try slate.requireList(named: name).id }
+        if let listID = try session.listID(parsed) { draft.listID = listID }
+        if let priority = try session.priority(parsed) { draft.priority = priority }
+        if let due = try session.due(parsed) { draft.due = due }
+        if let notes = parsed.value("notes") { draft.notes = notes }
+        if parsed.flag("flag") { draft.isFlagged = true }
+        draft.tags += parsed.allValues("tag")
+        if let recurrence = try session.recurrence(parsed) { draft.recurrence = recurrence }
+        if let parent = parsed.value("parent") { draft.parentID = try slate.task(reference: parent).model.id }
+        let task = try slate.addTask(draft)
+        if session.wantsJSON {
+            session.console.out(JSONShapes.render(JSONShapes.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+            return
+        }
+        session.console.line("Added #\(task.number) “\(task.title)”" + understood(task, lists: try session.listsByID(), session))
+    }
+
+    /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
+    static func understood(_ task: TaskItem, lists: [UUID: TaskList], _ session: Session) -> String {
+        var parts: [String] = []
+        if let due = task.due { parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay)) }
+        if let recurrence = task.recurrence { parts.append(recurrence.phrase) }
+        if task.priority != .none { parts.append(session.style.priority(task.priority) + " " + task.priority.name) }
+        if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }
+        if !task.tags.isEmpty { parts.append(task.tags.map { "@" + $0 }.joined(separator: " ")) }
+        if task.isFlagged { parts.append("flagged") }
+        return parts.isEmpty ? "" : " — " + parts.joined(separator: " · ")
+    }
+
+    static let show = CommandSpec(
+        name: "show", abstract: "Show everything about one task",
+        arguments: [ArgumentSpec(name: "task", help: "The task's number or id prefix.")],
+        run: { parsed, session in
+            let slate = try session.slate()
+            let task = try slate.task(reference: parsed.positionals[0]).model
+            let lists = try session.listsByID()
+            let subtasks = try slate.tasks(TaskQuery(parentID: task.id, sort: .manual))
+            if session.wantsJSON {
+                var json = JSONShapes.task(task, lists: lists, now: session.now, calendar: session.calendar)
+                json["subtasks"] = subtasks.map { JSONShapes.task($0, lists: lists, now: session.now, calendar: session.calendar) }
+                session.console.out(JSONShapes.render(json))
+                return
+            }
+            TaskDetail(session: session, lists: lists).print(task, subtasks: subtasks, parent: try task.parentID.map { try slate.task(id: $0).model })
+        })
+
+    static let edit = CommandSpec(
+        name: "edit", abstract: "Change a task's fields",
+        arguments: [ArgumentSpec(name: "task", help: "The task's number or id prefix.")],
+        options: [
+            .value("title", "text", "A new title."),
+            .value("notes", "text", "New notes (\"\" to clear)."),
+            .value("priority", "priority", "none, low, medium, high or critical."),
+            .value("due", "date", "A new due date, or none."),
+            .value("list", "name", "Move it to this list, or none for the Inbox."),
+            .flag("flag", "Flag it."),
+            .flag("unflag", "Remove the flag."),
+            .value("tags", "tags", "Replace the tags (comma-separated; \"\" to clear)."),
+            .value("repeat", "rule", "daily, weekly, every 2 weeks…, or none."),
+            .value("parent", "task", "Make it a subtask of this task, or none."),
+        ],
+        run: { parsed, session in
+            let slate = try session.slate()
+            let task = try slate.task(reference: parsed.positionals[0]).model
+            if parsed.flag("flag") && parsed.flag("unflag") {
+                throw UsageError(message: "--flag and --unflag cannot be used together.", command: parsed.path)
+            }
+            var patch = TaskPatch()
+            patch.title = parsed.value("title")
+            patch.notes = parsed.value("notes")
+            patch.priority = try session.priority(parsed)
+            patch.due = try session.due(parsed)
+            patch.listID = try session.listID(parsed)
+            if parsed.flag("flag") { patch.isFlagged = true }
+            if parsed.flag("unflag") { patch.isFlagged = false }
+            patch.tags = parsed.value("tags").map { $0.split(separator: ",").map(String.init) }
+            patch.recurrence = try session.recurrence(parsed)
+            if let parent = parsed.value("parent") {
+                patch.parentID = parent.lowercased() == "none" ? .some(nil) : .some(try slate.task(reference: parent).model.id)
+            }
+            guard !patch.isEmpty else {
+                throw UsageError(message: "nothing to change: give at least one option, such as --title or --due.", command: parsed.path)
+            }
+            let updated = try slate.updateTask(task.id, patch)
+            if session.wantsJSON {
+                session.console.out(JSONShapes.render(JSONShapes.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+            } else {
+                session.console.line("Updated #\(updated.number) “\(updated.title)”" + understood(updated, lists: try session.listsByID(), session))
+            }
+        })
+
+    /// `done`, `reopen`, `flag`, `unflag`, `delete`: one action on one or more tasks, as one change.
+    static func action(_ name: String, _ abstract: String, verb: String,
+                       _ perform: @escaping (Slate, [TaskItem]) throws -> Void) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract,
+            arguments: [ArgumentSpec(name: "task", help: "Task numbers or id prefixes.", isRepeating: true)],
+            run: { parsed, session in
+                let tasks = try session.tasks(parsed)
+                try perform(try session.slate(), tasks)
+                if session.wantsJSON {
+                    let ids = tasks.map { $0.id.uuidString.lowercased() }
+                    session.console.out(JSONShapes.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
+                    return
+                }
+                for task in tasks { session.console.line("\(verb) #\(task.number) “\(task.title)”") }
+                if name == "delete" { session.console.line(session.style.dim("Undo with: slate undo")) }
+            })
+    }
+
+    static let done = action("done", "Complete tasks", verb: "Completed") { try $0.setCompleted($1.map(\.id), true) }
+    static let reopen = action("reopen", "Mark completed tasks as not done", verb: "Reopened") { try $0.setCompleted($1.map(\.id), false) }
+    static let flag = action("flag", "Flag tasks", verb: "Flagged") { try $0.setFlagged($1.map(\.id), true) }
+    static let unflag = action("unflag", "Remove the flag from tasks", verb: "Unflagged") { try $0.setFlagged($1.map(\.id), false) }
+    static let delete = action("delete", "Delete tasks and their subtasks", verb: "Deleted") { try $0.deleteTasks($1.map(\.id)) }
+
+    static let move = CommandSpec(
+        name: "move", abstract: "Reorder a task within its list",
+        arguments: [ArgumentSpec(name: "task", help: "The task to move.")],
+        options: [.value("before", "task", "Put it just before this task."), .flag("end", "Put it at the end.")],
+        run: { parsed, session in
+            let slate = try session.slate()
+            let task = try slate.task(reference: parsed.positionals[0]).model
+            let before = try parsed.value("before").map { try slate.task(reference: $0).model }
+            guard before != nil || parsed.flag("end") else {
+                throw UsageError(message: "say where: --before <task> or --end.", command: parsed.path)
+            }
+            try slate.moveTask(task.id, before: before?.id)
+            session.console.line("Moved #\(task.number) “\(task.title)” " + (before.map { "before #\($0.number)" } ?? "to the end"))
+        })
+
+    static let clearCompleted = CommandSpec(
+        name: "clear-completed", abstract: "Delete every completed task, in one list or everywhere",
+        options: [.value("list", "name", "Only this list.")],
+        run: { parsed, session in
+            let slate = try session.slate()
+            let listID = try parsed.value("list").map { try slate.requireList(named: $0).id }
+            let count = try slate.clearCompleted(in: listID)
+            if session.wantsJSON {
+                session.console.out(JSONShapes.render(["deleted": count]))
+            } else {
+                session.console.line(count == 0 ? "No completed tasks to clear." : "Cleared \(count) completed task\(count == 1 ? "" : "s"). Undo with: slate undo")
+            }
+        })
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SlateCore
+
+/// One run of `slate`: the environment, the output, and the database (opened on first use).
+final class Session {
+    let console: Console
+    let environment: [String: String]
+    let style: Style
+    /// Columns of the terminal, or nil when output is not a terminal (no truncation).
+    let width: Int?
+    let wantsJSON: Bool
+    let databasePath: String
+    let calendar: Calendar
+    let clock: @Sendable () -> Date
+    private var openedSlate: Slate?
+
+    init(console: Console, environment: [String: String], parsed: ParsedCommand, terminalWidth: Int?,
+         calendar: Calendar, clock: @escaping @Sendable () -> Date) {
+        self.console = console
+        self.environment = environment
+        self.calendar = calendar
+        self.clock = clock
+        wantsJSON = parsed.flag("json")
+        let colorAllowed = terminalWidth != nil && !parsed.flag("no-color") && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        style = Style(isEnabled: colorAllowed)
+        width = terminalWidth
+        databasePath = parsed.value("db") ?? environment["SLATE_DB"] ?? Self.defaultDatabasePath(environment)
+    }
+
+    /// `$XDG_DATA_HOME/slate/slate.sqlite`, or `~/.local/share/slate/slate.sqlite`.
+    static func defaultDatabasePath(_ environment: [String: String]) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return base + "/slate/slate.sqlite"
+    }
+
+    /// The task board, opening the database (and creating its folder) on first use.
+    func slate() throws -> Slate {
+        if let openedSlate { return openedSlate }
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let slate = try Slate.open(path: databasePath, calendar: calendar, clock: clock)
+        openedSlate = slate
+        return slate
+    }
+
+    var now: Date { clock() }
+    var dueFormatter: DueFormatter { DueFormatter(now: now, calendar: calendar) }
+    var dateParser: DateParser { DateParser(now: now, calendar: calendar) }
+}

@@ -1,2 +1,0 @@
-/// The `slate` command line: parsing, help, terminal rendering.
-public enum SlateCLI {}

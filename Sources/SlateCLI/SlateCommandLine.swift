@@ -1,0 +1,73 @@
+import Foundation
+import SlateCore
+
+/// The `slate` command: parses a command line, runs it, and reports errors with the
+/// documented exit codes.
+public enum SlateCommandLine {
+    /// The version printed by `slate --version`.
+    public static let version = "0.1.0"
+
+    static let globalOptions: [OptionSpec] = [
+        .value("db", "path", "The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite)."),
+        .flag("json", "Print JSON (on every reading command)."),
+        .flag("no-color", "No colour (also NO_COLOR)."),
+        .flag("help", short: "h", "Show help."),
+        .flag("version", "Show the version."),
+    ]
+
+    static let root = CommandSpec(
+        name: "slate", abstract: "a task manager for the terminal, the browser and your phone",
+        subcommands: [
+            TaskCommands.add, ListCommand.spec, TaskCommands.show, TaskCommands.edit, TaskCommands.done,
+            TaskCommands.reopen, TaskCommands.flag, TaskCommands.unflag, TaskCommands.delete, TaskCommands.move,
+            TaskCommands.clearCompleted, ListsCommands.spec, BoardCommands.stats, BoardCommands.undo,
+            BoardCommands.redo, BoardCommands.export, BoardCommands.import, BoardCommands.sample,
+        ])
+
+    /// Runs `slate` with `arguments` (without the program name) and returns the exit
+    /// code; what it prints is in `console`.
+    static func run(
+        _ arguments: [String], console: Console, environment: [String: String], terminalWidth: Int?,
+        calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() }
+    ) -> Int32 {
+        let parser = ArgumentParser(root: root, globalOptions: globalOptions)
+        let help = HelpRenderer(globalOptions: globalOptions)
+        do {
+            let (command, parsed) = try parser.parse(arguments)
+            if parsed.flag("version") {
+                console.line("slate \(version)")
+                return ExitCode.success
+            }
+            if parsed.flag("help") || command.run == nil {
+                console.out(help.help(command, path: parsed.path, isRoot: parsed.path.isEmpty))
+                return ExitCode.success
+            }
+            let session = Session(console: console, environment: environment, parsed: parsed,
+                                  terminalWidth: terminalWidth, calendar: calendar, clock: clock)
+            try command.run?(parsed, session)
+            return ExitCode.success
+        } catch let error as UsageError {
+            var command = root
+            for name in error.command { command = command.subcommand(name) ?? command }
+            console.err("error: \(error.message)\n")
+            console.err("Usage: \(help.usage(command, path: error.command))\n")
+            console.err("See '\((["slate"] + error.command + ["--help"]).joined(separator: " "))'.\n")
+            return ExitCode.usage
+        } catch let error as SlateError {
+            console.err("error: \(error.description)\n")
+            return ExitCode.failure
+        } catch {
+            console.err("error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")\n")
+            return ExitCode.failure
+        }
+    }
+
+    /// The entry point of the `slate` executable.
+    public static func main() -> Int32 {
+        let console = Console()
+        let code = run(Array(CommandLine.arguments.dropFirst()), console: console,
+                       environment: ProcessInfo.processInfo.environment, terminalWidth: Terminal.width())
+        console.flush()
+        return code
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import SlateCLI
+
+@Suite struct CLIWorkflowTests {
+    @Test func quickEntryIsShownBackAsUnderstood() throws {
+        let cli = try CLIHarness()
+        cli.run("lists", "add", "Story", "--color", "#FF6B6B")
+        let result = cli.run("add", "Storyboard", "the", "inciting", "incident", "tomorrow", "5pm", "!high", "#Story")
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out == "Added #1 “Storyboard the inciting incident” — due Tomorrow 17:00 · !!! high · ● Story\n")
+        let task = try #require(try cli.json("show", "1") as? [String: Any])
+        #expect(task["title"] as? String == "Storyboard the inciting incident")
+        #expect(task["due"] as? String == "2026-11-30T16:00:00.000Z")
+        #expect(task["priority"] as? String == "high")
+        #expect(task["list"] as? String == "Story")
+    }
+
+    @Test func theJSONShapeOfATaskIsStable() throws {
+        let cli = try CLIHarness()
+        let task = try #require(try cli.json("add", "Lock budget", "--due", "2026-12-24", "--tag", "money", "--flag") as? [String: Any])
+        #expect(Set(task.keys) == [
+            "id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due", "isAllDay",
+            "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "reminderOffset", "created", "modified",
+        ])
+        #expect(task["due"] as? String == "2026-12-24")
+        #expect(task["isAllDay"] as? Bool == true)
+        #expect(task["tags"] as? [String] == ["money"])
+        #expect(task["isFlagged"] as? Bool == true)
+        #expect(task["created"] as? String == "2026-11-29T09:15:00.000Z")
+        #expect((task["id"] as? String).map { $0 == $0.lowercased() && UUID(uuidString: $0) != nil } == true)
+        #expect(task["completedAt"] is NSNull && task["list"] is NSNull)
+    }
+
+    @Test func theSampleBoardListsCriticalFirstWithTheOverdueOneMarked() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("sample").out == "Loaded the sample production board: 5 lists, 8 tasks. Try: slate list\n")
+        #expect(cli.run("sample").out == "You have lists already; the sample board was not loaded.\n")
+        let listing = try #require(try cli.json("list") as? [String: Any])
+        let tasks = try #require(listing["tasks"] as? [[String: Any]])
+        #expect(tasks.count == 8 && listing["total"] as? Int == 8)
+        #expect(Set(tasks.prefix(2).compactMap { $0["title"] as? String }) == ["Lock final production budget", "Write Act 2 outline"])
+        #expect(tasks.filter { $0["isOverdue"] as? Bool == true }.compactMap { $0["title"] as? String } == ["Write Act 2 outline"])
+
+        let text = cli.run("list").out
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "All tasks · 8 tasks")
+        #expect(lines[1].contains("Write Act 2 outline") || lines[1].contains("Lock final production budget"))
+        #expect(text.contains("2 days ago") && text.contains("Tomorrow"))
+        #expect(!text.contains("\u{1B}["), "no colour when not a terminal")
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let cli = try CLIHarness()
+        cli.run("sample")
+        cli.terminalWidth = 60
+        let colored = cli.run("list").out
+        #expect(colored.contains("\u{1B}[31m2 days ago\u{1B}[0m"), "overdue in red")
+        #expect(colored.split(separator: "\n").allSatisfy { visibleWidth(String($0)) <= 60 }, "fits the terminal")
+        cli.environment["NO_COLOR"] = "1"
+        #expect(!cli.run("list").out.contains("\u{1B}["))
+        cli.environment = [:]
+        #expect(!cli.run("list", "--no-color").out.contains("\u{1B}["))
+    }
+
+    @Test func completeUndoRedoAndTheCompletedSection() throws {
+        let cli = try CLIHarness()
+        cli.run("sample")
+        let done = cli.run("done", "1")
+        #expect(done.out == "Completed #1 “Write Act 2 outline”\n")
+        let active = cli.run("list").out
+        #expect(!active.contains("Write Act 2 outline"))
+        #expect(active.hasSuffix("1 completed hidden; show them with --status all.\n"))
+        let all = cli.run("list", "--status", "all").out
+        #expect(all.contains("\nCompleted\n"))
+        #expect(cli.run("undo").out == "Undid: Complete “Write Act 2 outline”\n")
+        #expect(cli.run("redo").out == "Redid: Complete “Write Act 2 outline”\n")
+        #expect(cli.run("undo").code == 0)
+        #expect(cli.run("undo").out == "Undid: Load the sample board\n")
+        #expect(cli.run("undo").out == "Nothing to undo.\n")
+    }
+
+    @Test func searchFiltersAndAnEmptyResultNamesTheSearch() throws {
+        let cli = try CLIHarness()
+        cli.run("sample")
+        let found = try #require(try cli.json("list", "--search", "WOODY") as? [String: Any])
+        #expect((found["tasks"] as? [[String: Any]])?.count == 2)
+        #expect(cli.run("list", "--search", "zeppelin").out == "All tasks · 0 tasks\nNo tasks match “zeppelin”.\n")
+        let sound = try #require(try cli.json("list", "--list", "sound", "--priority", "low") as? [String: Any])
+        #expect((sound["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Record foley for Pizza Planet truck"])
+        let typo = cli.run("list", "--list", "Sond")
+        #expect(typo.code == 1 && typo.err == "error: No list named \"Sond\" — did you mean \"Sound\"?\n")
+    }
+
+    @Test func editMoveFlagDeleteAndClearCompleted() throws {
+        let cli = try CLIHarness()
+        for title in ["A", "B", "C"] { cli.run("add", title) }
+        #expect(cli.run("edit", "2", "--title", "Bee", "--due", "fri", "--priority", "high").out == "Updated #2 “Bee” — due Fri · !!! high\n")
+        #expect(cli.run("edit", "2", "--due", "none").code == 0)
+        #expect(cli.run("edit", "2").err.hasPrefix("error: nothing to change"))
+        #expect(cli.run("move", "3", "--before", "1").out == "Moved #3 “C” before #1\n")
+        let manual = try #require(try cli.json("list", "--sort", "manual") as? [String: Any])
+        #expect((manual["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["C", "A", "Bee"])
+        #expect(cli.run("flag", "1").out == "Flagged #1 “A”\n")
+        let flagged = try #require(try cli.json("list", "--flagged") as? [String: Any])
+        #expect(flagged["total"] as? Int == 1)
+        cli.run("done", "1", "3")
+        #expect(cli.run("clear-completed").out == "Cleared 2 completed tasks. Undo with: slate undo\n")
+        #expect(cli.run("delete", "2").out == "Deleted #2 “Bee”\nUndo with: slate undo\n")
+        #expect(cli.run("list").out == "All tasks · 0 tasks\nNo tasks — add one with: slate add <text>\n")
+    }
+
+    @Test func listsCanBeAddedRenamedRecolouredMovedAndDeleted() throws {
+        let cli = try CLIHarness()
+        cli.run("lists", "add", "Story", "--color", "#ff6b6b", "--icon", "book")
+        cli.run("lists", "add", "Sound")
+        cli.run("add", "Foley", "#Sound")
+        #expect(cli.run("lists", "add", "story").err == "error: A list named \"story\" already exists.\n")
+        #expect(cli.run("lists", "rename", "Sound", "Audio").out == "Renamed list to ● Audio\n")
+        #expect(cli.run("lists", "edit", "audio", "--color", "#A8E6CF").code == 0)
+        cli.run("lists", "move", "Audio", "--before", "Story")
+        let lists = try #require(try cli.json("lists") as? [[String: Any]])
+        #expect(lists.compactMap { $0["name"] as? String } == ["Audio", "Story"])
+        #expect(lists.first?["activeCount"] as? Int == 1 && lists.first?["color"] as? String == "#A8E6CF")
+        #expect(cli.run("lists", "delete", "Audio", "--keep-tasks").out == "Deleted list Audio; its 1 task was moved to the Inbox. Undo with: slate undo\n")
+        let inbox = try #require(try cli.json("list", "--inbox") as? [String: Any])
+        #expect(inbox["total"] as? Int == 1)
+    }
+
+    @Test func statsPrintsTotalsAndAChart() throws {
+        let cli = try CLIHarness()
+        cli.run("sample")
+        cli.run("done", "8")
+        let stats = try #require(try cli.json("stats") as? [String: Any])
+        #expect(stats["total"] as? Int == 8 && stats["completed"] as? Int == 1 && stats["overdue"] as? Int == 1)
+        #expect((stats["activeByPriority"] as? [String: Int])?["high"] == 3)
+        #expect((stats["completionsPerDay"] as? [[String: Any]])?.last?["count"] as? Int == 1)
+        let text = cli.run("stats").out
+        #expect(text.contains("  Completed today  1\n"))
+        #expect(text.contains("█"))
+    }
+
+    @Test func theDatabaseDefaultsToTheXDGDataFolderAndIsCreatedOnFirstUse() throws {
+        let cli = try CLIHarness()
+        cli.environment["XDG_DATA_HOME"] = cli.folder.appendingPathComponent("data").path
+        #expect(cli.run(["add", "First"], withDatabase: false).code == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("data/slate/slate.sqlite").path))
+        cli.environment["SLATE_DB"] = cli.database
+        cli.run(["add", "Second"], withDatabase: false)
+        let listing = try #require(try cli.json("list") as? [String: Any])
+        #expect(listing["total"] as? Int == 1, "SLATE_DB wins over XDG_DATA_HOME")
+    }
+}
