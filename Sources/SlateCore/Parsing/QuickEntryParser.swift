@@ -1,0 +1,255 @@
+import Foundation
+
+// Quick entry: one line becomes a task. Tokens are split at white space; case never matters
+// except in the title and list name, which keep what was typed.
+//
+//   !high !crit !3 !h   priority by any name Priority(name:) knows, after "!"
+//   !! !!! !!!!         priority by the marks the app shows: medium, high, critical. A lone
+//                       "!" stays text ("Appeler Marie !" is French punctuation, not "low").
+//   !urgent             an error naming the token: a misspelt priority should not vanish into
+//                       the title. "!?" and "wow!" are text (only "!" + letters/digits counts).
+//   !flag               flags the task (one sigil family for both markers; "*" is too common
+//                       in pasted text to steal).
+//   #Story              list name: letters, digits, "-" and "_", at least one letter, so
+//                       "Fix #42" keeps its issue number. Multi-word: #"Toy Story" (or #“…”).
+//   @home               tag, same characters as a list name; lower-cased, duplicates dropped.
+//                       An email address is not a tag: "@" must start the token.
+//   every week, every 2 days, every other month, every monday
+//                       recurrence; only the "every …" forms ("Weekly review" stays a title).
+//                       "every monday" also sets the due date to that Monday when the line names
+//                       no day, keeping a time if one is given ("every monday 9am").
+//   tomorrow 5pm, fri, in 3 days, 24 dec, at noon …
+//                       the due date: the grammar of DateParser.swift. It is found anywhere in
+//                       the line among consecutive plain words; the longest expression wins, and
+//                       of equally long ones the last (metadata is usually typed after the
+//                       title). At most one is taken; other date words stay in the title.
+//                       "sun", "sat", "wed" and "tod" are also English words, so alone they
+//                       count only when no title word follows them ("Buy sun cream" is a title;
+//                       "Buy cream sun" is due Sunday; "next sun" counts anywhere).
+//   "The 5th Wave"      quoted text is always title text; the quotes are removed.
+//   \#5 \tomorrow       a backslash keeps one token literal and is removed.
+//   // call first       everything after a standalone "//" is the notes, unread.
+//
+// Sigil tokens (!, #, @) that repeat must agree: two different priorities or lists are an
+// error rather than a silent choice. What is left, in order and joined by single spaces, is
+// the title; a blank title is an error.
+
+/// Reads a quick-entry line into a `QuickEntry`.
+///
+/// ```swift
+/// let entry = try QuickEntryParser(now: .now, calendar: .current)
+///     .parse("Storyboard the inciting incident tomorrow 5pm !high #Story")
+/// entry.title     // "Storyboard the inciting incident"
+/// entry.priority  // .high
+/// entry.listName  // "Story"
+/// ```
+public struct QuickEntryParser: Sendable {
+    private let grammar: DateGrammar
+
+    /// - Parameters:
+    ///   - now: the moment relative dates count from.
+    ///   - calendar: a Gregorian calendar whose `timeZone` is the user's.
+    public init(now: Date, calendar: Calendar) {
+        grammar = DateGrammar(now: now, calendar: calendar)
+    }
+
+    /// Parses one line. Throws `QuickEntryError` when the title ends up blank, for an unknown
+    /// `!priority`, and for two different priorities or lists.
+    public func parse(_ line: String) throws -> QuickEntry {
+        let (tokens, notesRange) = QuickEntryTokenizer(line: line).tokens()
+        var roles = try tokens.map(Self.role)
+        var entry = QuickEntry(title: "")
+        var parts: [(start: String.Index, part: QuickEntry.Part)] = []
+        func note(_ kind: QuickEntry.Part.Kind, _ range: Range<String.Index>, _ description: String) {
+            parts.append((range.lowerBound, part(kind, range, description, in: line)))
+        }
+
+        var priorityToken: String?, listToken: String?
+        for (token, role) in zip(tokens, roles) {
+            switch role {
+            case .priority(let priority):
+                if let first = priorityToken, entry.priority != priority {
+                    throw QuickEntryError.twoPriorities(first, token.text)
+                }
+                priorityToken = priorityToken ?? token.text
+                entry.priority = priority
+                note(.priority, token.range, priority.name)
+            case .list(let name):
+                let typed = String(line[token.range])
+                if let first = listToken, entry.listName?.lowercased() != name.lowercased() {
+                    throw QuickEntryError.twoLists(first, typed)
+                }
+                listToken = listToken ?? typed
+                entry.listName = entry.listName ?? name
+                note(.list, token.range, name)
+            case .tag(let tag):
+                if !entry.tags.contains(tag) { entry.tags.append(tag) }
+                note(.tag, token.range, tag)
+            case .flag:
+                entry.isFlagged = true
+                note(.flag, token.range, "flagged")
+            case .text, .literal, .taken:
+                break
+            }
+        }
+
+        let recurrence = findRecurrence(tokens, roles)
+        if let (span, match) = recurrence {
+            for index in span { roles[index] = .taken }
+            entry.recurrence = match.recurrence
+            note(.recurrence, Self.range(of: span, in: tokens), match.recurrence.phrase)
+        }
+        let dueMatch = findDate(tokens, roles)
+        for index in dueMatch?.span ?? 0..<0 { roles[index] = .taken }
+        var due = dueMatch?.match
+        var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
+        if let (span, match) = recurrence, let weekday = match.weekday, due?.day == nil, due?.moment == nil {
+            // "every monday [9am]": the first occurrence is the coming Monday.
+            due = DateMatch(day: grammar.nextWeekday(weekday), time: due?.time)
+            dueRange = dueRange ?? Self.range(of: span, in: tokens)
+        }
+        entry.due = due.flatMap(grammar.resolve)
+        if let dueRange, let resolved = entry.due {
+            note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
+        }
+
+        if let notesRange {
+            let text = line[notesRange].dropFirst(2).trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty {
+                entry.notes = text
+                note(.notes, notesRange, text)
+            }
+        }
+
+        entry.title = zip(tokens, roles).compactMap { token, role in
+            switch role {
+            case .text, .literal: token.text.isEmpty ? nil : token.text
+            default: nil
+            }
+        }.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !entry.title.isEmpty else { throw QuickEntryError.blankTitle }
+        entry.understood = parts.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element.part)
+        return entry
+    }
+
+    // MARK: Tokens
+
+    private enum Role {
+        case text, literal, priority(Priority), flag, list(String), tag(String)
+        /// Part of the recurrence or due date expression.
+        case taken
+    }
+
+    private static func role(of token: QuickEntryToken) throws -> Role {
+        switch token.kind {
+        case .literal: return .literal
+        case .quotedList: return .list(token.text)
+        case .word: break
+        }
+        let word = token.text
+        guard let sigil = word.first, word.count > 1 else { return .text }
+        let body = String(word.dropFirst())
+        switch sigil {
+        case "!":
+            if body.lowercased() == "flag" { return .flag }
+            if word.allSatisfy({ $0 == "!" }) {
+                return Priority(name: word).map(Role.priority) ?? .text
+            }
+            guard body.allSatisfy({ $0.isLetter || $0.isNumber }) else { return .text }
+            guard let priority = Priority(name: body) else { throw QuickEntryError.unknownPriority(word) }
+            return .priority(priority)
+        case "#":
+            return isName(body) ? .list(body) : .text
+        case "@":
+            return isName(body) ? .tag(body.lowercased()) : .text
+        default:
+            return .text
+        }
+    }
+
+    /// Letters, digits, "-" and "_", with at least one letter.
+    private static func isName(_ text: String) -> Bool {
+        text.contains(where: \.isLetter) && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+    }
+
+    /// Maximal runs of consecutive plain words, as token index ranges.
+    private func runs(_ roles: [Role]) -> [Range<Int>] {
+        var runs: [Range<Int>] = [], start: Int?
+        for index in 0...roles.count {
+            let isText = index < roles.count && { if case .text = roles[index] { true } else { false } }()
+            if isText, start == nil { start = index }
+            if !isText, let first = start {
+                runs.append(first..<index)
+                start = nil
+            }
+        }
+        return runs
+    }
+
+    private func words(_ tokens: [QuickEntryToken], _ span: Range<Int>) -> ArraySlice<String> {
+        tokens[span].map { $0.text.lowercased() }[...]
+    }
+
+    // MARK: Finding expressions
+
+    /// The first "every …" phrase in the line, longest form first.
+    private func findRecurrence(_ tokens: [QuickEntryToken], _ roles: [Role]) -> (Range<Int>, RecurrenceMatch)? {
+        for run in runs(roles) {
+            for start in run where tokens[start].text.lowercased() == "every" {
+                for length in stride(from: min(RecurrenceGrammar.maximumWords, run.upperBound - start), to: 1, by: -1) {
+                    let span = start..<(start + length)
+                    if let match = RecurrenceGrammar.match(words(tokens, span), allowsSingleWords: false) {
+                        return (span, match)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The longest date expression among plain words; the last of equally long ones.
+    private func findDate(_ tokens: [QuickEntryToken], _ roles: [Role]) -> (span: Range<Int>, match: DateMatch)? {
+        var best: (span: Range<Int>, match: DateMatch)?
+        for run in runs(roles) {
+            for start in run {
+                for length in 1...min(DateGrammar.maximumWords, run.upperBound - start) {
+                    let span = start..<(start + length)
+                    guard let match = grammar.expression(words(tokens, span)), grammar.resolve(match) != nil,
+                        length >= best?.span.count ?? 0,
+                        !isAmbiguousWord(span, tokens, roles)
+                    else { continue }
+                    best = (span, match)
+                }
+            }
+        }
+        return best
+    }
+
+    /// A lone "sun", "sat", "wed" or "tod" with title text after it is read as a word.
+    private func isAmbiguousWord(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Bool {
+        guard span.count == 1, Self.ambiguousWords.contains(tokens[span.lowerBound].text.lowercased()) else { return false }
+        return roles[span.upperBound...].contains { role in
+            switch role {
+            case .text, .literal: true
+            default: false
+            }
+        }
+    }
+
+    /// The line range from the first to the last token of `span`.
+    private static func range(of span: Range<Int>, in tokens: [QuickEntryToken]) -> Range<String.Index> {
+        tokens[span.lowerBound].range.lowerBound..<tokens[span.upperBound - 1].range.upperBound
+    }
+
+    private static let ambiguousWords: Set<String> = ["sun", "sat", "wed", "tod"]
+
+    private func part(
+        _ kind: QuickEntry.Part.Kind, _ range: Range<String.Index>, _ description: String, in line: String
+    ) -> QuickEntry.Part {
+        let lower = line.utf16.distance(from: line.startIndex, to: range.lowerBound)
+        let upper = line.utf16.distance(from: line.startIndex, to: range.upperBound)
+        return QuickEntry.Part(kind: kind, text: String(line[range]), utf16Range: lower..<upper, description: description)
+    }
+}
