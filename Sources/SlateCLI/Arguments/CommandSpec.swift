@@ -2,7 +2,7 @@ import Foundation
 
 /// A command as declared: its name, help, arguments and options. Help text and parsing
 /// are both generated from this one declaration.
-struct CommandSpec {
+struct CommandSpec: Sendable {
     var name: String
     /// One line, shown in the parent's command list.
     var abstract: String
@@ -12,14 +12,14 @@ struct CommandSpec {
     var options: [OptionSpec] = []
     var subcommands: [CommandSpec] = []
     /// Runs the parsed command; nil for a command that only groups subcommands.
-    var run: ((ParsedCommand, Session) throws -> Void)? = nil
+    var run: (@Sendable (ParsedCommand, Session) throws -> Void)? = nil
 
     /// The subcommand named `name`.
     func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
 }
 
 /// A positional argument.
-struct ArgumentSpec {
+struct ArgumentSpec: Sendable {
     var name: String
     var help: String
     var isRepeating = false
@@ -32,7 +32,7 @@ struct ArgumentSpec {
 }
 
 /// An option: `--name VALUE`, `--name=VALUE`, or a flag `--name`.
-struct OptionSpec {
+struct OptionSpec: Sendable {
     var long: String
     var short: Character? = nil
     /// The placeholder of the value; nil for a flag.
@@ -59,7 +59,7 @@ struct OptionSpec {
 }
 
 /// What the command line said, once matched against a `CommandSpec`.
-struct ParsedCommand {
+struct ParsedCommand: Sendable {
     /// The command path, such as ["lists", "add"].
     var path: [String]
     var flags: Set<String> = []

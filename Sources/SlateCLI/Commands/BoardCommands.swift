@@ -111,7 +111,7 @@ struct StatisticsView {
         for list in stats.byList {
             let dot = list.color.map { style.color("●", hex: $0) } ?? "○"
             console.line("  \(dot) " + pad(list.name, to: nameWidth) + "  " + pad("\(list.active) / \(list.total)", to: 9)
-                         + bar(list.active, of: listMax, width: 24, colored: { list.color.map { c in style.color($0, hex: c) } ?? $0 }))
+                         + bar(list.active, of: listMax, width: 24, colored: { text in list.color.map { style.color(text, hex: $0) } ?? text }))
         }
         console.line("")
         let days = stats.completionsPerDay

@@ -27,7 +27,7 @@ enum ListCommand {
         ],
         run: run)
 
-    static func run(_ parsed: ParsedCommand, _ session: Session) throws {
+    @Sendable static func run(_ parsed: ParsedCommand, _ session: Session) throws {
         let slate = try session.slate()
         var query = TaskQuery(status: .active)
         let scopes = ["today", "scheduled", "flagged", "overdue", "completed", "inbox", "all-tasks"].filter(parsed.flag)

@@ -24,7 +24,7 @@ enum TaskCommands {
         ],
         run: runAdd)
 
-    static func runAdd(_ parsed: ParsedCommand, _ session: Session) throws {
+    @Sendable static func runAdd(_ parsed: ParsedCommand, _ session: Session) throws {
         let line = parsed.positionals.joined(separator: " ")
         let entry: QuickEntry
         do {
@@ -128,7 +128,7 @@ enum TaskCommands {
 
     /// `done`, `reopen`, `flag`, `unflag`, `delete`: one action on one or more tasks, as one change.
     static func action(_ name: String, _ abstract: String, verb: String,
-                       _ perform: @escaping (Slate, [TaskItem]) throws -> Void) -> CommandSpec {
+                       _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> Void) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract,
             arguments: [ArgumentSpec(name: "task", help: "Task numbers or id prefixes.", isRepeating: true)],

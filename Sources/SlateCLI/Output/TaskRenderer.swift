@@ -16,11 +16,16 @@ struct TaskRenderer {
         let dueTexts = tasks.map { task in task.due.map { due.string($0, isAllDay: task.isAllDay) } ?? "" }
         let listTexts = tasks.map { task in task.listID.flatMap { lists[$0]?.name } ?? "" }
         let dueWidth = dueTexts.map(\.count).max() ?? 0
-        let listWidth = min(listTexts.map(\.count).max() ?? 0, 16)
+        var listWidth = min(listTexts.map(\.count).max() ?? 0, 16)
         let priorityWidth = tasks.contains { $0.priority != .none } ? (tasks.map(\.priority.rawValue).max() ?? 0) : 0
-        // number, box, flag, title, priority, list (with its dot), due
-        let fixed = 2 + numberWidth + 1 + 2 + 2 + (priorityWidth > 0 ? priorityWidth + 2 : 0)
-            + (listWidth > 0 ? listWidth + 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
+        // "  #12 ", the box and the flag (8 + digits), then each column after a two-space gap.
+        func fixedWidth() -> Int {
+            8 + numberWidth + (priorityWidth > 0 ? priorityWidth + 2 : 0)
+                + (listWidth > 0 ? listWidth + 4 : 0) + (dueWidth > 0 ? dueWidth + 2 : 0)
+        }
+        // On a narrow terminal the title keeps at least 12 columns; list names go first.
+        if let width = session.width, width - fixedWidth() < 12 { listWidth = 0 }
+        let fixed = fixedWidth()
         let titleWidth = session.width.map { max(12, $0 - fixed) }
 
         return tasks.enumerated().map { index, task in
