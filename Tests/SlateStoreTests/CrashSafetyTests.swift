@@ -87,9 +87,7 @@ private let patience: TimeInterval = 90
         #expect(strays == .integer(0))
     }
 
-    @Test(.bug(id: "wal-left-on-close",
-               "DatabasePool releases its writer before its read-only readers, so no connection checkpoints the WAL on close"))
-    func closedContainerLeavesASelfContainedFile() throws {
+    @Test func closedContainerLeavesASelfContainedFile() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("store.sqlite")
         do {
@@ -104,10 +102,8 @@ private let patience: TimeInterval = 90
         let context = ModelContext(try ModelContainer(for: [CrashRow.self], configuration: ModelConfiguration(path: copy)))
         let logLeft = FileManager.default.fileExists(atPath: path + "-wal")
         let rowsInCopy = try context.fetchCount(FetchDescriptor<CrashRow>())
-        withKnownIssue("the commits stay in the -wal file after the container is closed") {
-            #expect(!logLeft)
-            #expect(rowsInCopy == rowsPerBatch)
-        }
+        #expect(!logLeft)
+        #expect(rowsInCopy == rowsPerBatch)
     }
 }
 

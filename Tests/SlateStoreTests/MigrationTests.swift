@@ -126,7 +126,7 @@ enum NotesV2WithoutRank {
 
 /// Looks inside a closed store file with a plain connection.
 private func inspect<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
-    let database = try Database(path: path, readOnly: false, busyTimeout: 5)
+    let database = try Database(path: path, mode: .existing, busyTimeout: 5)
     return try body(database)
 }
 
@@ -184,9 +184,10 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
         #expect(version == 2)
         #expect(objects.isSuperset(of: ["notes_by_priority", "tags", "tags_by_name", "notes__tagID", "notes_fts"]))
         #expect(Set(noteColumns).isSuperset(of: ["summary", "priority", "titleLength", "tagID"]))
-        // The revision counter and the rows' revisions survive; the migration is no commit.
-        #expect(try container.currentRevision() == 2)
-        #expect(try context.fetchRevisioned(FetchDescriptor<NotesV2.Note>()).map(\.revision).sorted() == [1, 2, 2])
+        // The upgrade is one commit: every row gets its revision, so sync clients refetch.
+        #expect(try container.currentRevision() == 3)
+        #expect(try context.fetchRevisioned(FetchDescriptor<NotesV2.Note>()).map(\.revision) == [3, 3, 3])
+        #expect(try context.changes(of: NotesV2.Note.self, since: 2).upserted.count == 3)
 
         // The search index was rebuilt for the new column list: old titles (without
         // diacritics) and the summaries written by the stage are both found.
@@ -204,7 +205,7 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
         note.tagID = tag.id
         context.insert(tag)
         context.update(note)
-        #expect(try context.save()?.revision == 3)
+        #expect(try context.save()?.revision == 4)
         #expect(try context.model(NotesV2.Note.self, id: note.id)?.tagID == tag.id)
         #expect(try container.pool.read { try $0.rows("PRAGMA integrity_check") }.map { $0["integrity_check"] } == [.text("ok")])
     }
@@ -248,8 +249,7 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
         #expect(try context.fetchCount(FetchDescriptor<NotesV2.Note>()) == 3)
     }
 
-    @Test(.bug(id: "read-only-sidecars", "A read-only open leaves -wal and -shm files beside the store"))
-    func newerFileIsRefusedByOlderCodeAndNeverModified() throws {
+    @Test func newerFileIsRefusedByOlderCodeAndNeverModified() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("notes.sqlite")
         try NotesV1.writeFile(at: path)
@@ -264,12 +264,7 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
                 try ModelContainer(for: NotesV1.models, configuration: NotesV1.configuration(path, readOnly: readOnly))
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
-            let left = sidecars(of: path)
-            withKnownIssue("a read-only connection creates -wal and -shm and cannot remove them on close") {
-                #expect(left == [], "read-only: \(readOnly)")
-            } when: {
-                readOnly
-            }
+            #expect(sidecars(of: path) == [], "read-only: \(readOnly)")
         }
         #expect(StoreError.newerSchema(fileVersion: 2, supportedVersion: 1).description.contains("not modified"))
 
@@ -278,9 +273,7 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
         #expect(try context.fetchCount(FetchDescriptor<NotesV2.Note>()) == 3)
     }
 
-    @Test(.bug(id: "newer-file-checkpointed",
-               "Refusing a newer file closes a read-write connection, which checkpoints the file's WAL into it"))
-    func newerFileWithAWriteAheadLogIsRefusedWithoutTouchingEitherFile() throws {
+    @Test func newerFileWithAWriteAheadLogIsRefusedWithoutTouchingEitherFile() throws {
         let folder = try TemporaryDirectory()
         let live = folder.path("live.sqlite")
         let path = folder.path("notes.sqlite")
@@ -299,10 +292,8 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
         }
         let mainAfter = try? Data(contentsOf: URL(fileURLWithPath: path))
         let logAfter = try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
-        withKnownIssue("the refused open checkpoints the WAL into the main file and deletes the WAL") {
-            #expect(mainAfter == mainBytes)
-            #expect(logAfter == logBytes)
-        }
+        #expect(mainAfter == mainBytes)
+        #expect(logAfter == logBytes)
         // Whatever the bytes, no commit is lost.
         let context = ModelContext(try ModelContainer(for: NotesV2.models, configuration: NotesV2.configuration(path)))
         #expect(try context.fetch(FetchDescriptor<NotesV2.Tag>()).map(\.name) == ["only in the log"])

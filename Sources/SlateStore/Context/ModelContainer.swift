@@ -46,6 +46,8 @@ public final class ModelContainer: Sendable {
             }
         }
         self.tables = tables
+        // Looked at before opening: reading a WAL-mode file creates the log.
+        let hadWriteAheadLog = configuration.path.map { FileManager.default.fileExists(atPath: $0 + "-wal") } ?? false
         pool = try DatabasePool(
             path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
             busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
@@ -53,7 +55,14 @@ public final class ModelContainer: Sendable {
             tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
             version: configuration.schemaVersion, stages: configuration.migrations)
         try pool.write { database in
-            let stored = try migrator.checkCompatible(database)
+            let stored: Int
+            do {
+                stored = try migrator.checkCompatible(database)
+            } catch {
+                // Refused: a log left by the newer app stays where it is, unmerged.
+                if hadWriteAheadLog { database.leaveWriteAheadLogOnClose() }
+                throw error
+            }
             if configuration.isReadOnly {
                 guard stored == configuration.schemaVersion else {
                     throw StoreError.migrationFailed(

@@ -16,11 +16,26 @@ public final class Database: @unchecked Sendable {
     private var statements: [String: Statement] = [:]
     private var savepointDepth = 0
 
-    /// Opens (and creates, unless `readOnly`) the database at `path`.
-    init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
+    /// How a connection opens its file.
+    enum OpenMode {
+        /// Read and write; create the file if missing.
+        case create
+        /// Read and write an existing file (readers use this with `query_only`, so the
+        /// last connection to close can always fold the WAL back and remove it).
+        case existing
+        /// Read only: for files the process may not write.
+        case readOnly
+    }
+
+    /// Opens the database at `path`.
+    init(path: String, mode: OpenMode, busyTimeout: TimeInterval) throws {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI
-        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        switch mode {
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .existing: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -129,12 +144,33 @@ public final class Database: @unchecked Sendable {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Commits; a deferred foreign-key check that fails here is reported with the table
+    /// that holds the dangling reference, which COMMIT's own error does not name.
+    private func commit() throws {
+        do {
+            try execute("COMMIT")
+        } catch StoreError.constraintViolation(_, let message) where message.contains("FOREIGN KEY") {
+            let first = try? rows("PRAGMA foreign_key_check").first
+            let table = first.flatMap { String.fromDatabaseValue($0["table"]) } ?? "database"
+            let parent = first.flatMap { String.fromDatabaseValue($0["parent"]) } ?? "another table"
+            throw StoreError.constraintViolation(
+                table: table, message: "a row refers to a missing \(parent) row (FOREIGN KEY constraint failed)")
+        }
+    }
+
+    /// Stops this connection from folding the WAL into the file when it closes, so a
+    /// file that is refused is left exactly as it was found.
+    func leaveWriteAheadLogOnClose() {
+        var result: Int32 = 0
+        _ = slate_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &result)
     }
 
     /// Builds the error for a failed call, mapping common codes to typed errors.

@@ -29,9 +29,36 @@ public final class DatabasePool: Sendable {
                 throw StoreError.cannotOpen(path: path, reason: "the folder \(folder.path) does not exist")
             }
         }
-        let connection = try Database(path: isInMemory ? ":memory:" : path, readOnly: readOnly, busyTimeout: busyTimeout)
+        let connection: Database
+        if isInMemory {
+            connection = try Database(path: ":memory:", mode: .create, busyTimeout: busyTimeout)
+        } else if readOnly {
+            // Writable files are opened read-write with query_only, so that closing removes
+            // the -wal and -shm files a read-only connection would leave behind.
+            if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+                try writable.execute("PRAGMA query_only = ON")
+                connection = writable
+            } else {
+                connection = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+            }
+        } else {
+            connection = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
+        }
         self.writer = Mutex(connection)
         self.idleReaders = Mutex([])
+    }
+
+    deinit {
+        // Readers close first, so the writer is the last connection: it folds the WAL
+        // into the file and removes it, leaving one self-contained file.
+        idleReaders.withLock { $0.removeAll() }
+    }
+
+    /// Leaves the file and its WAL as they are when the pool closes (see
+    /// `Database.leaveWriteAheadLogOnClose`).
+    func leaveFilesUntouchedOnClose() {
+        writer.withLock { $0.leaveWriteAheadLogOnClose() }
+        idleReaders.withLock { readers in readers.forEach { $0.leaveWriteAheadLogOnClose() } }
     }
 
     /// Sets WAL mode and the durability settings; called once the schema version has
@@ -70,7 +97,12 @@ public final class DatabasePool: Sendable {
     }
 
     private func makeReader() throws -> Database {
-        let reader = try Database(path: path, readOnly: true, busyTimeout: busyTimeout)
+        let reader: Database
+        if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+            reader = writable
+        } else {
+            reader = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+        }
         try reader.execute("PRAGMA query_only = ON")
         return reader
     }

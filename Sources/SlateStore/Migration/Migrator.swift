@@ -36,6 +36,14 @@ struct Migrator {
             for stage in pending {
                 try run(stage, stage.didMigrate, database)
             }
+            if stored != 0 && stored < version {
+                // An upgrade is a commit: every row may read differently now, so it gets the
+                // new revision and sync clients fetch it again.
+                let revision = try ChangeLog.nextRevision(database)
+                for table in tables {
+                    try database.execute("UPDATE \(quote(table.tableName)) SET \"_rev\" = ?", [.integer(Int64(revision))])
+                }
+            }
             try database.execute(
                 "INSERT INTO _slate_meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [.integer(Int64(version))])
