@@ -26,14 +26,17 @@ struct TaskRenderer {
         // On a narrow terminal the title keeps at least 12 columns; list names go first.
         if let width = session.width, width - fixedWidth() < 12 { listWidth = 0 }
         let fixed = fixedWidth()
+        // On a terminal the title fills what the other columns leave; piped, nothing is
+        // cut and the columns still line up.
         let titleWidth = session.width.map { max(12, $0 - fixed) }
+            ?? (tasks.map { ($0.parentID == nil ? 0 : 2) + $0.title.count }.max() ?? 0)
 
         return tasks.enumerated().map { index, task in
             var line = "  " + String(repeating: " ", count: numberWidth - String(task.number).count)
             line += style.dim("#") + String(task.number) + " "
             line += task.isCompleted ? style.green("✓") + " " : "○ "
             line += task.isFlagged ? style.yellow("⚑") + " " : "  "
-            line += pad(title(task, width: titleWidth), to: titleWidth ?? 0)
+            line += pad(title(task, width: titleWidth, showsPreview: session.width != nil), to: titleWidth)
             if priorityWidth > 0 { line += "  " + pad(style.priority(task.priority), to: priorityWidth) }
             if listWidth > 0 {
                 let name = truncate(listTexts[index], to: listWidth)
@@ -49,15 +52,11 @@ struct TaskRenderer {
         }
     }
 
-    /// The title (struck through when completed), a subtask marker, and a dim first line
-    /// of the notes when there is room.
-    private func title(_ task: TaskItem, width: Int?) -> String {
+    /// The title (struck through when completed), a subtask marker, and on a terminal a
+    /// dim first line of the notes when there is room.
+    private func title(_ task: TaskItem, width: Int, showsPreview: Bool) -> String {
         let marker = task.parentID == nil ? "" : "↳ "
-        let preview = task.notes.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard let width else {
-            let main = marker + (task.isCompleted ? style.completed(task.title) : task.title)
-            return preview.isEmpty ? main : main + style.dim("  " + preview)
-        }
+        let preview = showsPreview ? task.notes.split(whereSeparator: \.isNewline).first.map(String.init) ?? "" : ""
         let titleText = truncate(marker + task.title, to: width)
         let styled = task.isCompleted ? style.completed(titleText) : titleText
         let room = width - titleText.count - 2

@@ -70,9 +70,11 @@ extension Slate {
         if let listID = draft.listID { _ = try list(id: listID) }
         if let parentID = draft.parentID { _ = try task(id: parentID) }
         let created = now
+        // A repeating task needs a first occurrence: today, as in Reminders.
+        let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
         return TaskItem(
             accountID: accountID, title: title, notes: notes, created: created, modified: created,
-            due: draft.due?.date, isAllDay: draft.due?.isAllDay ?? false, priority: draft.priority,
+            due: due?.date, isAllDay: due?.isAllDay ?? false, priority: draft.priority,
             isFlagged: draft.isFlagged, listID: draft.listID, parentID: draft.parentID,
             order: try order ?? nextOrder(in: draft.listID), tags: try TaskRules.validTags(draft.tags),
             recurrence: try TaskRules.validRecurrence(draft.recurrence), reminderOffset: draft.reminderOffset)
