@@ -1,5 +1,5 @@
 import Foundation
-import SlateStore
+@testable import SlateStore
 import Testing
 
 @Suite struct ChangeTrackingTests {
@@ -114,5 +114,27 @@ import Testing
 
         let reopened = try ModelContainer(for: allModels, configuration: configuration)
         #expect(try reopened.publishExternalChanges() == nil, "history before opening is not news")
+    }
+}
+
+@Suite struct TransactionTests {
+    @Test func nestedTransactionsAreSavepointsThatRollBackAlone() throws {
+        let container = try makeContainer()
+        try container.pool.write { database in
+            try database.transaction {
+                try database.execute("INSERT INTO owners(id, name, _rev) VALUES ('A', 'kept', 1)", [])
+                #expect(throws: StoreError.self) {
+                    try database.transaction {
+                        try database.execute("INSERT INTO owners(id, name, _rev) VALUES ('B', 'inner', 1)", [])
+                        try database.execute("INSERT INTO owners(id, name, _rev) VALUES ('A', 'duplicate', 1)", [])
+                    }
+                }
+                try database.transaction {
+                    try database.execute("INSERT INTO owners(id, name, _rev) VALUES ('C', 'inner kept', 1)", [])
+                }
+            }
+        }
+        let names = try container.pool.read { try $0.rows("SELECT name FROM owners ORDER BY id") }.map { $0["name"] }
+        #expect(names == [.text("kept"), .text("inner kept")])
     }
 }

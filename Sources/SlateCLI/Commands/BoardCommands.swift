@@ -18,6 +18,7 @@ enum BoardCommands {
         name: "undo", abstract: "Undo the last change",
         run: { _, session in
             let label = try session.slate().undo()
+            if session.wantsJSON { return session.console.out(JSONShapes.render(["undone": label.map { $0 as Any } ?? NSNull()])) }
             session.console.line(label.map { "Undid: \($0)" } ?? "Nothing to undo.")
         })
 
@@ -25,6 +26,7 @@ enum BoardCommands {
         name: "redo", abstract: "Redo the last undone change",
         run: { _, session in
             let label = try session.slate().redo()
+            if session.wantsJSON { return session.console.out(JSONShapes.render(["redone": label.map { $0 as Any } ?? NSNull()])) }
             session.console.line(label.map { "Redid: \($0)" } ?? "Nothing to redo.")
         })
 
@@ -33,6 +35,7 @@ enum BoardCommands {
         discussion: "Does nothing if you have lists already.",
         run: { _, session in
             let loaded = try session.slate().loadSampleBoard()
+            if session.wantsJSON { return session.console.out(JSONShapes.render(["loaded": loaded])) }
             session.console.line(loaded ? "Loaded the sample production board: 5 lists, 8 tasks. Try: slate list" : "You have lists already; the sample board was not loaded.")
         })
 

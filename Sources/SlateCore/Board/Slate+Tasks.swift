@@ -94,7 +94,8 @@ extension Slate {
     /// when someone else changed the task since that revision.
     @discardableResult
     public func updateTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> TaskItem {
-        var task = try self.task(id: id).model
+        let read = try self.task(id: id)
+        var task = read.model
         if let title = patch.title { task.title = try TaskRules.validTitle(title) }
         if let notes = patch.notes { task.notes = try TaskRules.validNotes(notes) }
         if let listID = patch.listID {
@@ -121,7 +122,9 @@ extension Slate {
         if let isCompleted = patch.isCompleted, isCompleted != task.isCompleted {
             label = try stageCompletion(&task, isCompleted, in: context)
         }
-        context.update(task, expectedRevision: expectedRevision)
+        // Without a caller's revision, the one just read still guards against a write
+        // that lands between this read and the save.
+        context.update(task, expectedRevision: expectedRevision ?? read.revision)
         try translatingErrors { try context.save(undoLabel: label) }
         return try self.task(id: id).model
     }
@@ -146,12 +149,14 @@ extension Slate {
         let context = makeContext()
         var labels: [String] = []
         for id in ids {
-            var task = try self.task(id: id).model
+            let read = try self.task(id: id)
+            var task = read.model
             guard task.isCompleted != isCompleted else { continue }
             labels.append(try stageCompletion(&task, isCompleted, in: context))
             task.modified = now
-            context.update(task)
+            context.update(task, expectedRevision: read.revision)
         }
+        guard !labels.isEmpty else { return try ids.map { try task(id: $0).model } }
         try translatingErrors { try context.save(undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks") }
         return try ids.map { try task(id: $0).model }
     }
@@ -183,10 +188,11 @@ extension Slate {
         let context = makeContext()
         var tasks: [TaskItem] = []
         for id in ids {
-            var task = try self.task(id: id).model
+            let read = try self.task(id: id)
+            var task = read.model
             task.isFlagged = isFlagged
             task.modified = now
-            context.update(task)
+            context.update(task, expectedRevision: read.revision)
             tasks.append(task)
         }
         let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
