@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore"]),
+        .target(name: "SlateHTTP"),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One HTTP request, with its whole body.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The path without the query, percent-decoded segments are not decoded here.
+    public var path: String
+    /// Query parameters in order; a name may repeat.
+    public var query: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    public var body: Data
+    /// The client's address, for rate limits and logs.
+    public var remoteAddress: String
+    /// Values captured by the route pattern (`/tasks/:id` → `["id": "…"]`).
+    public var parameters: [String: String] = [:]
+
+    public init(method: HTTPMethod, path: String, query: [(name: String, value: String)] = [], headers: HTTPHeaders = [:],
+                body: Data = Data(), remoteAddress: String = "127.0.0.1") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Builds a request from a target such as `/api/v1/tasks?list=a&limit=50`.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: Data = Data()) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let query = parts.count > 1 ? Self.parseQuery(String(parts[1])) : []
+        self.init(method: method, path: String(parts[0]), query: query, headers: headers, body: body)
+    }
+
+    /// The last value of query parameter `name`.
+    public func queryValue(_ name: String) -> String? { query.last { $0.name == name }?.value }
+
+    /// `a=1&b=x%20y` → [("a","1"), ("b","x y")]; `+` is a space.
+    public static func parseQuery(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            guard let name = parts.first, !name.isEmpty else { return nil }
+            return (decode(name), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Anything that answers requests: a router, a middleware chain, a single handler.
+public protocol Responder: Sendable {
+    func respond(to request: Request) async throws -> Response
+}
+
+/// A handler closure.
+public typealias Handler = @Sendable (Request) async throws -> Response
+
+/// Middleware wraps the rest of the chain: it may change the request, answer early, or
+/// change the response.
+public protocol Middleware: Sendable {
+    func handle(_ request: Request, next: Handler) async throws -> Response
+}
+
+/// Routes by method and path pattern (`/api/v1/tasks/:id`, `/static/*`), with middleware.
+///
+/// Unknown paths answer 404 and known paths with another method 405, both as JSON errors.
+public struct Router: Responder {
+    struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        /// Matches the rest of the path (at least one segment).
+        case rest(String)
+    }
+
+    private var routes: [Route] = []
+    private var middleware: [any Middleware] = []
+
+    public init() {}
+
+    /// Adds a route. `pattern` segments starting with `:` capture one segment; a final `*name`
+    /// captures the rest.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, segments: Self.segments(pattern), handler: handler))
+    }
+
+    /// Adds middleware; the first added runs first.
+    public mutating func use(_ middleware: any Middleware) { self.middleware.append(middleware) }
+
+    /// Every route as (method, pattern), for documentation checks.
+    public var routeTable: [(method: HTTPMethod, pattern: String)] {
+        routes.map { route in
+            let path = route.segments.map { segment -> String in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name): ":" + name
+                case .rest(let name): "*" + name
+                }
+            }
+            return (route.method, "/" + path.joined(separator: "/"))
+        }
+    }
+
+    public func respond(to request: Request) async throws -> Response {
+        let chain = middleware.reversed().reduce({ @Sendable request in try await self.dispatch(request) } as Handler) { next, middleware in
+            { @Sendable request in try await middleware.handle(request, next: next) }
+        }
+        do {
+            return try await chain(request)
+        } catch let error as HTTPError {
+            return error.response
+        }
+    }
+
+    private func dispatch(_ request: Request) async throws -> Response {
+        let path = Self.segments(request.path).compactMap { segment -> String? in
+            if case .literal(let text) = segment { return text }
+            return nil
+        }
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = Self.match(route.segments, path) else { continue }
+            guard route.method == request.method || (request.method == .head && route.method == .get) else {
+                allowed.append(route.method)
+                continue
+            }
+            var request = request
+            request.parameters = parameters
+            return try await route.handler(request)
+        }
+        if !allowed.isEmpty {
+            let allow = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
+            throw HTTPError(.methodNotAllowed, code: "method_not_allowed",
+                            message: "\(request.method) is not allowed on \(request.path); use \(allow).", headers: ["Allow": allow])
+        }
+        throw HTTPError(.notFound, code: "not_found", message: "Nothing is at \(request.path).")
+    }
+
+    static func segments(_ pattern: String) -> [Segment] {
+        pattern.split(separator: "/").map { part in
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") { return .rest(String(part.dropFirst())) }
+            return .literal(String(part))
+        }
+    }
+
+    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index].removingPercentEncoding ?? path[index]
+            case .rest(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index...].joined(separator: "/")
+                return parameters
+            }
+        }
+        return pattern.count == path.count ? parameters : nil
+    }
+}
