@@ -8,7 +8,7 @@ enum BoardCommands {
         run: { _, session in
             let stats = try session.slate().statistics()
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(JSONShapes.statistics(stats, calendar: session.calendar)))
+                session.console.out(PublicJSON.render(PublicJSON.statistics(stats, calendar: session.calendar)))
                 return
             }
             StatisticsView(session: session).print(stats)
@@ -18,7 +18,7 @@ enum BoardCommands {
         name: "undo", abstract: "Undo the last change",
         run: { _, session in
             let label = try session.slate().undo()
-            if session.wantsJSON { return session.console.out(JSONShapes.render(["undone": label.map { $0 as Any } ?? NSNull()])) }
+            if session.wantsJSON { return session.console.out(PublicJSON.render(["undone": label.map { $0 as Any } ?? NSNull()])) }
             session.console.line(label.map { "Undid: \($0)" } ?? "Nothing to undo.")
         })
 
@@ -26,7 +26,7 @@ enum BoardCommands {
         name: "redo", abstract: "Redo the last undone change",
         run: { _, session in
             let label = try session.slate().redo()
-            if session.wantsJSON { return session.console.out(JSONShapes.render(["redone": label.map { $0 as Any } ?? NSNull()])) }
+            if session.wantsJSON { return session.console.out(PublicJSON.render(["redone": label.map { $0 as Any } ?? NSNull()])) }
             session.console.line(label.map { "Redid: \($0)" } ?? "Nothing to redo.")
         })
 
@@ -35,7 +35,7 @@ enum BoardCommands {
         discussion: "Does nothing if you have lists already.",
         run: { _, session in
             let loaded = try session.slate().loadSampleBoard()
-            if session.wantsJSON { return session.console.out(JSONShapes.render(["loaded": loaded])) }
+            if session.wantsJSON { return session.console.out(PublicJSON.render(["loaded": loaded])) }
             session.console.line(loaded ? "Loaded the sample production board: 5 lists, 8 tasks. Try: slate list" : "You have lists already; the sample board was not loaded.")
         })
 
@@ -79,7 +79,7 @@ enum BoardCommands {
             }
             let summary = try session.slate().importData(data, format: format)
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]))
+                session.console.out(PublicJSON.render(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]))
             } else {
                 session.console.line("Imported \(summary.tasksCreated) new task\(summary.tasksCreated == 1 ? "" : "s"), updated \(summary.tasksUpdated), created \(summary.listsCreated) list\(summary.listsCreated == 1 ? "" : "s").")
             }

@@ -64,10 +64,10 @@ enum ListCommand {
         let lists = try session.listsByID()
         if session.wantsJSON {
             let json: [String: Any] = [
-                "tasks": tasks.map { JSONShapes.task($0, lists: lists, now: session.now, calendar: session.calendar) },
+                "tasks": tasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar) },
                 "total": total,
             ]
-            session.console.out(JSONShapes.render(json))
+            session.console.out(PublicJSON.render(json))
             return
         }
         let console = session.console

@@ -11,7 +11,7 @@ enum ListsCommands {
             let sort = try session.choice(parsed, option: "sort", ListSort.self) ?? .manual
             let summaries = try session.slate().lists(sortedBy: sort)
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(summaries.map(JSONShapes.list)))
+                session.console.out(PublicJSON.render(summaries.map(PublicJSON.list)))
                 return
             }
             guard !summaries.isEmpty else {
@@ -93,7 +93,7 @@ enum ListsCommands {
             let count = try slate.count(TaskQuery(scope: .list(list.id)))
             try slate.deleteList(list.id, tasks: keep ? .keepTasks : .deleteTasks)
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(["deleted": list.id.uuidString.lowercased(), "tasks": keep ? "kept" : "deleted", "taskCount": count]))
+                session.console.out(PublicJSON.render(["deleted": list.id.uuidString.lowercased(), "tasks": keep ? "kept" : "deleted", "taskCount": count]))
             } else {
                 session.console.line("Deleted list \(list.name); its \(count) task\(count == 1 ? " was" : "s were") \(keep ? "moved to the Inbox" : "deleted"). Undo with: slate undo")
             }
@@ -101,7 +101,7 @@ enum ListsCommands {
 
     static func report(_ session: Session, _ list: TaskList, _ verb: String) {
         if session.wantsJSON, let summary = try? session.slate().lists().first(where: { $0.list.id == list.id }) {
-            session.console.out(JSONShapes.render(JSONShapes.list(summary)))
+            session.console.out(PublicJSON.render(PublicJSON.list(summary)))
         } else {
             session.console.line("\(verb) " + session.style.color("● ", hex: list.color) + list.name)
         }

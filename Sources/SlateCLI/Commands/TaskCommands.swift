@@ -46,7 +46,7 @@ enum TaskCommands {
         if let parent = parsed.value("parent") { draft.parentID = try slate.task(reference: parent).model.id }
         let task = try slate.addTask(draft)
         if session.wantsJSON {
-            session.console.out(JSONShapes.render(JSONShapes.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+            session.console.out(PublicJSON.render(PublicJSON.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
             return
         }
         session.console.line("Added #\(task.number) “\(task.title)”" + understood(task, lists: try session.listsByID(), session))
@@ -73,9 +73,9 @@ enum TaskCommands {
             let lists = try session.listsByID()
             let subtasks = try slate.tasks(TaskQuery(parentID: task.id, sort: .manual))
             if session.wantsJSON {
-                var json = JSONShapes.task(task, lists: lists, now: session.now, calendar: session.calendar)
-                json["subtasks"] = subtasks.map { JSONShapes.task($0, lists: lists, now: session.now, calendar: session.calendar) }
-                session.console.out(JSONShapes.render(json))
+                var json = PublicJSON.task(task, lists: lists, now: session.now, calendar: session.calendar)
+                json["subtasks"] = subtasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar) }
+                session.console.out(PublicJSON.render(json))
                 return
             }
             TaskDetail(session: session, lists: lists).print(task, subtasks: subtasks, parent: try task.parentID.map { try slate.task(id: $0).model })
@@ -120,7 +120,7 @@ enum TaskCommands {
             }
             let updated = try slate.updateTask(task.id, patch)
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(JSONShapes.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+                session.console.out(PublicJSON.render(PublicJSON.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
             } else {
                 session.console.line("Updated #\(updated.number) “\(updated.title)”" + understood(updated, lists: try session.listsByID(), session))
             }
@@ -137,7 +137,7 @@ enum TaskCommands {
                 try perform(try session.slate(), tasks)
                 if session.wantsJSON {
                     let ids = tasks.map { $0.id.uuidString.lowercased() }
-                    session.console.out(JSONShapes.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
+                    session.console.out(PublicJSON.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
                     return
                 }
                 for task in tasks { session.console.line("\(verb) #\(task.number) “\(task.title)”") }
@@ -174,7 +174,7 @@ enum TaskCommands {
             let listID = try parsed.value("list").map { try slate.requireList(named: $0).id }
             let count = try slate.clearCompleted(in: listID)
             if session.wantsJSON {
-                session.console.out(JSONShapes.render(["deleted": count]))
+                session.console.out(PublicJSON.render(["deleted": count]))
             } else {
                 session.console.line(count == 0 ? "No completed tasks to clear." : "Cleared \(count) completed task\(count == 1 ? "" : "s"). Undo with: slate undo")
             }

@@ -1,11 +1,12 @@
 import Foundation
-import SlateCore
 
-/// The `--json` shapes: stable, documented in docs/cli.md. Ids are lower-case UUIDs,
-/// moments are ISO 8601 in UTC with milliseconds, all-day dates are `YYYY-MM-DD`.
-enum JSONShapes {
-    static func task(_ task: TaskItem, lists: [UUID: TaskList], now: Date, calendar: Calendar) -> [String: Any] {
-        var json: [String: Any] = [
+/// The public JSON shapes of tasks, lists and statistics, shared by the CLI's `--json`
+/// and the REST API: stable, documented in docs/cli.md. Ids are lower-case UUIDs, moments
+/// are ISO 8601 in UTC with milliseconds, all-day dates are `YYYY-MM-DD`.
+public enum PublicJSON {
+    /// A task; `lists` resolves the list's name.
+    public static func task(_ task: TaskItem, lists: [UUID: TaskList], now: Date, calendar: Calendar) -> [String: Any] {
+        let json: [String: Any] = [
             "id": task.id.uuidString.lowercased(),
             "number": task.number,
             "title": task.title,
@@ -27,11 +28,11 @@ enum JSONShapes {
             "created": Timestamp.format(task.created),
             "modified": Timestamp.format(task.modified),
         ]
-        if task.recurrence == nil { json["recurrence"] = NSNull() }
         return json
     }
 
-    static func list(_ summary: ListSummary) -> [String: Any] {
+    /// A list with its active count.
+    public static func list(_ summary: ListSummary) -> [String: Any] {
         [
             "id": summary.list.id.uuidString.lowercased(),
             "name": summary.list.name,
@@ -43,7 +44,8 @@ enum JSONShapes {
         ]
     }
 
-    static func statistics(_ stats: Statistics, calendar: Calendar) -> [String: Any] {
+    /// The statistics screen's numbers.
+    public static func statistics(_ stats: Statistics, calendar: Calendar) -> [String: Any] {
         [
             "total": stats.total, "active": stats.active, "completed": stats.completed,
             "completedToday": stats.completedToday, "overdue": stats.overdue,
@@ -60,7 +62,7 @@ enum JSONShapes {
     }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.
-    static func render(_ value: Any) -> String {
+    public static func render(_ value: Any) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
             return "null\n"
         }

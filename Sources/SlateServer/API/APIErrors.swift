@@ -1,0 +1,48 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// Domain errors as HTTP errors in the one JSON shape.
+extension SlateError {
+    var httpError: HTTPError {
+        switch self {
+        case .invalid(let field, let message):
+            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: field)
+        case .notFound(let what):
+            HTTPError(.notFound, code: "not_found", message: description.isEmpty ? "No \(what)." : description)
+        case .ambiguous:
+            HTTPError(.unprocessableContent, code: "ambiguous", message: description)
+        case .duplicateListName:
+            HTTPError(.conflict, code: "duplicate_name", message: description, field: "name")
+        case .conflict(_, let revision):
+            HTTPError(.preconditionFailed, code: "stale", message: description, headers: ["ETag": ETag.revision(revision)])
+        case .store(let message):
+            HTTPError(.internalServerError, code: "store_error", message: message)
+        }
+    }
+}
+
+/// Runs domain code, turning its errors into HTTP errors.
+func domain<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as SlateError {
+        throw error.httpError
+    }
+}
+
+/// Strong ETags from store revisions: `"r42"`.
+enum ETag {
+    static func revision(_ revision: Int) -> String { "\"r\(revision)\"" }
+
+    /// The revision named by `If-Match`, nil when the header is absent or `*`; a 412 when
+    /// it is not one of ours (it cannot match anything).
+    static func expectedRevision(_ request: Request) throws -> Int? {
+        guard let header = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
+        let tag = header.hasPrefix("W/") ? String(header.dropFirst(2)) : header
+        guard tag.hasPrefix("\"r"), tag.hasSuffix("\""), let revision = Int(tag.dropFirst(2).dropLast()) else {
+            throw HTTPError(.preconditionFailed, code: "stale", message: "If-Match \(header) matches no version of this resource.")
+        }
+        return revision
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// Whole-board operations: batches, clear completed, undo/redo, statistics, changes,
+/// import and export.
+struct BoardController {
+    let context: APIContext
+
+    func addRoutes(to router: inout Router) {
+        router.on(.post, "/api/v1/tasks/batch", batch)
+        router.on(.post, "/api/v1/tasks/clear-completed", clearCompleted)
+        router.on(.post, "/api/v1/undo", undo)
+        router.on(.post, "/api/v1/redo", redo)
+        router.on(.get, "/api/v1/stats", stats)
+        router.on(.get, "/api/v1/changes", changes)
+        router.on(.get, "/api/v1/export", export)
+        router.on(.post, "/api/v1/import", importData)
+    }
+
+    /// `POST /tasks/batch {"action": "complete|reopen|flag|unflag|delete|move", "ids": [...], "before": id}`
+    @Sendable func batch(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let body = try JSONBody(request, allowed: ["action", "ids", "before"])
+        let action = try body.requiredString("action")
+        guard let ids = try body.uuids("ids").value, !ids.isEmpty, ids.count <= 1000 else {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'ids' must be an array of 1 to 1000 task ids.", field: "ids")
+        }
+        try domain {
+            switch action {
+            case "complete": _ = try slate.setCompleted(ids, true)
+            case "reopen": _ = try slate.setCompleted(ids, false)
+            case "flag": _ = try slate.setFlagged(ids, true)
+            case "unflag": _ = try slate.setFlagged(ids, false)
+            case "delete": try slate.deleteTasks(ids)
+            case "move":
+                guard ids.count == 1 else {
+                    throw SlateError.invalid(field: "ids", message: "'move' takes exactly one id, with 'before' (an id, or null for the end).")
+                }
+                try slate.moveTask(ids[0], before: try body.uuid("before").value)
+            default:
+                throw SlateError.invalid(field: "action", message: "'action' must be complete, reopen, flag, unflag, delete or move; got '\(action)'.")
+            }
+        }
+        return context.json(["action": action, "ids": ids.map { $0.uuidString.lowercased() }, "revision": try domain { try slate.revision() }] as [String: Any])
+    }
+
+    /// `POST /tasks/clear-completed {"listId": id|null}`
+    @Sendable func clearCompleted(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let body = try JSONBody(request, allowed: ["listId"])
+        let count = try domain { try slate.clearCompleted(in: try body.uuid("listId").value) }
+        return context.json(["deleted": count])
+    }
+
+    @Sendable func undo(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let label = try domain { try slate.undo() }
+        return context.json(["undone": label.map { $0 as Any } ?? NSNull()])
+    }
+
+    @Sendable func redo(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let label = try domain { try slate.redo() }
+        return context.json(["redone": label.map { $0 as Any } ?? NSNull()])
+    }
+
+    @Sendable func stats(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        return context.json(PublicJSON.statistics(try domain { try slate.statistics() }, calendar: slate.calendar))
+    }
+
+    /// `GET /changes?since=REV`: upserted tasks and lists, deleted ids, and the revision to pass next.
+    @Sendable func changes(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let sinceText = request.queryValue("since") ?? "0"
+        guard let since = Int(sinceText), since >= 0 else {
+            throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
+        }
+        let changes = try domain { try slate.changes(since: since) }
+        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
+        return context.json([
+            "revision": changes.revision,
+            "tasks": changes.tasks.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
+            "lists": summaries.map(PublicJSON.list),
+            "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
+            "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },
+        ] as [String: Any])
+    }
+
+    /// `GET /export?format=json|ics|todotxt|taskwarrior`
+    @Sendable func export(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let name = request.queryValue("format") ?? "json"
+        guard let format = TransferFormat(rawValue: name) else {
+            throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
+        }
+        let data = try domain { try slate.export(format) }
+        let type = switch format {
+        case .json, .taskwarrior: "application/json"
+        case .ics: "text/calendar; charset=utf-8"
+        case .todotxt: "text/plain; charset=utf-8"
+        }
+        return Response(status: .ok, headers: ["Content-Type": type, "Content-Disposition": "attachment; filename=\"slate.\(format == .ics ? "ics" : format == .todotxt ? "txt" : "json")\""], body: .data(data))
+    }
+
+    /// `POST /import?format=…` with the file as the body; all or nothing.
+    @Sendable func importData(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let format = try request.queryValue("format").map { name -> TransferFormat in
+            guard let format = TransferFormat(rawValue: name) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
+            }
+            return format
+        }
+        do {
+            let summary = try domain { try slate.importData(request.body, format: format) }
+            return context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated])
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw HTTPError(.unprocessableContent, code: "invalid_file", message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "body")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// `/api/v1/lists`: the caller's lists.
+struct ListsController {
+    let context: APIContext
+
+    func addRoutes(to router: inout Router) {
+        router.on(.get, "/api/v1/lists", list)
+        router.on(.post, "/api/v1/lists", create)
+        router.on(.get, "/api/v1/lists/:id", show)
+        router.on(.patch, "/api/v1/lists/:id", update)
+        router.on(.delete, "/api/v1/lists/:id", delete)
+        router.on(.post, "/api/v1/lists/:id/move", move)
+    }
+
+    @Sendable func list(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let sort = try request.queryValue("sort").map { value -> ListSort in
+            guard let sort = ListSort(rawValue: value) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "'sort' must be manual or name; got '\(value)'.", field: "sort")
+            }
+            return sort
+        } ?? .manual
+        let summaries = try domain { try slate.lists(sortedBy: sort) }
+        return context.json(["lists": summaries.map(representation)])
+    }
+
+    @Sendable func show(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        return try response(for: try context.id(request), slate: slate)
+    }
+
+    @Sendable func create(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let body = try JSONBody(request, allowed: ["name", "color", "icon"])
+        let list = try domain {
+            try slate.createList(name: try body.requiredString("name"), color: try body.string("color").value, icon: try body.string("icon").value)
+        }
+        var response = try response(for: list.id, slate: slate, status: .created)
+        response.headers["Location"] = "/api/v1/lists/\(list.id.uuidString.lowercased())"
+        return response
+    }
+
+    @Sendable func update(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let id = try context.id(request)
+        let expected = try ETag.expectedRevision(request)
+        let body = try JSONBody(request, allowed: ["name", "color", "icon"])
+        do {
+            try domain {
+                _ = try slate.updateList(id, name: try body.string("name").value, color: try body.string("color").value,
+                                         icon: try body.string("icon").value, expectedRevision: expected)
+            }
+        } catch var error as HTTPError where error.status == .preconditionFailed {
+            if let current = try? slate.lists().first(where: { $0.list.id == id }) {
+                error.details = JSONSerialization.body(["current": representation(current)])
+            }
+            throw error
+        }
+        return try response(for: id, slate: slate)
+    }
+
+    /// `DELETE /lists/:id?tasks=keep|delete` — the caller must say what happens to the tasks.
+    @Sendable func delete(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let id = try context.id(request)
+        guard let choice = request.queryValue("tasks").flatMap(ListDeletion.init(rawValue:)) else {
+            throw HTTPError(.badRequest, code: "invalid_parameter",
+                            message: "'tasks' must say what happens to the list's tasks: keep (they move to the Inbox) or delete.", field: "tasks")
+        }
+        let expected = try ETag.expectedRevision(request)
+        try domain { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
+        return Response(status: .noContent)
+    }
+
+    /// `POST /lists/:id/move {"before": id|null}`
+    @Sendable func move(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let id = try context.id(request)
+        let body = try JSONBody(request, allowed: ["before"])
+        try domain { try slate.moveList(id, before: try body.uuid("before").value) }
+        return try response(for: id, slate: slate)
+    }
+
+    private func response(for id: UUID, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
+        guard let summary = try domain({ try slate.lists() }).first(where: { $0.list.id == id }) else {
+            throw HTTPError(.notFound, code: "not_found", message: "No list with id \(id.uuidString.lowercased()).")
+        }
+        return context.json(representation(summary), status: status, etag: ETag.revision(summary.revision))
+    }
+
+    private func representation(_ summary: ListSummary) -> [String: Any] {
+        var json = PublicJSON.list(summary)
+        json["revision"] = summary.revision
+        return json
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// Reads task fields from JSON with the same rules as every other surface.
+struct TaskInput {
+    static let fields: Set<String> = [
+        "title", "notes", "listId", "priority", "due", "isFlagged", "isCompleted", "tags", "recurrence",
+        "parentId", "reminderOffset",
+    ]
+
+    let body: JSONBody
+    let calendar: Calendar
+    let now: Date
+
+    func priority() throws -> Priority? {
+        guard let name = try body.string("priority").value else {
+            if case .null = try body.string("priority") {
+                throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'priority' must be \(Priority.acceptedForms); use \"none\" for no priority.", field: "priority")
+            }
+            return nil
+        }
+        guard let priority = Priority(name: name) else {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'priority' must be \(Priority.acceptedForms); got '\(name)'.", field: "priority")
+        }
+        return priority
+    }
+
+    /// `"2026-12-24"` (all day), an ISO 8601 moment, or a phrase ("tomorrow 5pm"); null clears.
+    func due() throws -> DueDate?? {
+        switch try body.string("due") {
+        case .absent: return nil
+        case .null: return .some(nil)
+        case .value(let text):
+            if let day = Timestamp.parseDay(text, calendar: calendar) { return .some(DueDate(date: day, isAllDay: true)) }
+            if let moment = Timestamp.parse(text) { return .some(DueDate(date: moment, isAllDay: false)) }
+            if let parsed = DateParser(now: now, calendar: calendar).parseDue(text) { return .some(parsed) }
+            throw HTTPError(.unprocessableContent, code: "invalid_field",
+                            message: "'due' must be YYYY-MM-DD, an ISO 8601 date-time such as 2026-12-24T17:00:00Z, or \(DateParser.acceptedForms); got '\(text)'.",
+                            field: "due")
+        }
+    }
+
+    /// `"every 2 weeks"`, `"weekly"`; null clears.
+    func recurrence() throws -> Recurrence?? {
+        switch try body.string("recurrence") {
+        case .absent: return nil
+        case .null: return .some(nil)
+        case .value(let text):
+            guard let rule = Recurrence(storageValue: text) ?? DateParser(now: now, calendar: calendar).parseRecurrence(text) else {
+                throw HTTPError(.unprocessableContent, code: "invalid_field",
+                                message: "'recurrence' must be daily, weekly, monthly, yearly or every N days/weeks/months/years; got '\(text)'.",
+                                field: "recurrence")
+            }
+            return .some(rule)
+        }
+    }
+
+    func draft() throws -> TaskDraft {
+        var draft = TaskDraft(title: try body.requiredString("title"))
+        draft.notes = try body.string("notes").value ?? ""
+        draft.listID = try body.uuid("listId").value
+        draft.priority = try priority() ?? .medium
+        draft.due = try due() ?? nil
+        draft.isFlagged = try body.bool("isFlagged").value ?? false
+        draft.tags = try body.strings("tags").value ?? []
+        draft.recurrence = try recurrence() ?? nil
+        draft.parentID = try body.uuid("parentId").value
+        draft.reminderOffset = try body.integer("reminderOffset").value
+        if try body.bool("isCompleted").value == true {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A new task cannot be completed; create it, then complete it.", field: "isCompleted")
+        }
+        return draft
+    }
+
+    func patch() throws -> TaskPatch {
+        var patch = TaskPatch()
+        if case .null = try body.string("title") {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "The title cannot be blank.", field: "title")
+        }
+        patch.title = try body.string("title").value
+        if case .null = try body.string("notes") { patch.notes = "" } else { patch.notes = try body.string("notes").value }
+        patch.listID = try body.uuid("listId").patch
+        patch.priority = try priority()
+        patch.due = try due()
+        patch.isFlagged = try body.bool("isFlagged").value
+        patch.isCompleted = try body.bool("isCompleted").value
+        patch.tags = try body.strings("tags").value
+        patch.recurrence = try recurrence()
+        patch.parentID = try body.uuid("parentId").patch
+        patch.reminderOffset = try body.integer("reminderOffset").patch
+        return patch
+    }
+}

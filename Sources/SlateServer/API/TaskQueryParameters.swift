@@ -1,0 +1,67 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// `GET /tasks` query parameters → a `TaskQuery`, with errors naming the parameter.
+enum TaskQueryParameters {
+    static let names: Set<String> = ["scope", "list", "status", "search", "priority", "tag", "sort", "limit", "cursor", "parent"]
+
+    static func query(from request: Request, slate: Slate) throws -> TaskQuery {
+        if let unknown = request.query.map(\.name).first(where: { !names.contains($0) }) {
+            throw invalid(unknown, "is not a parameter here; accepted: \(names.sorted().joined(separator: ", "))")
+        }
+        var query = TaskQuery()
+        if let scope = request.queryValue("scope") {
+            switch scope {
+            case "all": query.scope = .all
+            case "inbox": query.scope = .inbox
+            case "today": query.scope = .today
+            case "scheduled": query.scope = .scheduled
+            case "flagged": query.scope = .flagged
+            case "overdue": query.scope = .overdue
+            case "completed": query.scope = .completed
+            default: throw invalid("scope", "must be all, inbox, today, scheduled, flagged, overdue or completed; got '\(scope)'")
+            }
+        }
+        if let list = request.queryValue("list") {
+            guard let id = UUID(uuidString: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
+            _ = try domain { try slate.list(id: id) }
+            query.scope = .list(id)
+        }
+        if let status = request.queryValue("status") {
+            guard let value = TaskQuery.Status(rawValue: status) else { throw invalid("status", "must be all, active or completed; got '\(status)'") }
+            query.status = value
+        }
+        query.search = request.queryValue("search")
+        if let priority = request.queryValue("priority") {
+            guard let value = Priority(name: priority) else { throw invalid("priority", "must be \(Priority.acceptedForms); got '\(priority)'") }
+            query.priority = value
+        }
+        query.tag = request.queryValue("tag")
+        if let sort = request.queryValue("sort") {
+            guard let value = TaskQuery.Sort(rawValue: sort) else {
+                throw invalid("sort", "must be \(TaskQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")); got '\(sort)'")
+            }
+            query.sort = value
+        }
+        if let parent = request.queryValue("parent") {
+            guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID); got '\(parent)'") }
+            query.parentID = id
+        }
+        if let limit = request.queryValue("limit") {
+            guard let value = Int(limit), (1...TasksController.maximumPageSize).contains(value) else {
+                throw invalid("limit", "must be a whole number from 1 to \(TasksController.maximumPageSize); got '\(limit)'")
+            }
+            query.limit = value
+        }
+        if let cursor = request.queryValue("cursor") {
+            guard let offset = Cursor.decode(cursor) else { throw invalid("cursor", "must be a nextCursor value from an earlier page") }
+            query.offset = offset
+        }
+        return query
+    }
+
+    static func invalid(_ name: String, _ rule: String) -> HTTPError {
+        HTTPError(.badRequest, code: "invalid_parameter", message: "'\(name)' \(rule).", field: name)
+    }
+}

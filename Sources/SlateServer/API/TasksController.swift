@@ -1,0 +1,157 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// `/api/v1/tasks`: the tasks of the caller's account.
+struct TasksController {
+    let context: APIContext
+
+    func addRoutes(to router: inout Router) {
+        router.on(.get, "/api/v1/tasks", list)
+        router.on(.post, "/api/v1/tasks", create)
+        router.on(.post, "/api/v1/tasks/parse", parse)
+        router.on(.get, "/api/v1/tasks/:id", show)
+        router.on(.patch, "/api/v1/tasks/:id", update)
+        router.on(.delete, "/api/v1/tasks/:id", delete)
+        router.on(.get, "/api/v1/tasks/:id/subtasks", subtasks)
+        router.on(.post, "/api/v1/tasks/:id/subtasks", createSubtask)
+    }
+
+    static let maximumPageSize = 500
+
+    /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
+    @Sendable func list(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        var query = try TaskQueryParameters.query(from: request, slate: slate)
+        let limit = query.limit ?? 50
+        query.limit = limit
+        let page = try domain { try slate.tasks(query) }
+        let total = try domain { try slate.count(query) }
+        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
+        return context.json([
+            "tasks": page.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
+            "total": total,
+            "nextCursor": next ?? NSNull(),
+            "revision": try domain { try slate.revision() },
+        ] as [String: Any])
+    }
+
+    @Sendable func show(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let found = try domain { try slate.task(id: try context.id(request)) }
+        return try representation(found.model, revision: found.revision, slate: slate)
+    }
+
+    @Sendable func create(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+        let task = try domain { try slate.addTask(try input.draft()) }
+        var response = try representation(task, revision: try domain { try slate.task(id: task.id).revision }, slate: slate, status: .created)
+        response.headers["Location"] = "/api/v1/tasks/\(task.id.uuidString.lowercased())"
+        return response
+    }
+
+    @Sendable func createSubtask(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let parent = try domain { try slate.task(id: try context.id(request)) }.model
+        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+        var draft = try input.draft()
+        draft.parentID = parent.id
+        if draft.listID == nil { draft.listID = parent.listID }
+        let task = try domain { try slate.addTask(draft) }
+        return try representation(task, revision: try domain { try slate.task(id: task.id).revision }, slate: slate, status: .created)
+    }
+
+    @Sendable func subtasks(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let parent = try domain { try slate.task(id: try context.id(request)) }.model
+        let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
+        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        return context.json(["tasks": children.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) }])
+    }
+
+    @Sendable func update(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let id = try context.id(request)
+        let expected = try ETag.expectedRevision(request)
+        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+        let patch = try input.patch()
+        do {
+            let task = try domain { try slate.updateTask(id, patch, expectedRevision: expected) }
+            return try representation(task, revision: try domain { try slate.task(id: id).revision }, slate: slate)
+        } catch var error as HTTPError where error.status == .preconditionFailed {
+            throw try withCurrent(&error, id: id, slate: slate)
+        }
+    }
+
+    @Sendable func delete(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let id = try context.id(request)
+        let expected = try ETag.expectedRevision(request)
+        do {
+            try domain { try slate.deleteTasks([id], expectedRevision: expected) }
+        } catch var error as HTTPError where error.status == .preconditionFailed {
+            throw try withCurrent(&error, id: id, slate: slate)
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `POST /tasks/parse {"text": "…"}`: what a quick-entry line means, without saving.
+    @Sendable func parse(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        let body = try JSONBody(request, allowed: ["text"])
+        let text = try body.requiredString("text")
+        let entry: QuickEntry
+        do {
+            entry = try QuickEntryParser(now: slate.now, calendar: slate.calendar).parse(text)
+        } catch {
+            throw HTTPError(.unprocessableContent, code: "invalid_field",
+                            message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "text")
+        }
+        let list = try entry.listName.map { name in try domain { try slate.list(named: name) } } ?? nil
+        return context.json([
+            "title": entry.title,
+            "due": entry.due.map { $0.isAllDay ? Timestamp.formatDay($0.date, calendar: slate.calendar) : Timestamp.format($0.date) } ?? NSNull(),
+            "isAllDay": entry.due?.isAllDay ?? false,
+            "priority": entry.priority?.name ?? NSNull(),
+            "list": entry.listName ?? NSNull(),
+            "listId": list.map { $0.id.uuidString.lowercased() } ?? NSNull(),
+            "tags": entry.tags,
+            "recurrence": entry.recurrence?.phrase ?? NSNull(),
+            "isFlagged": entry.isFlagged,
+            "notes": entry.notes ?? NSNull(),
+            "understood": entry.understood.map { ["kind": $0.kind.rawValue, "text": $0.text, "description": $0.description, "start": $0.utf16Range.lowerBound, "end": $0.utf16Range.upperBound] as [String: Any] },
+        ] as [String: Any])
+    }
+
+    private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
+        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        return context.json(PublicJSON.task(task, lists: lists, now: slate.now, calendar: slate.calendar),
+                            status: status, etag: ETag.revision(revision))
+    }
+
+    /// A 412 carries the current version, so the client can show both and choose.
+    private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
+        let current = try domain { try slate.task(id: id) }
+        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        error.details = JSONSerialization.body(["current": PublicJSON.task(current.model, lists: lists, now: slate.now, calendar: slate.calendar)])
+        error.headers["ETag"] = ETag.revision(current.revision)
+        return error
+    }
+}
+
+/// Opaque page cursors (an offset, base64url-encoded so clients do not build them).
+enum Cursor {
+    static func encode(offset: Int) -> String {
+        Data("o:\(offset)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Int? {
+        var padded = text
+        while padded.count % 4 != 0 { padded += "=" }
+        guard let data = Data(base64Encoded: padded), let string = String(data: data, encoding: .utf8),
+              string.hasPrefix("o:"), let offset = Int(string.dropFirst(2)), offset >= 0 else { return nil }
+        return offset
+    }
+}

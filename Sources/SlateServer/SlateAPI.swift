@@ -1,0 +1,22 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+import SlateStore
+
+/// The REST API (`/api/v1`) over a Slate database, as a router that can be served by
+/// `HTTPServer` or called in-process.
+public struct SlateAPI: Sendable {
+    /// Every route, with its middleware.
+    public let router: Router
+
+    /// An API on `container`; `authenticate` names the account of a request or throws 401.
+    public init(container: ModelContainer, authenticate: @escaping @Sendable (Request) async throws -> UUID,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        let context = APIContext(container: container, authenticate: authenticate, clock: clock)
+        var router = Router()
+        TasksController(context: context).addRoutes(to: &router)
+        ListsController(context: context).addRoutes(to: &router)
+        BoardController(context: context).addRoutes(to: &router)
+        self.router = router
+    }
+}

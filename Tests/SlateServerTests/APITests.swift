@@ -1,0 +1,151 @@
+import Foundation
+import SlateHTTP
+import Testing
+
+@Suite struct TaskAPITests {
+    @Test func createReadUpdateDeleteWithETags() async throws {
+        let api = try APIHarness()
+        let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "  Lock budget ", "due": "2026-12-24", "tags": ["Money"]])
+        #expect(created.status == 201)
+        let id = try #require(created.json["id"] as? String)
+        #expect(created.json["title"] as? String == "Lock budget")
+        #expect(created.json["priority"] as? String == "medium")
+        #expect(created.json["due"] as? String == "2026-12-24" && created.json["isAllDay"] as? Bool == true)
+        #expect(created.headers["Location"] == "/api/v1/tasks/\(id)")
+        let etag = try #require(created.headers["ETag"])
+
+        let read = try await api.send(.get, "/api/v1/tasks/\(id)")
+        #expect(read.status == 200 && read.headers["ETag"] == etag)
+
+        let updated = try await api.send(.patch, "/api/v1/tasks/\(id)", json: ["isCompleted": true, "due": nil], headers: ["If-Match": etag])
+        #expect(updated.status == 200)
+        #expect(updated.json["isCompleted"] as? Bool == true && updated.json["due"] is NSNull)
+        #expect(updated.headers["ETag"] != etag)
+
+        let stale = try await api.send(.patch, "/api/v1/tasks/\(id)", json: ["title": "Mine"], headers: ["If-Match": etag])
+        #expect(stale.status == 412 && stale.errorCode == "stale")
+        let current = try #require((stale.json["error"] as? [String: Any])?["current"] as? [String: Any])
+        #expect(current["title"] as? String == "Lock budget", "the 412 carries the current version")
+        #expect(stale.headers["ETag"] == updated.headers["ETag"])
+
+        #expect(try await api.send(.delete, "/api/v1/tasks/\(id)", headers: ["If-Match": etag]).status == 412)
+        #expect(try await api.send(.delete, "/api/v1/tasks/\(id)", headers: ["If-Match": updated.headers["ETag"]!]).status == 204)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(id)").status == 404)
+    }
+
+    @Test func badInputIsA4xxNamingTheFieldAndWritesNothing() async throws {
+        let api = try APIHarness()
+        let cases: [(Any?, String?, Int, String?)] = [
+            (nil, "{not json", 400, nil),
+            (nil, "[1, 2]", 400, nil),
+            (["title": "x", "colour": "red"], nil, 422, "colour"),
+            (["title": 5], nil, 422, "title"),
+            (["title": "   "], nil, 422, "title"),
+            (["notes": "no title"], nil, 422, "title"),
+            (["title": "x", "priority": "urgent"], nil, 422, "priority"),
+            (["title": "x", "due": "2026-02-30"], nil, 422, "due"),
+            (["title": "x", "isFlagged": 1], nil, 422, "isFlagged"),
+            (["title": "x", "tags": "a,b"], nil, 422, "tags"),
+            (["title": "x", "listId": "not-a-uuid"], nil, 422, "listId"),
+            (["title": "x", "listId": UUID().uuidString], nil, 404, nil),
+            (["title": String(repeating: "a", count: 501)], nil, 422, "title"),
+            (["title": "x", "recurrence": "every blue moon"], nil, 422, "recurrence"),
+        ]
+        for (json, raw, status, field) in cases {
+            let reply = try await api.send(.post, "/api/v1/tasks", json: json, raw: raw)
+            let input = raw ?? String(describing: json)
+            #expect(reply.status == status, "\(input)")
+            #expect(reply.errorField == field, "\(input): \(reply.errorMessage ?? "")")
+            #expect(reply.headers["Content-Type"] == "application/json")
+        }
+        let listed = try await api.send(.get, "/api/v1/tasks")
+        #expect(listed.json["total"] as? Int == 0)
+        #expect(try await api.send(.get, "/api/v1/tasks?sort=size").errorField == "sort")
+        #expect(try await api.send(.get, "/api/v1/tasks?limit=0").errorField == "limit")
+        #expect(try await api.send(.get, "/api/v1/tasks?colour=red").errorField == "colour")
+    }
+
+    @Test func listingFiltersSortsAndPagesWithACursor() async throws {
+        let api = try APIHarness()
+        for index in 1...7 {
+            _ = try await api.send(.post, "/api/v1/tasks", json: ["title": "Task \(index)", "priority": index == 4 ? "critical" : "low"])
+        }
+        let first = try await api.send(.get, "/api/v1/tasks?limit=3")
+        let tasks = try #require(first.json["tasks"] as? [[String: Any]])
+        #expect(tasks.compactMap { $0["title"] as? String } == ["Task 4", "Task 1", "Task 2"])
+        #expect(first.json["total"] as? Int == 7)
+        let cursor = try #require(first.json["nextCursor"] as? String)
+        let second = try await api.send(.get, "/api/v1/tasks?limit=3&cursor=\(cursor)")
+        #expect((second.json["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Task 3", "Task 5", "Task 6"])
+        let critical = try await api.send(.get, "/api/v1/tasks?priority=critical&search=task")
+        #expect(critical.json["total"] as? Int == 1)
+    }
+
+    @Test func quickEntryIsParsedWithoutSaving() async throws {
+        let api = try APIHarness()
+        let reply = try await api.send(.post, "/api/v1/tasks/parse", json: ["text": "Storyboard the inciting incident tomorrow 5pm !high #Story"])
+        #expect(reply.status == 200)
+        #expect(reply.json["title"] as? String == "Storyboard the inciting incident")
+        #expect(reply.json["due"] as? String == "2026-11-30T16:00:00.000Z")
+        #expect(reply.json["priority"] as? String == "high" && reply.json["list"] as? String == "Story")
+        #expect((reply.json["understood"] as? [[String: Any]])?.count == 3)
+        #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 0)
+    }
+
+    @Test func batchesUndoAndChangesSinceARevision() async throws {
+        let api = try APIHarness()
+        var ids: [String] = []
+        for title in ["A", "B", "C"] {
+            ids.append(try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": title]).json["id"] as? String))
+        }
+        let revision = try #require(try await api.send(.get, "/api/v1/tasks").json["revision"] as? Int)
+        let batch = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "complete", "ids": [ids[0], ids[1]]])
+        #expect(batch.status == 200)
+        let changes = try await api.send(.get, "/api/v1/changes?since=\(revision)")
+        #expect(Set((changes.json["tasks"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []) == [ids[0], ids[1]])
+        #expect(try await api.send(.post, "/api/v1/tasks/clear-completed", json: [:]).json["deleted"] as? Int == 2)
+        let afterClear = try await api.send(.get, "/api/v1/changes?since=\(revision)")
+        #expect(Set(afterClear.json["deletedTaskIds"] as? [String] ?? []) == [ids[0], ids[1]])
+        #expect(try await api.send(.post, "/api/v1/undo").json["undone"] as? String == "Clear 2 completed")
+        #expect(try await api.send(.get, "/api/v1/tasks?status=all").json["total"] as? Int == 3)
+        #expect(try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "explode", "ids": [ids[2]]]).errorField == "action")
+    }
+
+    @Test func unknownRoutesAndMethodsAnswerInTheErrorShape() async throws {
+        let api = try APIHarness()
+        let missing = try await api.send(.get, "/api/v1/nothing")
+        #expect(missing.status == 404 && missing.errorCode == "not_found")
+        let method = try await api.send(.put, "/api/v1/tasks")
+        #expect(method.status == 405 && method.headers["Allow"] == "GET, POST")
+        #expect(try await api.send(.get, "/api/v1/tasks/not-an-id").status == 404)
+    }
+}
+
+@Suite struct AccountScopeTests {
+    @Test func oneAccountCanNeitherReadNorChangeNorSeeAnothersData() async throws {
+        let api = try APIHarness()
+        let list = try await api.send(.post, "/api/v1/lists", json: ["name": "Private", "color": "#FF6B6B"])
+        let listID = try #require(list.json["id"] as? String)
+        let task = try await api.send(.post, "/api/v1/tasks", json: ["title": "Secret", "listId": listID])
+        let taskID = try #require(task.json["id"] as? String)
+
+        #expect(try await api.send(.get, "/api/v1/tasks/\(taskID)", as: "b").status == 404)
+        #expect(try await api.send(.patch, "/api/v1/tasks/\(taskID)", as: "b", json: ["title": "Mine"]).status == 404)
+        #expect(try await api.send(.delete, "/api/v1/tasks/\(taskID)", as: "b").status == 404)
+        #expect(try await api.send(.get, "/api/v1/lists/\(listID)", as: "b").status == 404)
+        #expect(try await api.send(.patch, "/api/v1/lists/\(listID)", as: "b", json: ["name": "x"]).status == 404)
+        #expect(try await api.send(.delete, "/api/v1/lists/\(listID)?tasks=delete", as: "b").status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks?list=\(listID)", as: "b").status == 404)
+        #expect(try await api.send(.post, "/api/v1/tasks", as: "b", json: ["title": "x", "listId": listID]).status == 404)
+        #expect(try await api.send(.post, "/api/v1/tasks/batch", as: "b", json: ["action": "delete", "ids": [taskID]]).status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks", as: "b").json["total"] as? Int == 0)
+        let theirLists = try await api.send(.get, "/api/v1/lists", as: "b")
+        #expect((theirLists.json["lists"] as? [Any])?.isEmpty == true)
+        #expect((try await api.send(.get, "/api/v1/changes?since=0", as: "b").json["tasks"] as? [Any])?.isEmpty == true)
+        #expect(try await api.send(.get, "/api/v1/stats", as: "b").json["total"] as? Int == 0)
+        // The same name is free in another account.
+        #expect(try await api.send(.post, "/api/v1/lists", as: "b", json: ["name": "Private"]).status == 201)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(taskID)").json["title"] as? String == "Secret", "untouched")
+        #expect(try await api.send(.get, "/api/v1/tasks", as: nil).status == 401)
+    }
+}
