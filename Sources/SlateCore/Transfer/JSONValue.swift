@@ -1,0 +1,186 @@
+import Foundation
+
+/// A JSON document as a tree, read without a fixed shape so that every wrong value can be
+/// reported with its record and field, and written with keys in the order given.
+enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// Parses a JSON document; the error names where the syntax breaks.
+    static func parse(_ data: Data) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let error as DecodingError {
+            var detail = "\(error)"
+            if case .dataCorrupted(let context) = error {
+                detail = context.debugDescription
+                if let underlying = context.underlyingError as? NSError,
+                   let description = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+                    detail = description
+                }
+            }
+            throw ImportError(.file, field: nil, "The file is not valid JSON: \(detail)")
+        }
+    }
+
+    /// The value as compact JSON text, shortened to `limit` characters for messages.
+    func excerpt(limit: Int = 40) -> String {
+        var text = ""
+        write(into: &text)
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+}
+
+/// A JSON object: its members in the order they were given or are to be written.
+struct JSONObject: Sendable, Equatable {
+    var members: [(key: String, value: JSONValue)]
+
+    init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+
+    /// The first member named `key`.
+    subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+
+    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+extension JSONValue: Decodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: Key.self) {
+            self = .object(JSONObject(try keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) }))
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let number = try? single.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+}
+
+// MARK: Writing
+
+extension JSONValue {
+    /// Appends the value as compact JSON (no spaces).
+    func write(into text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .number(let value): text += Self.numberText(value)
+        case .string(let value): Self.writeString(value, into: &text)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.write(into: &text)
+            }
+            text += "]"
+        case .object(let object):
+            text += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { text += "," }
+                Self.writeString(member.key, into: &text)
+                text += ":"
+                member.value.write(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// A document laid out for reading and diffing: the top level indented, and each record
+    /// of a top-level array (or of an array member of the top-level object) on its own line.
+    func document() -> Data {
+        var text = ""
+        func records(_ elements: [JSONValue], indent: String) {
+            guard !elements.isEmpty else { return text += "[]" }
+            text += "[\n"
+            for (index, element) in elements.enumerated() {
+                text += indent + "  "
+                element.write(into: &text)
+                text += index < elements.count - 1 ? ",\n" : "\n"
+            }
+            text += indent + "]"
+        }
+        switch self {
+        case .array(let elements):
+            records(elements, indent: "")
+        case .object(let object):
+            text += "{\n"
+            for (index, member) in object.members.enumerated() {
+                text += "  "
+                Self.writeString(member.key, into: &text)
+                text += ": "
+                if case .array(let elements) = member.value { records(elements, indent: "  ") } else { member.value.write(into: &text) }
+                text += index < object.members.count - 1 ? ",\n" : "\n"
+            }
+            text += "}"
+        default:
+            write(into: &text)
+        }
+        return Data((text + "\n").utf8)
+    }
+
+    /// Whole numbers without a fraction; others in Swift's shortest form that reads back
+    /// to the same `Double`.
+    static func numberText(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    private static func writeString(_ value: String, into text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    init(stringLiteral value: String) { self = .string(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(floatLiteral value: Double) { self = .number(value) }
+    init(integerLiteral value: Int) { self = .number(Double(value)) }
+
+    /// A string, or null for nil.
+    static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    /// A whole number, or null for nil.
+    static func integer(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import SlateStore
+
+extension Slate {
+    /// Matches a parsed file against the account and writes it in one transaction.
+    func apply(_ batch: ImportBatch) throws -> ImportSummary {
+        var plan = try ImportPlan(slate: self)
+        for list in batch.lists { try plan.add(list) }
+        try plan.add(batch.tasks)
+        return try plan.save()
+    }
+}
+
+/// The writes an import will make, worked out before any is made: every reference between
+/// records and to the database is resolved here, so that a file that fails does so before
+/// the transaction starts.
+struct ImportPlan {
+    private let slate: Slate
+    private let context: ModelContext
+    private let accountID: UUID
+    private let now: Date
+    private var summary = ImportSummary()
+
+    /// The account's lists as they will be, by id and by lower-cased name.
+    private var lists: [UUID: TaskList]
+    private var listIDsByName: [String: UUID]
+    /// Where each list of the file went: a list id in the file → the list's id in the database.
+    private var listIDs: [UUID: UUID] = [:]
+    private var listsInFile: [String: ImportError.Location] = [:]
+    private var listIDsInFile: [UUID: ImportError.Location] = [:]
+    private var nextListOrder: Double
+    /// Tasks to write, in the order that keeps wanted numbers: inserts that keep a number
+    /// first (the store numbers the others after the highest number so far), then the rest.
+    private var numberedInserts: [TaskItem] = []
+    private var otherWrites: [(task: TaskItem, isNew: Bool)] = []
+
+    init(slate: Slate) throws {
+        self.slate = slate
+        context = slate.makeContext()
+        accountID = slate.accountID
+        now = slate.now
+        let accountID = self.accountID
+        let existing = try context.fetch(FetchDescriptor<TaskList>(predicate: #Predicate { $0.accountID == accountID }))
+        lists = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        listIDsByName = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        nextListOrder = (existing.map(\.order).max() ?? 0) + 1
+    }
+
+    // MARK: Lists
+
+    /// A list the file declares: updates the list with its id, or matches one by name, or creates it.
+    mutating func add(_ incoming: IncomingList) throws {
+        let key = incoming.name.lowercased()
+        if let first = listsInFile[key] {
+            throw ImportError(incoming.location, field: "name", "The list \"\(incoming.name)\" appears twice in the file (also \(first)).")
+        }
+        listsInFile[key] = incoming.location
+        if let id = incoming.id {
+            if let first = listIDsInFile[id] {
+                throw ImportError(incoming.location, field: "id", "id \(id.uuidString.lowercased()) appears twice in the file (also \(first)).")
+            }
+            listIDsInFile[id] = incoming.location
+        }
+        if let id = incoming.id, var list = lists[id] {
+            if let other = listIDsByName[key], other != id {
+                throw ImportError(incoming.location, field: "name", SlateError.duplicateListName(incoming.name).description)
+            }
+            listIDsByName.removeValue(forKey: list.name.lowercased())
+            list.name = incoming.name
+            list.color = incoming.color ?? list.color
+            list.icon = incoming.icon ?? list.icon
+            list.order = incoming.order ?? list.order
+            list.created = incoming.created ?? list.created
+            lists[id] = list
+            listIDsByName[key] = id
+            listIDs[id] = id
+            context.update(list)
+        } else if let match = listIDsByName[key] {
+            if let id = incoming.id { listIDs[id] = match }
+        } else {
+            let list = try createList(incoming, id: incoming.id)
+            if let id = incoming.id { listIDs[id] = list.id }
+        }
+    }
+
+    private mutating func createList(_ incoming: IncomingList, id wanted: UUID?) throws -> TaskList {
+        // An id that another account uses cannot be taken over.
+        var id = UUID()
+        if let wanted, try context.model(TaskList.self, id: wanted) == nil { id = wanted }
+        let order = incoming.order ?? nextListOrder
+        nextListOrder = max(nextListOrder, order + 1)
+        let list = TaskList(id: id, accountID: accountID, name: incoming.name, color: incoming.color ?? TaskList.defaultColor,
+                            icon: incoming.icon ?? TaskList.defaultIcon, order: order, created: incoming.created ?? now)
+        lists[id] = list
+        listIDsByName[incoming.name.lowercased()] = id
+        context.insert(list)
+        summary.listsCreated += 1
+        return list
+    }
+
+    /// The id of the list a task names; a name that matches no list creates one.
+    private mutating func listID(for task: IncomingTask) throws -> UUID? {
+        let at = task.listLocation ?? task.location
+        switch task.list {
+        case nil:
+            return nil
+        case .id(let id):
+            if let mapped = listIDs[id] { return mapped }
+            guard lists[id] != nil else {
+                throw ImportError(at, field: task.listField, "\(task.listField) names no list in the file or the database: '\(id.uuidString.lowercased())'")
+            }
+            return id
+        case .name(let name):
+            let valid = try ImportRules.listName(name, at: at, field: task.listField)
+            if let id = listIDsByName[valid.lowercased()] { return id }
+            return try createList(IncomingList(location: at, name: valid), id: nil).id
+        case .project(let word):
+            if let id = listIDsByName[word.lowercased()] { return id }
+            let name = try ImportRules.listName(word.replacingOccurrences(of: "_", with: " "), at: at, field: task.listField)
+            if let id = listIDsByName[name.lowercased()] { return id }
+            return try createList(IncomingList(location: at, name: name), id: nil).id
+        }
+    }
+
+    // MARK: Tasks
+
+    mutating func add(_ incoming: [IncomingTask]) throws {
+        // Ids: once per file; an id another account uses is replaced.
+        var seen: [UUID: ImportError.Location] = [:]
+        for task in incoming {
+            guard let id = task.id else { continue }
+            if let first = seen[id] {
+                throw ImportError(task.location, field: task.idField, "\(task.idField) \(id.uuidString.lowercased()) appears twice in the file (also \(first)).")
+            }
+            seen[id] = task.location
+        }
+        let stored = try tasks(withIDs: Array(seen.keys))
+        var idMap: [UUID: UUID] = [:]
+        for id in seen.keys { idMap[id] = stored[id].map { $0.accountID == accountID } == false ? UUID() : id }
+        let ids = incoming.map { $0.id.flatMap { idMap[$0] } ?? UUID() }
+
+        // Parents: in the file, or in the account; never an ancestor of the task itself.
+        let fileIDs = Set(ids)
+        var parents: [UUID: UUID] = [:]
+        for (task, id) in zip(incoming, ids) { parents[id] = task.parentID.map { idMap[$0] ?? $0 } }
+        let outside = Set(parents.values).subtracting(fileIDs)
+        let storedParents = try tasks(withIDs: Array(outside)).filter { $0.value.accountID == accountID }
+        for (task, id) in zip(incoming, ids) {
+            guard let parent = parents[id] else { continue }
+            let at = task.parentLocation ?? task.location
+            guard fileIDs.contains(parent) || storedParents[parent] != nil else {
+                throw ImportError(at, field: task.parentField,
+                                  "\(task.parentField) names no task in the file or the database: '\(task.parentID!.uuidString.lowercased())'")
+            }
+            var ancestor: UUID? = parent
+            var steps = 0
+            while let current = ancestor, steps <= incoming.count + 1000 {
+                guard current != id else {
+                    throw ImportError(at, field: task.parentField, "A task cannot be a subtask of itself or of its own subtasks.")
+                }
+                ancestor = fileIDs.contains(current) ? parents[current] : try context.model(TaskItem.self, id: current)?.parentID
+                steps += 1
+            }
+        }
+
+        // Numbers: a wanted number is kept when no other task has it.
+        let wanted = incoming.enumerated().compactMap { index, task in stored[ids[index]] == nil ? task.number : nil }
+        var taken = try numbersInUse(wanted)
+
+        var nextOrder: [UUID?: Double] = [:]
+        for (task, id) in zip(incoming, ids) {
+            let existing = stored[id]
+            let listID = try listID(for: task)
+            var order = task.order ?? existing?.order
+            if order == nil {
+                if nextOrder[listID] == nil { nextOrder[listID] = try maximumOrder(in: listID) + 1 }
+                order = nextOrder[listID]
+                nextOrder[listID]! += 1
+            }
+            let completedAt = task.isCompleted ? task.completedAt ?? existing?.completedAt ?? now : task.completedAt
+            let item = TaskItem(
+                id: id, number: existing?.number ?? 0, accountID: accountID, title: task.title, notes: task.notes,
+                isCompleted: task.isCompleted, completedAt: completedAt, created: task.created ?? existing?.created ?? now,
+                modified: task.modified ?? now, due: task.due, isAllDay: task.isAllDay, priority: task.priority,
+                isFlagged: task.isFlagged, listID: listID, parentID: parents[id], order: order ?? 1,
+                tags: task.tags, recurrence: task.recurrence, reminderOffset: task.reminderOffset)
+            if existing == nil, let number = task.number, number > 0, taken.insert(number).inserted {
+                var numbered = item
+                numbered.number = number
+                numberedInserts.append(numbered)
+            } else {
+                otherWrites.append((item, existing == nil))
+            }
+        }
+    }
+
+    /// Writes everything in one transaction, one undo step.
+    mutating func save() throws -> ImportSummary {
+        for task in numberedInserts { context.insert(task) }
+        for (task, isNew) in otherWrites {
+            if isNew { context.insert(task) } else { context.update(task) }
+        }
+        summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
+        summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        let tasks = summary.tasksCreated + summary.tasksUpdated
+        let label = tasks > 0 || summary.listsCreated == 0
+            ? "Import \(tasks) \(tasks == 1 ? "task" : "tasks")"
+            : "Import \(summary.listsCreated) \(summary.listsCreated == 1 ? "list" : "lists")"
+        try slate.translatingErrors { _ = try context.save(undoLabel: label) }
+        return summary
+    }
+
+    // MARK: Reading the database
+
+    /// SQLite binds at most a few thousand values per statement.
+    private static let chunkSize = 500
+
+    /// The tasks with these ids, in any account. One lookup each: the store cannot match
+    /// `id` against a list in a predicate (the id column's key path is `\Model.id`, which
+    /// `\TaskItem.id` does not equal).
+    private func tasks(withIDs ids: [UUID]) throws -> [UUID: TaskItem] {
+        var found: [UUID: TaskItem] = [:]
+        for id in ids {
+            if let task = try context.model(TaskItem.self, id: id) { found[id] = task }
+        }
+        return found
+    }
+
+    /// Which of these numbers a task has, in any account (numbers are unique in the database).
+    private func numbersInUse(_ numbers: [Int]) throws -> Set<Int> {
+        var used: Set<Int> = []
+        for start in stride(from: 0, to: numbers.count, by: Self.chunkSize) {
+            let chunk = Array(numbers[start..<min(start + Self.chunkSize, numbers.count)])
+            for task in try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate { chunk.contains($0.number) })) {
+                used.insert(task.number)
+            }
+        }
+        return used
+    }
+
+    /// The highest manual-order position among the account's tasks in a list (0 when empty).
+    private func maximumOrder(in listID: UUID?) throws -> Double {
+        let accountID = self.accountID
+        var descriptor = FetchDescriptor<TaskItem>(
+            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first?.order ?? 0
+    }
+}

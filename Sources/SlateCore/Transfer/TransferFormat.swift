@@ -1,0 +1,121 @@
+import Foundation
+
+/// The file formats Slate exports and imports.
+///
+/// ```swift
+/// let backup = try slate.export(.json)
+/// let summary = try otherSlate.importData(backup, format: nil)   // detected: json
+/// ```
+public enum TransferFormat: String, CaseIterable, Sendable {
+    /// Slate's own format: every field of every list and task, ids and numbers included.
+    case json
+    /// iCalendar (RFC 5545): one VCALENDAR with one VTODO per task.
+    case ics
+    /// todo.txt: one task per line, lists as `+projects`, tags as `@contexts`.
+    case todotxt
+    /// Taskwarrior's JSON export: an array of task objects, for `task import`.
+    case taskwarrior
+
+    /// The usual file name extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .json: "json"
+        case .ics: "ics"
+        case .todotxt: "txt"
+        case .taskwarrior: "json"
+        }
+    }
+
+    /// The media type to serve the format with.
+    public var mediaType: String {
+        switch self {
+        case .json, .taskwarrior: "application/json"
+        case .ics: "text/calendar; charset=utf-8"
+        case .todotxt: "text/plain; charset=utf-8"
+        }
+    }
+
+    /// The format of `data`, judged from its content:
+    /// a JSON object with `"format": "slate"` is `json`; any other JSON array or object is
+    /// `taskwarrior` (its export is an array; older versions wrote one object per line);
+    /// text starting `BEGIN:VCALENDAR` is `ics`; anything else is `todotxt`.
+    public static func detect(_ data: Data) -> TransferFormat {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let start = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        switch start.first {
+        case UInt8(ascii: "["):
+            return .taskwarrior
+        case UInt8(ascii: "{"):
+            if let value = try? JSONValue.parse(data), case .object(let object) = value,
+               case .string(let name)? = object["format"], name == SlateJSONFormat.formatName {
+                return .json
+            }
+            return .taskwarrior
+        default:
+            let head = String(decoding: start.prefix(15), as: UTF8.self).uppercased()
+            return head.hasPrefix("BEGIN:VCALENDAR") ? .ics : .todotxt
+        }
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Hashable {
+    /// Lists that did not exist and were created.
+    public var listsCreated: Int
+    /// Tasks that did not exist and were created.
+    public var tasksCreated: Int
+    /// Tasks that existed (same id) and were overwritten with the file's values.
+    public var tasksUpdated: Int
+
+    public init(listsCreated: Int = 0, tasksCreated: Int = 0, tasksUpdated: Int = 0) {
+        self.listsCreated = listsCreated
+        self.tasksCreated = tasksCreated
+        self.tasksUpdated = tasksUpdated
+    }
+}
+
+/// Why a file cannot be imported: where (a line, or a record of a JSON file), which field,
+/// and what is wrong. Nothing was written when it is thrown.
+///
+/// ```swift
+/// "line 12: DUE has an invalid date '20261301'"
+/// "task 3: priority must be one of none, low, … ; got 'urgent'"
+/// ```
+public struct ImportError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+    /// Where in the file the problem is.
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
+        /// The file as a whole (not the expected format, not UTF-8, …).
+        case file
+        /// A line of a text format (1-based; for iCalendar the first line of a folded property).
+        case line(Int)
+        /// A record of a JSON format: `kind` is "task" or "list", `index` is 1-based.
+        case record(kind: String, index: Int)
+
+        public var description: String {
+            switch self {
+            case .file: "the file"
+            case .line(let number): "line \(number)"
+            case .record(let kind, let index): "\(kind) \(index)"
+            }
+        }
+    }
+
+    public var location: Location
+    /// The field, property or key at fault (`due`, `DUE`, `priority`); nil when it is the record itself.
+    public var field: String?
+    /// What is wrong, naming the field and the accepted forms.
+    public var message: String
+
+    public init(_ location: Location, field: String?, _ message: String) {
+        self.location = location
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String {
+        location == .file ? message : "\(location): \(message)"
+    }
+
+    public var errorDescription: String? { description }
+}
