@@ -17,6 +17,11 @@ public struct SlateAPI: Sendable {
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)
         BoardController(context: context).addRoutes(to: &router)
+        let document = JSONSerialization.body(OpenAPIDocument.json)
+        router.on(.get, "/api/v1/openapi.json") { _ in Response.json(document) }
         self.router = router
     }
+
+    /// The OpenAPI 3.1 document, as served at `/api/v1/openapi.json`.
+    public static var openAPIDocument: [String: Any] { OpenAPIDocument.json }
 }

@@ -149,3 +149,30 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks", as: nil).status == 401)
     }
 }
+
+@Suite struct OpenAPITests {
+    @Test func everyRouteIsDescribedAndEveryDescribedRouteExists() async throws {
+        let api = try APIHarness()
+        let reply = try await api.send(.get, "/api/v1/openapi.json", as: nil)
+        #expect(reply.status == 200)
+        #expect(reply.json["openapi"] as? String == "3.1.0")
+        let paths = try #require(reply.json["paths"] as? [String: [String: Any]])
+        var described: Set<String> = []
+        for (path, item) in paths {
+            for method in item.keys where method != "parameters" {
+                described.insert(method.uppercased() + " " + path.replacingOccurrences(of: "{id}", with: ":id"))
+            }
+        }
+        let routed = Set(api.api.router.routeTable.map { "\($0.method) \($0.pattern)" })
+        #expect(routed.subtracting(described).isEmpty, "routes missing from the document: \(routed.subtracting(described).sorted())")
+        #expect(described.subtracting(routed).isEmpty, "documented routes that do not exist: \(described.subtracting(routed).sorted())")
+    }
+
+    @Test func theTaskSchemaListsEveryFieldTheAPIReturns() async throws {
+        let api = try APIHarness()
+        let task = try await api.send(.post, "/api/v1/tasks", json: ["title": "Shape"])
+        let document = try #require(try await api.send(.get, "/api/v1/openapi.json").json["components"] as? [String: Any])
+        let schema = try #require((document["schemas"] as? [String: Any])?["Task"] as? [String: Any])
+        #expect(Set(schema["required"] as? [String] ?? []) == Set(task.json.keys))
+    }
+}

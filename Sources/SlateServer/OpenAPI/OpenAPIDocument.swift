@@ -1,0 +1,169 @@
+import Foundation
+
+/// The OpenAPI 3.1 description of `/api/v1`, served at `/api/v1/openapi.json`.
+///
+/// A test checks that every route of the router is described here and every path
+/// described here is routed; schemathesis checks the responses against the schemas.
+enum OpenAPIDocument {
+    static let version = "1.0.0"
+
+    static var json: [String: Any] {
+        [
+            "openapi": "3.1.0",
+            "info": ["title": "Slate API", "version": version,
+                     "description": "Tasks, lists and live changes of one account. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
+            "servers": [["url": "/"]],
+            "paths": paths,
+            "components": ["schemas": Schemas.all, "responses": responses,
+                           "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
+                                               "session": ["type": "apiKey", "in": "cookie", "name": "slate_session"]]],
+            "security": [["bearer": []], ["session": []]],
+        ]
+    }
+
+    static var paths: [String: Any] {
+        [
+            "/api/v1/tasks": [
+                "get": operation("listTasks", "Tasks of a view, filtered, searched, sorted and paged", parameters: taskQueryParameters,
+                                 responses: ["200": content(Schemas.ref("TaskPage"))]),
+                "post": operation("createTask", "Create a task", body: Schemas.ref("TaskInput"),
+                                  responses: ["201": content(Schemas.ref("Task")), "404": error, "409": error]),
+            ],
+            "/api/v1/tasks/parse": [
+                "post": operation("parseQuickEntry", "What a quick-entry line means, without saving",
+                                  body: object(["text": ["type": "string"]], required: ["text"]),
+                                  responses: ["200": content(Schemas.ref("QuickEntry"))]),
+            ],
+            "/api/v1/tasks/batch": [
+                "post": operation("batchTasks", "Complete, reopen, flag, unflag, delete or move tasks as one change",
+                                  body: Schemas.ref("BatchInput"),
+                                  responses: ["200": content(object(["action": ["type": "string"], "ids": ["type": "array", "items": Schemas.uuid], "revision": ["type": "integer"]], required: ["action", "ids", "revision"])), "404": error, "412": error]),
+            ],
+            "/api/v1/tasks/clear-completed": [
+                "post": operation("clearCompleted", "Delete the completed tasks of a list or everywhere",
+                                  body: object(["listId": Schemas.nullable(Schemas.uuid)]),
+                                  responses: ["200": content(object(["deleted": ["type": "integer"]], required: ["deleted"])), "404": error]),
+            ],
+            "/api/v1/tasks/{id}": [
+                "parameters": [idParameter],
+                "get": operation("getTask", "One task", responses: ["200": content(Schemas.ref("Task")), "404": error]),
+                "patch": operation("updateTask", "Change some fields of a task", parameters: [ifMatch], body: Schemas.ref("TaskPatch"),
+                                   responses: ["200": content(Schemas.ref("Task")), "404": error, "409": error, "412": error]),
+                "delete": operation("deleteTask", "Delete a task and its subtasks", parameters: [ifMatch],
+                                    responses: ["204": ["description": "Deleted"], "404": error, "412": error]),
+            ],
+            "/api/v1/tasks/{id}/subtasks": [
+                "parameters": [idParameter],
+                "get": operation("listSubtasks", "The subtasks of a task",
+                                 responses: ["200": content(object(["tasks": ["type": "array", "items": Schemas.ref("Task")]], required: ["tasks"])), "404": error]),
+                "post": operation("createSubtask", "Add a subtask", body: Schemas.ref("TaskInput"),
+                                  responses: ["201": content(Schemas.ref("Task")), "404": error]),
+            ],
+            "/api/v1/lists": [
+                "get": operation("listLists", "Lists with their active counts",
+                                 parameters: [query("sort", ["type": "string", "enum": ["manual", "name"]])],
+                                 responses: ["200": content(object(["lists": ["type": "array", "items": Schemas.ref("List")]], required: ["lists"]))]),
+                "post": operation("createList", "Create a list", body: Schemas.ref("ListInput"),
+                                  responses: ["201": content(Schemas.ref("List")), "409": error]),
+            ],
+            "/api/v1/lists/{id}": [
+                "parameters": [idParameter],
+                "get": operation("getList", "One list", responses: ["200": content(Schemas.ref("List")), "404": error]),
+                "patch": operation("updateList", "Rename, recolour or change the icon", parameters: [ifMatch], body: Schemas.ref("ListInput", required: false),
+                                   responses: ["200": content(Schemas.ref("List")), "404": error, "409": error, "412": error]),
+                "delete": operation("deleteList", "Delete a list, keeping or deleting its tasks",
+                                    parameters: [ifMatch, query("tasks", ["type": "string", "enum": ["keep", "delete"]], required: true)],
+                                    responses: ["204": ["description": "Deleted"], "404": error, "412": error]),
+            ],
+            "/api/v1/lists/{id}/move": [
+                "parameters": [idParameter],
+                "post": operation("moveList", "Put a list before another (null: at the end)",
+                                  body: object(["before": Schemas.nullable(Schemas.uuid)]),
+                                  responses: ["200": content(Schemas.ref("List")), "404": error]),
+            ],
+            "/api/v1/undo": ["post": operation("undo", "Undo the last change", responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"]))])],
+            "/api/v1/redo": ["post": operation("redo", "Redo the last undone change", responses: ["200": content(object(["redone": ["type": ["string", "null"]]], required: ["redone"]))])],
+            "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", responses: ["200": content(Schemas.ref("Statistics"))])],
+            "/api/v1/changes": [
+                "get": operation("changes", "What changed since a revision",
+                                 parameters: [query("since", ["type": "integer", "minimum": 0])],
+                                 responses: ["200": content(Schemas.ref("Changes"))]),
+            ],
+            "/api/v1/export": [
+                "get": operation("export", "Every list and task as a file",
+                                 parameters: [query("format", ["type": "string", "enum": ["json", "ics", "todotxt", "taskwarrior"]])],
+                                 responses: ["200": ["description": "The file", "content": ["application/json": ["schema": [:]], "text/calendar": ["schema": ["type": "string"]], "text/plain": ["schema": ["type": "string"]]]]]),
+            ],
+            "/api/v1/import": [
+                "post": operation("import", "Add lists and tasks from a file, all or nothing",
+                                  parameters: [query("format", ["type": "string", "enum": ["json", "ics", "todotxt", "taskwarrior"]])],
+                                  rawBody: true,
+                                  responses: ["200": content(object(["listsCreated": ["type": "integer"], "tasksCreated": ["type": "integer"], "tasksUpdated": ["type": "integer"]], required: ["listsCreated", "tasksCreated", "tasksUpdated"]))]),
+            ],
+            "/api/v1/openapi.json": [
+                "get": operation("openapi", "This document", responses: ["200": content(["type": "object"])], secured: false),
+            ],
+        ]
+    }
+
+    // MARK: Building blocks
+
+    static var error: [String: Any] { ["$ref": "#/components/responses/Error"] }
+    static var responses: [String: Any] { [
+        "Error": ["description": "An error", "content": ["application/json": ["schema": Schemas.ref("Error")]]],
+    ] }
+    static var idParameter: [String: Any] { ["name": "id", "in": "path", "required": true, "schema": Schemas.uuid] }
+    static var ifMatch: [String: Any] { ["name": "If-Match", "in": "header", "required": false,
+                                         "description": "The ETag read; a stale one answers 412 with the current version.",
+                                         "schema": ["type": "string"]] }
+
+    static var taskQueryParameters: [[String: Any]] {
+        [
+            query("scope", ["type": "string", "enum": ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"]]),
+            query("list", Schemas.uuid),
+            query("status", ["type": "string", "enum": ["all", "active", "completed"]]),
+            query("search", ["type": "string"]),
+            query("priority", Schemas.priority),
+            query("tag", ["type": "string"]),
+            query("sort", ["type": "string", "enum": ["default", "priority", "due", "created", "title", "manual"]]),
+            query("parent", Schemas.uuid),
+            query("limit", ["type": "integer", "minimum": 1, "maximum": 500]),
+            query("cursor", ["type": "string"]),
+        ]
+    }
+
+    static func query(_ name: String, _ schema: [String: Any], required: Bool = false) -> [String: Any] {
+        ["name": name, "in": "query", "required": required, "schema": schema]
+    }
+
+    static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
+        var schema: [String: Any] = ["type": "object", "properties": properties, "additionalProperties": false]
+        if !required.isEmpty { schema["required"] = required }
+        return schema
+    }
+
+    static func content(_ schema: [String: Any]) -> [String: Any] {
+        ["description": "OK", "content": ["application/json": ["schema": schema]]]
+    }
+
+    static func operation(_ id: String, _ summary: String, parameters: [[String: Any]] = [], body: [String: Any]? = nil,
+                          rawBody: Bool = false, responses: [String: Any], secured: Bool = true) -> [String: Any] {
+        var all = responses
+        all["400"] = error
+        if secured { all["401"] = error }
+        if body != nil {
+            all["415"] = error
+            all["422"] = error
+        }
+        var operation: [String: Any] = ["operationId": id, "summary": summary, "responses": all]
+        if !parameters.isEmpty { operation["parameters"] = parameters }
+        if let body { operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]] }
+        if rawBody {
+            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": [:]], "text/calendar": ["schema": ["type": "string"]], "text/plain": ["schema": ["type": "string"]]]]
+            all["422"] = error
+            operation["responses"] = all
+        }
+        if !secured { operation["security"] = [] }
+        return operation
+    }
+}

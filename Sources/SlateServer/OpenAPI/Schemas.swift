@@ -1,0 +1,74 @@
+import Foundation
+
+/// The JSON schemas of the API's values (OpenAPI 3.1, JSON Schema 2020-12).
+enum Schemas {
+    static var uuid: [String: Any] { ["type": "string", "format": "uuid"] }
+    static var priority: [String: Any] { ["type": "string", "enum": ["none", "low", "medium", "high", "critical"]] }
+
+    static func ref(_ name: String, required: Bool = true) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    static func nullable(_ schema: [String: Any]) -> [String: Any] { ["oneOf": [schema, ["type": "null"]]] }
+
+    static var all: [String: Any] {
+        [
+            "Error": OpenAPIDocument.object([
+                "error": ["type": "object", "required": ["code", "message"],
+                          "properties": ["code": ["type": "string"], "message": ["type": "string"], "field": ["type": "string"],
+                                         "current": ["type": "object"]]],
+            ], required: ["error"]),
+            "Task": OpenAPIDocument.object([
+                "id": uuid, "number": ["type": "integer"], "title": ["type": "string"], "notes": ["type": "string"],
+                "priority": priority, "isCompleted": ["type": "boolean"], "completedAt": nullable(["type": "string"]),
+                "isFlagged": ["type": "boolean"], "due": nullable(["type": "string"]), "isAllDay": ["type": "boolean"],
+                "isOverdue": ["type": "boolean"], "listId": nullable(uuid), "list": nullable(["type": "string"]),
+                "parentId": nullable(uuid), "order": ["type": "number"], "tags": ["type": "array", "items": ["type": "string"]],
+                "recurrence": nullable(["type": "string"]), "reminderOffset": nullable(["type": "integer"]),
+                "created": ["type": "string"], "modified": ["type": "string"],
+            ], required: ["id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due",
+                          "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
+                          "reminderOffset", "created", "modified"]),
+            "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
+            "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
+            "TaskPage": OpenAPIDocument.object([
+                "tasks": ["type": "array", "items": ref("Task")], "total": ["type": "integer"],
+                "nextCursor": nullable(["type": "string"]), "revision": ["type": "integer"],
+            ], required: ["tasks", "total", "nextCursor", "revision"]),
+            "BatchInput": OpenAPIDocument.object([
+                "action": ["type": "string", "enum": ["complete", "reopen", "flag", "unflag", "delete", "move"]],
+                "ids": ["type": "array", "items": uuid, "minItems": 1, "maxItems": 1000],
+                "before": nullable(uuid),
+            ], required: ["action", "ids"]),
+            "List": OpenAPIDocument.object([
+                "id": uuid, "name": ["type": "string"], "color": ["type": "string", "pattern": "^#[0-9A-F]{6}$"],
+                "icon": ["type": "string"], "order": ["type": "number"], "activeCount": ["type": "integer"],
+                "created": ["type": "string"], "revision": ["type": "integer"],
+            ], required: ["id", "name", "color", "icon", "order", "activeCount", "created", "revision"]),
+            "ListInput": OpenAPIDocument.object([
+                "name": ["type": "string", "minLength": 1, "maxLength": 100],
+                "color": ["type": "string", "pattern": "^#?[0-9A-Fa-f]{6}$"],
+                "icon": ["type": "string", "pattern": "^[A-Za-z0-9.-]{1,64}$"],
+            ], required: ["name"]),
+            "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood"]],
+            "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
+            "Changes": OpenAPIDocument.object([
+                "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
+                "lists": ["type": "array", "items": ["type": "object"]],
+                "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
+            ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+        ]
+    }
+
+    static var taskFields: [String: Any] {
+        [
+            "title": ["type": "string", "minLength": 1, "maxLength": 500],
+            "notes": nullable(["type": "string", "maxLength": 100_000]),
+            "listId": nullable(uuid),
+            "priority": priority,
+            "due": nullable(["type": "string", "description": "YYYY-MM-DD (all day), an ISO 8601 date-time, or a phrase such as 'tomorrow 5pm'"]),
+            "isFlagged": ["type": "boolean"],
+            "tags": ["type": "array", "items": ["type": "string", "maxLength": 50]],
+            "recurrence": nullable(["type": "string"]),
+            "parentId": nullable(uuid),
+            "reminderOffset": nullable(["type": "integer"]),
+        ]
+    }
+}
