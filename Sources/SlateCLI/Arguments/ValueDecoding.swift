@@ -69,6 +69,6 @@ extension Session {
 
     /// Lists by id, for showing list names beside tasks.
     func listsByID() throws -> [UUID: TaskList] {
-        Dictionary(uniqueKeysWithValues: try slate().lists().map { ($0.list.id, $0.list) })
+        try slate().listsByID()
     }
 }

@@ -40,6 +40,11 @@ extension Slate {
         return lists.map { ListSummary(list: $0.model, activeCount: counts[$0.model.id] ?? 0, revision: $0.revision) }
     }
 
+    /// The account's lists by id, for showing list names beside tasks.
+    public func listsByID() throws -> [UUID: TaskList] {
+        Dictionary(uniqueKeysWithValues: try lists().map { ($0.list.id, $0.list) })
+    }
+
     /// The list named `name` (ignoring case and surrounding spaces), or nil.
     public func list(named name: String) throws -> TaskList? {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()

@@ -78,7 +78,7 @@ struct BoardController {
             throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
         }
         let changes = try domain { try slate.changes(since: since) }
-        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let lists = try domain { try slate.listsByID() }
         let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
         return context.json([
             "revision": changes.revision,

@@ -27,7 +27,7 @@ struct TasksController {
         query.limit = limit
         let page = try domain { try slate.tasks(query) }
         let total = try domain { try slate.count(query) }
-        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let lists = try domain { try slate.listsByID() }
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
             "tasks": page.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
@@ -67,7 +67,7 @@ struct TasksController {
         let slate = try await context.slate(for: request)
         let parent = try domain { try slate.task(id: try context.id(request)) }.model
         let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
-        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let lists = try domain { try slate.listsByID() }
         return context.json(["tasks": children.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) }])
     }
 
@@ -126,7 +126,7 @@ struct TasksController {
     }
 
     private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
-        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let lists = try domain { try slate.listsByID() }
         return context.json(PublicJSON.task(task, lists: lists, now: slate.now, calendar: slate.calendar),
                             status: status, etag: ETag.revision(revision))
     }
@@ -134,7 +134,7 @@ struct TasksController {
     /// A 412 carries the current version, so the client can show both and choose.
     private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
         let current = try domain { try slate.task(id: id) }
-        let lists = try domain { try Dictionary(uniqueKeysWithValues: slate.lists().map { ($0.list.id, $0.list) }) }
+        let lists = try domain { try slate.listsByID() }
         error.details = JSONSerialization.body(["current": PublicJSON.task(current.model, lists: lists, now: slate.now, calendar: slate.calendar)])
         error.headers["ETag"] = ETag.revision(current.revision)
         return error
