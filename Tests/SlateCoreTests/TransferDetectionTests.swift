@@ -12,6 +12,8 @@ import Testing
         ("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", .ics),
         ("\u{FEFF}\r\n begin:vcalendar\nEND:VCALENDAR", .ics),
         ("(A) Call Mom +Family", .todotxt),
+        ("[draft] Write the pitch\n{braces} too", .todotxt),
+        ("[{\"description\":", .taskwarrior),
         ("x 2026-11-28 Pay rent", .todotxt),
         ("", .todotxt),
     ])

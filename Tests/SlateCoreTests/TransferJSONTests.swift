@@ -1,5 +1,5 @@
 import Foundation
-import SlateCore
+@testable import SlateCore
 import SlateStore
 import Testing
 
@@ -173,5 +173,25 @@ import Testing
         let (slate, _) = try makeSlate()
         let error = try expectImportFails(slate, Data("[]".utf8), format: .json)
         #expect(error?.description == "The file is not a Slate export: it has no \"format\": \"slate\" at the top.")
+    }
+}
+
+@Suite struct TransferTimestampTests {
+    /// The fast reader of exported timestamps must agree with `Timestamp.parse` to the bit.
+    @Test func theFastPathReadsWhatTimestampParseReads() throws {
+        var generator = SystemRandomNumberGenerator()
+        var samples = [Date(timeIntervalSince1970: 0), date(2024, 2, 29, 23, 59), date(1900, 1, 1), date(2100, 12, 31, 12),
+                       Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: 951_782_400.999)]
+        for _ in 0..<2000 {
+            samples.append(Date(timeIntervalSince1970: Double(Int64.random(in: -5_000_000_000_000...7_000_000_000_000, using: &generator)) / 1000))
+        }
+        for sample in samples {
+            let text = Timestamp.format(sample)
+            let fast = try #require(JSONRecord.exportedTimestamp(text), "\(text)")
+            #expect(fast == Timestamp.parse(text), "\(text)")
+            #expect(fast == Timestamp.truncatedToMilliseconds(sample), "\(text)")
+        }
+        #expect(JSONRecord.exportedTimestamp("2026-02-29T00:00:00.000Z") == nil)
+        #expect(JSONRecord.exportedTimestamp("2026-11-29T09:15:00Z") == nil, "other shapes go to Timestamp.parse")
     }
 }

@@ -28,9 +28,9 @@ enum BasicDate {
         return calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
-    /// Reads `YYYYMMDDTHHMMSS` with a `Z` (UTC) or without (in `timeZone`, the local time of
-    /// a floating date or of a TZID). A time that a clock change skips is moved forward.
-    static func parseMoment(_ text: String, timeZone: TimeZone) -> Date? {
+    /// Reads `YYYYMMDDTHHMMSS` with a `Z` (UTC) or without (local time in `local`'s time
+    /// zone: a floating time, or a TZID's). A time that a clock change skips moves forward.
+    static func parseMoment(_ text: String, local: Calendar) -> Date? {
         let isUTC = text.hasSuffix("Z") || text.hasSuffix("z")
         let body = isUTC ? String(text.dropLast()) : text
         let halves = body.split(separator: "T", omittingEmptySubsequences: false)
@@ -39,20 +39,26 @@ enum BasicDate {
               let hour = Int(halves[1].prefix(2)), let minute = Int(halves[1].dropFirst(2).prefix(2)),
               let second = Int(halves[1].suffix(2)), hour < 24, minute < 60, second <= 60
         else { return nil }
+        return (isUTC ? utc : local).date(
+            from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)))
+    }
+
+    /// A Gregorian calendar in `zone`, for reading local times.
+    static func calendar(in zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = isUTC ? TimeZone(identifier: "UTC")! : timeZone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)))
+        calendar.timeZone = zone
+        return calendar
     }
 
     /// Year, month and day of `YYYYMMDD` when it names a real day.
     private static func dayParts(_ text: String) -> (Int, Int, Int)? {
         guard text.count == 8, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
               let year = Int(text.prefix(4)), let month = Int(text.dropFirst(4).prefix(2)), let day = Int(text.suffix(2)),
-              (1...12).contains(month), day >= 1,
-              let first = utc.date(from: DateComponents(year: year, month: month, day: 1)),
-              let days = utc.range(of: .day, in: .month, for: first), days.contains(day)
+              (1...12).contains(month), day >= 1
         else { return nil }
-        return (year, month, day)
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return day <= days ? (year, month, day) : nil
     }
 
     // MARK: Durations

@@ -239,14 +239,14 @@ enum ICalendarFormat {
             }
             return (day, true)
         }
-        var zone = calendar.timeZone
+        var local = calendar
         if let tzid = property.parameter("TZID"), !value.uppercased().hasSuffix("Z") {
-            guard let found = TimeZone(identifier: tzid.hasPrefix("/") ? String(tzid.dropFirst()) : tzid) else {
+            guard let zone = TimeZone(identifier: tzid.hasPrefix("/") ? String(tzid.dropFirst()) : tzid) else {
                 throw ImportError(.line(property.line), field: property.name, "\(property.name) has an unknown time zone '\(tzid)'")
             }
-            zone = found
+            local = BasicDate.calendar(in: zone)
         }
-        guard let moment = BasicDate.parseMoment(value, timeZone: zone) else {
+        guard let moment = BasicDate.parseMoment(value, local: local) else {
             throw ImportError(.line(property.line), field: property.name, "\(property.name) has an invalid date '\(value)'")
         }
         return (moment, false)

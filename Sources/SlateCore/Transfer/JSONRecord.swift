@@ -76,8 +76,43 @@ struct JSONRecord {
     /// An ISO 8601 moment (`2026-11-29T09:15:00.000Z`), as `Timestamp.parse` reads it.
     func timestamp(_ key: String) throws -> Date? {
         guard let text = try string(key) else { return nil }
-        guard let date = Timestamp.parse(text) else { throw error(key, "has an invalid date '\(text)'") }
+        guard let date = Self.exportedTimestamp(text) ?? Timestamp.parse(text) else {
+            throw error(key, "has an invalid date '\(text)'")
+        }
         return date
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.fffZ`, exactly as `Timestamp.format` writes it, read without a
+    /// regex or a calendar (an export holds three per task); nil for any other shape.
+    /// Same result as `Timestamp.parse`: whole milliseconds since 1970, divided by 1000.
+    static func exportedTimestamp(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+              bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (0x30...0x39).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), let fraction = number(20..<23),
+              (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60
+        else { return nil }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard day <= [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] else { return nil }
+        // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let milliseconds = Int64(days) * 86_400_000 + Int64(hour * 3_600_000 + minute * 60_000 + second * 1000 + fraction)
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     func strings(_ key: String) throws -> [String]? {

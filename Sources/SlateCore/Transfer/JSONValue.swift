@@ -10,20 +10,40 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// Parses a JSON document; the error names where the syntax breaks.
+    /// Parses a JSON document; the error names the line where the syntax breaks.
+    ///
+    /// Foundation's `JSONSerialization` does the parsing: it is two orders of magnitude
+    /// faster than `JSONDecoder` driving a `Decodable` tree, which matters for large exports.
     static func parse(_ data: Data) throws -> JSONValue {
+        let object: Any
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            var detail = "\(error)"
-            if case .dataCorrupted(let context) = error {
-                detail = context.debugDescription
-                if let underlying = context.underlyingError as? NSError,
-                   let description = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                    detail = description
-                }
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            var detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            // "… around character 1234." → also say which line that is.
+            if let match = detail.firstMatch(of: #/character (\d+)/#), let offset = Int(match.1) {
+                let line = data.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                detail = "line \(line): " + detail
             }
             throw ImportError(.file, field: nil, "The file is not valid JSON: \(detail)")
+        }
+        return JSONValue(foundation: object)
+    }
+
+    /// The tree from `JSONSerialization`'s objects. Booleans are told from numbers by their
+    /// Objective-C type ("c"): on Linux `1 as? Bool` succeeds too.
+    private init(foundation value: Any) {
+        switch value {
+        case let text as String:
+            self = .string(text)
+        case let number as NSNumber:
+            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init(foundation:)))
+        case let dictionary as [String: Any]:
+            self = .object(JSONObject(dictionary.map { ($0.key, JSONValue(foundation: $0.value)) }))
+        default:
+            self = .null
         }
     }
 
@@ -49,38 +69,6 @@ struct JSONObject: Sendable, Equatable {
     static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-}
-
-extension JSONValue: Decodable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
-            self = .object(JSONObject(try keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) }))
-            return
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
-            self = .array(elements)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let bool = try? single.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let number = try? single.decode(Double.self) {
-            self = .number(number)
-        } else {
-            self = .string(try single.decode(String.self))
-        }
     }
 }
 

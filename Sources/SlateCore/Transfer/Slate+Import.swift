@@ -136,7 +136,10 @@ struct ImportPlan {
         }
         let stored = try tasks(withIDs: Array(seen.keys))
         var idMap: [UUID: UUID] = [:]
-        for id in seen.keys { idMap[id] = stored[id].map { $0.accountID == accountID } == false ? UUID() : id }
+        for id in seen.keys {
+            let ownedElsewhere = stored[id].map { $0.accountID != accountID } ?? false
+            idMap[id] = ownedElsewhere ? UUID() : id
+        }
         let ids = incoming.map { $0.id.flatMap { idMap[$0] } ?? UUID() }
 
         // Parents: in the file, or in the account; never an ancestor of the task itself.

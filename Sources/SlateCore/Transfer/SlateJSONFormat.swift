@@ -119,8 +119,9 @@ enum SlateJSONFormat {
         task.modified = try record.timestamp("modified")
         let isAllDay = try record.bool("isAllDay")
         if let text = try record.string("due") {
-            let moment = Timestamp.parse(text)
+            // A day (`2026-12-24`) is never a moment: skip Timestamp.parse's regex for it.
             let day = Timestamp.parseDay(text, calendar: calendar)
+            let moment = JSONRecord.exportedTimestamp(text) ?? (text.count == 10 ? nil : Timestamp.parse(text))
             switch (isAllDay, moment, day) {
             case (true, _, let day?), (nil, nil, let day?):
                 task.due = day

@@ -194,11 +194,13 @@ enum TaskwarriorFormat {
         return task
     }
 
+    private static let utc = BasicDate.calendar(in: TimeZone(identifier: "UTC")!)
+
     /// `20261129T091500Z`; also ISO 8601 (`2026-11-29T09:15:00Z`) and epoch seconds, which
     /// other tools and old versions write.
     private static func date(_ record: JSONRecord, _ key: String) throws -> Date? {
         guard let text = try record.string(key) else { return nil }
-        if let date = BasicDate.parseMoment(text, timeZone: TimeZone(identifier: "UTC")!) ?? Timestamp.parse(text) { return date }
+        if let date = BasicDate.parseMoment(text, local: utc) ?? Timestamp.parse(text) { return date }
         if text.count <= 11, text.allSatisfy(\.isASCII), let seconds = Int(text) { return Date(timeIntervalSince1970: Double(seconds)) }
         throw record.error(key, "has an invalid date '\(text)'")
     }

@@ -39,16 +39,22 @@ public enum TransferFormat: String, CaseIterable, Sendable {
     /// a JSON object with `"format": "slate"` is `json`; any other JSON array or object is
     /// `taskwarrior` (its export is an array; older versions wrote one object per line);
     /// text starting `BEGIN:VCALENDAR` is `ics`; anything else is `todotxt`.
+    ///
+    /// JSON is recognised by its first two tokens (`[{`, `[]`, `{"`, `{}`), so that a todo.txt
+    /// line such as `[draft] Write the pitch` stays todo.txt while a broken JSON file is
+    /// still read (and refused) as JSON.
     public static func detect(_ data: Data) -> TransferFormat {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        let start = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        switch start.first {
-        case UInt8(ascii: "["):
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let start = bytes.drop(while: isSpace)
+        let second = start.dropFirst().first(where: { !isSpace($0) })
+        switch (start.first, second) {
+        case (UInt8(ascii: "["), UInt8(ascii: "{")?), (UInt8(ascii: "["), UInt8(ascii: "]")?):
             return .taskwarrior
-        case UInt8(ascii: "{"):
+        case (UInt8(ascii: "{"), UInt8(ascii: "\"")?), (UInt8(ascii: "{"), UInt8(ascii: "}")?):
             if let value = try? JSONValue.parse(data), case .object(let object) = value,
-               case .string(let name)? = object["format"], name == SlateJSONFormat.formatName {
+               object["format"] == .string(SlateJSONFormat.formatName) {
                 return .json
             }
             return .taskwarrior
