@@ -152,3 +152,46 @@ import Testing
         #expect(listing["total"] as? Int == 1, "SLATE_DB wins over XDG_DATA_HOME")
     }
 }
+
+@Suite struct CLITransferTests {
+    @Test func exportThenImportIntoAnEmptyDatabaseRoundTrips() throws {
+        let source = try CLIHarness()
+        source.run("sample")
+        source.run("done", "2")
+        source.run("edit", "3", "--tags", "rig,sim", "--repeat", "every 2 weeks")
+        let file = source.folder.appendingPathComponent("board.json").path
+        #expect(source.run("export", "--format", "json", "--output", file).err == "Exported to \(file).\n")
+
+        let target = try CLIHarness()
+        let imported = target.run("import", file)
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(imported.out == "Imported 8 new tasks, updated 0, created 5 lists.\n")
+        let before = try #require(try source.json("list", "--status", "all") as? [String: Any])
+        let after = try #require(try target.json("list", "--status", "all") as? [String: Any])
+        #expect(NSDictionary(dictionary: before) == NSDictionary(dictionary: after))
+        #expect(target.run("export", "--format", "json").out == source.run("export", "--format", "json").out)
+    }
+
+    @Test func aMalformedFileChangesNothingAndNamesTheLine() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Existing")
+        let file = cli.folder.appendingPathComponent("broken.txt").path
+        try "Buy milk due:2026-12-01\nx 2026-13-45 Broken date\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = cli.run("import", file, "--format", "todotxt")
+        #expect(result.code == 1)
+        #expect(result.err.hasPrefix("error: line 2: "))
+        let listed = try #require(try cli.json("list", "--status", "all") as? [String: Any])
+        #expect(listed["total"] as? Int == 1)
+        #expect(cli.run("import", cli.folder.appendingPathComponent("missing.json").path).err.hasPrefix("error: No file at "))
+    }
+
+    @Test func everyFormatExports() throws {
+        let cli = try CLIHarness()
+        cli.run("sample")
+        #expect(cli.run("export", "--format", "ics").out.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(cli.run("export", "--format", "todotxt").out.contains("Write Act 2 outline"))
+        let taskwarrior = try JSONSerialization.jsonObject(with: Data(cli.run("export", "--format", "taskwarrior").out.utf8))
+        #expect((taskwarrior as? [[String: Any]])?.count == 8)
+        #expect(cli.run("export", "--format", "csv").err.hasPrefix("error: invalid value 'csv' for --format: expected json, ics, todotxt, taskwarrior."))
+    }
+}

@@ -32,7 +32,9 @@ import Testing
     }
 
     /// One predicate per supported construct, by name.
-    static func cases() -> [(String, Predicate<Item>)] {
+    static func cases(ids: [UUID] = []) -> [(String, Predicate<Item>)] {
+        let someIDs = Array(ids.prefix(5))
+        let oneID = ids.first ?? UUID()
         let now = Self.now
         let high = Item.Level.high
         let idea = Item.Kind.idea
@@ -92,6 +94,8 @@ import Testing
             ("ternary", #Predicate { $0.isDone ? $0.rank > 0 : $0.rank < 0 }),
             ("closed range", #Predicate { (1...3).contains($0.rank) }),
             ("half-open range", #Predicate { (1..<3).contains($0.rank) }),
+            ("id equal", #Predicate { $0.id == oneID }),
+            ("id in captured array", #Predicate { someIDs.contains($0.id) }),
             ("stored array contains", #Predicate { $0.labels.contains("Café") }),
             ("stored array contains quote", #Predicate { $0.labels.contains("a\"b") }),
             ("compare two columns", #Predicate { $0.rank > ($0.count ?? 0) }),
@@ -102,9 +106,10 @@ import Testing
         for seed in [1, 2, 3] as [UInt64] {
             let context = ModelContext(try makeContainer(), undo: false)
             let items = Self.randomItems(count: 300, seed: seed)
+            var generator = SeededGenerator(seed: seed)
             items.forEach(context.insert)
             try context.save()
-            for (name, predicate) in Self.cases() {
+            for (name, predicate) in Self.cases(ids: items.map(\.id).shuffled(using: &generator)) {
                 let expected = try items.filter { try predicate.evaluate($0) }.map(\.id)
                 let actual: [UUID]
                 do {

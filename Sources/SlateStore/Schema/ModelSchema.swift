@@ -33,8 +33,16 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     }
 
     /// The column stored at `keyPath`, if any.
+    ///
+    /// The `id` column is declared generically (`\Model.id` names the `Identifiable`
+    /// requirement), which does not compare equal to the app's `\Note.id`; that one is
+    /// recognised by its type and name.
     func column(for keyPath: AnyKeyPath) -> Column<Model>? {
-        columns.first { $0.keyPath == keyPath }
+        if let column = columns.first(where: { $0.keyPath == keyPath }) { return column }
+        if keyPath is KeyPath<Model, UUID>, String(describing: keyPath) == "\\\(Model.self).id" {
+            return columns.first { $0.name == "id" }
+        }
+        return nil
     }
 }
 
