@@ -142,6 +142,12 @@ import Testing
         let theirLists = try await api.send(.get, "/api/v1/lists", as: "b")
         #expect((theirLists.json["lists"] as? [Any])?.isEmpty == true)
         #expect((try await api.send(.get, "/api/v1/changes?since=0", as: "b").json["tasks"] as? [Any])?.isEmpty == true)
+        let doomed = try await api.send(.post, "/api/v1/tasks", json: ["title": "Doomed"])
+        _ = try await api.send(.delete, "/api/v1/tasks/\(doomed.json["id"] as? String ?? "")")
+        let theirChanges = try await api.send(.get, "/api/v1/changes?since=0", as: "b")
+        #expect((theirChanges.json["deletedTaskIds"] as? [Any])?.isEmpty == true, "another account's deletions stay private")
+        let ourChanges = try await api.send(.get, "/api/v1/changes?since=0")
+        #expect(ourChanges.json["deletedTaskIds"] as? [String] == [doomed.json["id"] as? String ?? ""])
         #expect(try await api.send(.get, "/api/v1/stats", as: "b").json["total"] as? Int == 0)
         // The same name is free in another account.
         #expect(try await api.send(.post, "/api/v1/lists", as: "b", json: ["name": "Private"]).status == 201)

@@ -138,3 +138,40 @@ import Testing
         #expect(names == [.text("kept"), .text("inner kept")])
     }
 }
+
+/// A partitioned model: rows belong to an owner, and changes are read per owner.
+struct Memo: PersistentModel, Equatable {
+    var id = UUID()
+    var ownerID: UUID
+    var text: String
+
+    static let schema = ModelSchema<Memo>(
+        table: "memos", columns: [.column(\.ownerID, "ownerID"), .column(\.text, "text")], partition: "ownerID")
+}
+
+@Suite struct PartitionTests {
+    @Test func tombstonesAndCommitsRecordThePartition() throws {
+        let container = try ModelContainer(for: [Memo.self])
+        let context = ModelContext(container)
+        let ana = UUID(), ben = UUID()
+        let anas = Memo(ownerID: ana, text: "Ana's")
+        let bens = Memo(ownerID: ben, text: "Ben's")
+        context.insert(anas)
+        context.insert(bens)
+        let first = try #require(try context.save())
+        #expect(first.touches(partition: ana) && first.touches(partition: ben))
+
+        context.delete(bens)
+        let deletion = try #require(try context.save())
+        #expect(deletion.touches(partition: ben) && !deletion.touches(partition: ana))
+
+        let forAna = try context.changes(of: Memo.self, since: 0, partition: ana)
+        #expect(forAna.upserted == [anas] && forAna.deleted.isEmpty)
+        let forBen = try context.changes(of: Memo.self, since: 0, partition: ben)
+        #expect(forBen.upserted.isEmpty && forBen.deleted == [bens.id])
+
+        let undone = try #require(try context.undo())
+        #expect(undone.commit.touches(partition: ben) && !undone.commit.touches(partition: ana))
+        #expect(throws: StoreError.self) { _ = try context.changes(of: Item.self, since: 0, partition: ana) }
+    }
+}

@@ -11,21 +11,19 @@ public struct BoardChanges: Sendable {
 }
 
 extension Slate {
-    /// Tasks and lists of this account changed after `revision`, and ids deleted since.
-    ///
-    /// Deleted ids come from the store's tombstones, which do not record the owner: an id
-    /// of another account's deleted row may appear. Ids are random, so it tells nothing
-    /// about that row; scoping tombstones per account is planned with live events.
+    /// Tasks and lists of this account changed after `revision`, and the ids of this
+    /// account's tasks and lists deleted since (tombstones record their account).
     public func changes(since revision: Int) throws -> BoardChanges {
         try translatingErrors {
             let context = makeContext()
-            let tasks = try context.changes(of: TaskItem.self, since: revision)
-            let lists = try context.changes(of: TaskList.self, since: revision)
+            let tasks = try context.changes(of: TaskItem.self, since: revision, partition: accountID)
+            let lists = try context.changes(of: TaskList.self, since: revision, partition: accountID)
             return BoardChanges(
-                revision: min(tasks.revision, lists.revision),
-                tasks: tasks.upserted.filter { $0.accountID == accountID },
-                lists: lists.upserted.filter { $0.accountID == accountID },
+                revision: min(tasks.revision, lists.revision), tasks: tasks.upserted, lists: lists.upserted,
                 deletedTaskIDs: tasks.deleted, deletedListIDs: lists.deleted)
         }
     }
+
+    /// True when `commit` changed something of this account: live views refresh on it.
+    public func isAffected(by commit: Commit) -> Bool { commit.touches(partition: accountID) }
 }

@@ -20,7 +20,8 @@ extension TaskList: PersistentModel {
             .column(\.order, "order"), .column(\.created, "created"),
         ],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
-        indexes: [Index("lists_by_name", on: ["accountID", .caseInsensitive("name")], unique: true)]
+        indexes: [Index("lists_by_name", on: ["accountID", .caseInsensitive("name")], unique: true)],
+        partition: "accountID"
     )
 }
 
@@ -54,7 +55,8 @@ extension TaskItem: PersistentModel {
             Index("tasks_by_state", on: ["accountID", "isCompleted", .descending("priority"), "created"]),
             Index("tasks_by_due", on: ["accountID", "due"]),
         ],
-        searchable: ["title", "notes"]
+        searchable: ["title", "notes"],
+        partition: "accountID"
     )
 }
 

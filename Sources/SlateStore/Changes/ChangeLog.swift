@@ -17,21 +17,22 @@ enum ChangeLog {
         return Int(value)
     }
 
-    static func recordDeletion(table: String, id: String, revision: Int, in database: Database) throws {
+    static func recordDeletion(table: String, id: String, partition: String?, revision: Int, in database: Database) throws {
         try database.execute(
-            "INSERT INTO _slate_tombstones(table_name, id, revision) VALUES (?, ?, ?) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision",
-            [.text(table), .text(id), .integer(Int64(revision))])
+            "INSERT INTO _slate_tombstones(table_name, id, revision, partition) VALUES (?, ?, ?, ?) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
+            [.text(table), .text(id), .integer(Int64(revision)), partition.map(DatabaseValue.text) ?? .null])
     }
 
     static func forgetDeletion(table: String, id: String, in database: Database) throws {
         try database.execute("DELETE FROM _slate_tombstones WHERE table_name = ? AND id = ?", [.text(table), .text(id)])
     }
 
-    /// Ids deleted from `table` after `revision`.
-    static func deletedIDs(table: String, since revision: Int, in database: Database) throws -> [UUID] {
-        try database.rows(
-            "SELECT id FROM _slate_tombstones WHERE table_name = ? AND revision > ? ORDER BY revision, id",
-            [.text(table), .integer(Int64(revision))]
+    /// Ids deleted from `table` after `revision`, of one partition when given.
+    static func deletedIDs(table: String, since revision: Int, partition: DatabaseValue? = nil, in database: Database) throws -> [UUID] {
+        let filter = partition == nil ? "" : " AND partition = ?"
+        return try database.rows(
+            "SELECT id FROM _slate_tombstones WHERE table_name = ? AND revision > ?\(filter) ORDER BY revision, id",
+            [.text(table), .integer(Int64(revision))] + (partition.map { [$0] } ?? [])
         ).compactMap { UUID.fromDatabaseValue($0["id"]) }
     }
 
@@ -45,17 +46,22 @@ enum ChangeLog {
         let skipped = excluding.sorted().map(String.init).joined(separator: ", ")
         let filter = skipped.isEmpty ? "" : " AND _rev NOT IN (\(skipped))"
         let tombstoneFilter = skipped.isEmpty ? "" : " AND revision NOT IN (\(skipped))"
+        var partitions: Set<String> = []
         for table in tables {
             var tableChanges = TableChanges()
+            let partitionSQL = table.partitionName.map { ", " + quote($0) } ?? ", NULL"
             let rows = try database.rows(
-                "SELECT id FROM \(quote(table.tableName)) WHERE _rev > ?\(filter)", [.integer(Int64(since))])
+                "SELECT id\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ?\(filter)", [.integer(Int64(since))])
             tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
-            tableChanges.deleted = Set(try database.rows(
-                "SELECT id FROM _slate_tombstones WHERE table_name = ? AND revision > ?\(tombstoneFilter)",
-                [.text(table.tableName), .integer(Int64(since))]
-            ).compactMap { UUID.fromDatabaseValue($0["id"]) })
+            let tombstones = try database.rows(
+                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ?\(tombstoneFilter)",
+                [.text(table.tableName), .integer(Int64(since))])
+            tableChanges.deleted = Set(tombstones.compactMap { UUID.fromDatabaseValue($0["id"]) })
+            for row in rows + tombstones {
+                if case .text(let value) = row["partition"] { partitions.insert(value) }
+            }
             if !tableChanges.isEmpty { changes[table.tableName] = tableChanges }
         }
-        return Commit(revision: revision, origin: .external, tables: changes)
+        return Commit(revision: revision, origin: .external, tables: changes, partitions: partitions)
     }
 }

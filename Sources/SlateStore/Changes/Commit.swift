@@ -20,6 +20,22 @@ public struct Commit: Sendable, Hashable {
     public let origin: Origin
     /// Changed ids per table name.
     public let tables: [String: TableChanges]
+    /// The partition values (such as account ids, as stored text) of every row the
+    /// commit touched, for models that declare a partition column.
+    public let partitions: Set<String>
+
+    public init(revision: Int, origin: Origin, tables: [String: TableChanges], partitions: Set<String> = []) {
+        self.revision = revision
+        self.origin = origin
+        self.tables = tables
+        self.partitions = partitions
+    }
+
+    /// True when the commit touched a row of `partition` (compared as stored text).
+    public func touches(partition value: some DatabaseValueConvertible) -> Bool {
+        if case .text(let text) = value.databaseValue { return partitions.contains(text) }
+        return partitions.contains(value.databaseValue.description)
+    }
 
     /// The ids of `Model` that this commit touched.
     public func changes<Model: PersistentModel>(of model: Model.Type) -> TableChanges {

@@ -68,12 +68,26 @@ extension ModelContext {
 
     /// Rows of `Model` changed after `revision`: current values of inserted and updated
     /// rows, and ids of deleted ones. Pass the returned `revision` next time.
-    public func changes<Model: PersistentModel>(of type: Model.Type, since revision: Int) throws -> ChangeSet<Model> {
+    ///
+    /// With `partition`, only rows whose partition column (see `ModelSchema`) holds that
+    /// value, and only their tombstones.
+    public func changes<Model: PersistentModel>(
+        of type: Model.Type, since revision: Int, partition: (any DatabaseValueConvertible)? = nil
+    ) throws -> ChangeSet<Model> {
         let table = Model.schema.tableName
-        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(table)) AS t WHERE t.\"_rev\" > ? ORDER BY t.\"_rev\", t.\"_pk\""
+        var filter = ""
+        var arguments: [DatabaseValue] = [.integer(Int64(revision))]
+        if let partition {
+            guard let column = Model.schema.partitionColumn else {
+                throw StoreError.invalidSchema("\(Model.self) declares no partition column")
+            }
+            filter = " AND t.\(quote(column)) = ?"
+            arguments.append(partition.databaseValue)
+        }
+        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(table)) AS t WHERE t.\"_rev\" > ?\(filter) ORDER BY t.\"_rev\", t.\"_pk\""
         return try container.pool.read { database in
-            let upserted = try Self.fetchRows(Model.self, sql: sql, arguments: [.integer(Int64(revision))], in: database)
-            let deleted = try ChangeLog.deletedIDs(table: table, since: revision, in: database)
+            let upserted = try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database)
+            let deleted = try ChangeLog.deletedIDs(table: table, since: revision, partition: partition?.databaseValue, in: database)
             return ChangeSet(upserted: upserted.map(\.model), deleted: deleted,
                              revision: try ChangeLog.currentRevision(database))
         }

@@ -20,6 +20,7 @@ final class WriteSession {
     let recordsImages: Bool
     private(set) var images: [RowImage] = []
     private(set) var changes: [String: TableChanges] = [:]
+    private(set) var partitions: Set<String> = []
 
     init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool) {
         self.database = database
@@ -41,6 +42,7 @@ final class WriteSession {
                 "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
         }
         let id = values[0]
+        notePartition(table, values)
         try database.execute(table.insertSQL, values + [revisionValue])
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
@@ -58,6 +60,10 @@ final class WriteSession {
             let name = quote(table.columns[position].name)
             values[position] = try database.scalar(
                 "SELECT \(name) FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id]) ?? .integer(0)
+        }
+        notePartition(table, values)
+        if let position = table.partitionPosition, let before, case .text(let old) = before[table.columns[position].name] {
+            partitions.insert(old)
         }
         try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
         try note(table, id, inserted: false, before: before)
@@ -98,6 +104,7 @@ final class WriteSession {
             case .nullify:
                 for dependent in dependents {
                     let before = try image(child, dependent)
+                    if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
                     try database.execute(
                         "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
                         [revisionValue, dependent])
@@ -108,10 +115,11 @@ final class WriteSession {
             }
         }
         let before = recordsImages ? try image(table, id) : nil
+        let partition = try partitionValue(table, id)
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
         guard database.changesCount == 1 else { return }
         if case .text(let text) = id {
-            try ChangeLog.recordDeletion(table: table.tableName, id: text, revision: revision, in: database)
+            try ChangeLog.recordDeletion(table: table.tableName, id: text, partition: partition, revision: revision, in: database)
         }
         record(table, id, \.deleted)
         if recordsImages, case .text(let text) = id {
@@ -141,12 +149,18 @@ final class WriteSession {
                 expectedRevision: expected.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0,
                 actualRevision: current.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0)
         }
+        if let position = table.partitionPosition {
+            for row in [current, target].compactMap({ $0 }) {
+                if case .text(let value) = row[table.columns[position].name] { partitions.insert(value) }
+            }
+        }
         switch (current, target) {
         case (nil, nil):
             return
         case (.some, nil):
+            let partition = try partitionValue(table, id)
             try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
-            try ChangeLog.recordDeletion(table: table.tableName, id: image.id, revision: revision, in: database)
+            try ChangeLog.recordDeletion(table: table.tableName, id: image.id, partition: partition, revision: revision, in: database)
             record(table, id, \.deleted)
         case (nil, .some(let row)):
             let values = table.columnNames.map { row[$0] }
@@ -220,6 +234,22 @@ final class WriteSession {
 
     /// The commit notification for what this session wrote.
     func commit(origin: Commit.Origin) -> Commit {
-        Commit(revision: revision, origin: origin, tables: changes.filter { !$0.value.isEmpty })
+        Commit(revision: revision, origin: origin, tables: changes.filter { !$0.value.isEmpty }, partitions: partitions)
+    }
+
+    private func notePartition(_ table: TableSchema, _ values: [DatabaseValue]) {
+        guard let position = table.partitionPosition, case .text(let value) = values[position] else { return }
+        partitions.insert(value)
+    }
+
+    /// The stored partition value of a row (nil without a partition column), also noted
+    /// as touched by this commit.
+    private func partitionValue(_ table: TableSchema, _ id: DatabaseValue) throws -> String? {
+        guard let position = table.partitionPosition else { return nil }
+        let value = try database.scalar(
+            "SELECT \(quote(table.columns[position].name)) FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
+        guard case .text(let text)? = value else { return nil }
+        partitions.insert(text)
+        return text
     }
 }

@@ -73,7 +73,7 @@ struct Migrator {
             CREATE TABLE IF NOT EXISTS _slate_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
             INSERT OR IGNORE INTO _slate_meta(key, value) VALUES ('revision', 0);
             CREATE TABLE IF NOT EXISTS _slate_tombstones (
-                table_name TEXT NOT NULL, id TEXT NOT NULL, revision INTEGER NOT NULL,
+                table_name TEXT NOT NULL, id TEXT NOT NULL, revision INTEGER NOT NULL, partition TEXT,
                 PRIMARY KEY (table_name, id)) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_tombstones_by_revision ON _slate_tombstones(table_name, revision);
             CREATE TABLE IF NOT EXISTS _slate_undo (

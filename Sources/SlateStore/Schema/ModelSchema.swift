@@ -11,6 +11,9 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     public let indexes: [Index]
     /// Columns whose text the full-text index covers.
     public let searchableColumns: [String]
+    /// The column that says whose a row is (an account id), if rows are partitioned:
+    /// tombstones and commits then record it, so changes can be read per partition.
+    public let partitionColumn: String?
 
     /// Declares a model's table.
     /// - Parameters:
@@ -19,17 +22,20 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     ///   - references: to-one relationships, each a foreign-key property with a delete rule.
     ///   - indexes: secondary indexes.
     ///   - searchable: text columns to keep in the full-text index.
+    ///   - partition: the column that says whose a row is, such as "accountID".
     public init(
         table: String,
         columns: [Column<Model>],
         references: [Column<Model>] = [],
         indexes: [Index] = [],
-        searchable: [String] = []
+        searchable: [String] = [],
+        partition: String? = nil
     ) {
         self.tableName = table
         self.columns = [Column.identifier] + columns + references
         self.indexes = indexes
         self.searchableColumns = searchable
+        self.partitionColumn = partition
     }
 
     /// The column stored at `keyPath`, if any.

@@ -17,6 +17,9 @@ struct TableSchema: Sendable {
     let columns: [ColumnInfo]
     let indexes: [Index]
     let searchableColumns: [String]
+    /// The partition column's name and its position in `columns`, if any.
+    let partitionName: String?
+    let partitionPosition: Int?
     /// Statements written once per model, so hot paths do not rebuild strings.
     let insertSQL: String
     let updateSQL: String
@@ -32,6 +35,8 @@ struct TableSchema: Sendable {
         }
         indexes = schema.indexes
         searchableColumns = schema.searchableColumns
+        partitionName = schema.partitionColumn
+        partitionPosition = schema.partitionColumn.flatMap { name in schema.columns.firstIndex { $0.name == name } }
         let table = quote(schema.tableName)
         let names = schema.columns.map { quote($0.name) }
         let marks = Array(repeating: "?", count: names.count + 1).joined(separator: ", ")
@@ -59,6 +64,9 @@ struct TableSchema: Sendable {
             if let reference = column.reference, reference.deleteRule == .nullify, !column.isOptional {
                 throw StoreError.invalidSchema("\(modelName).\(column.name): .nullify needs an optional reference")
             }
+        }
+        if let name = partitionName, partitionPosition == nil {
+            throw StoreError.invalidSchema("\(modelName): the partition column '\(name)' is not declared")
         }
         for name in searchableColumns {
             guard let column = columns.first(where: { $0.name == name }), column.type == .text else {
