@@ -153,6 +153,10 @@ import Testing
         #expect(try await api.send(.post, "/api/v1/lists", as: "b", json: ["name": "Private"]).status == 201)
         #expect(try await api.send(.get, "/api/v1/tasks/\(taskID)").json["title"] as? String == "Secret", "untouched")
         #expect(try await api.send(.get, "/api/v1/tasks", as: nil).status == 401)
+        #expect(try await api.send(.post, "/api/v1/undo", as: "b").json["undone"] as? String == "Add list “Private”",
+                "b undoes its own list, not a's delete")
+        #expect(try await api.send(.post, "/api/v1/undo", as: "b").json["undone"] is NSNull)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(taskID)").status == 200)
     }
 }
 

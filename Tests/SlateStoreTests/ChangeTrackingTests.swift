@@ -170,8 +170,25 @@ struct Memo: PersistentModel, Equatable {
         let forBen = try context.changes(of: Memo.self, since: 0, partition: ben)
         #expect(forBen.upserted.isEmpty && forBen.deleted == [bens.id])
 
-        let undone = try #require(try context.undo())
+        let undone = try #require(try context.undo(in: ben))
         #expect(undone.commit.touches(partition: ben) && !undone.commit.touches(partition: ana))
         #expect(throws: StoreError.self) { _ = try context.changes(of: Item.self, since: 0, partition: ana) }
+    }
+
+    @Test func eachPartitionUndoesOnlyItsOwnChanges() throws {
+        let context = ModelContext(try ModelContainer(for: [Memo.self]))
+        let ana = UUID(), ben = UUID()
+        context.insert(Memo(ownerID: ana, text: "Ana 1"))
+        try context.save(undoLabel: "Ana adds")
+        context.insert(Memo(ownerID: ben, text: "Ben 1"))
+        try context.save(undoLabel: "Ben adds")
+
+        #expect(try context.undoLabel(in: ana) == "Ana adds")
+        #expect(try context.undo(in: ana)?.label == "Ana adds")
+        #expect(try context.fetch(FetchDescriptor<Memo>()).map(\.text) == ["Ben 1"], "Ben's later change is untouched")
+        #expect(try context.canUndo(in: ana) == false)
+        #expect(try context.canUndo() == false, "nothing in the shared history")
+        #expect(try context.redo(in: ben) == nil)
+        #expect(try context.redo(in: ana)?.label == "Ana adds")
     }
 }

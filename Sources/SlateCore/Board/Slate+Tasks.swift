@@ -259,12 +259,12 @@ extension Slate {
     /// there is nothing to undo.
     @discardableResult
     public func undo() throws -> String? {
-        try translatingErrors { try makeContext().undo().map { $0.label ?? "the last change" } }
+        try translatingErrors { try makeContext().undo(in: accountID).map { $0.label ?? "the last change" } }
     }
 
     /// Re-applies the last undone change; returns what it was, or nil.
     @discardableResult
     public func redo() throws -> String? {
-        try translatingErrors { try makeContext().redo().map { $0.label ?? "the last change" } }
+        try translatingErrors { try makeContext().redo(in: accountID).map { $0.label ?? "the last change" } }
     }
 }

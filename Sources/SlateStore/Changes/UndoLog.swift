@@ -3,7 +3,9 @@ import Foundation
 /// The persisted undo and redo stacks: each entry is the row images of one commit.
 ///
 /// They live in the database file (table `_slate_undo`), so `undo` works across
-/// processes: a command-line tool can undo what its previous run did.
+/// processes: a command-line tool can undo what its previous run did. A commit that
+/// touched rows of one partition only (one account) goes into that partition's history,
+/// so one account's undo never reverts another's change.
 enum UndoLog {
     struct Entry: Codable {
         /// What the user did, as the app named it ("Complete “Buy milk”").
@@ -15,34 +17,51 @@ enum UndoLog {
         case undo, redo
     }
 
-    static func push(_ entry: Entry, onto stack: Stack, revision: Int, limit: Int, in database: Database) throws {
+    static func push(_ entry: Entry, onto stack: Stack, partition: String?, revision: Int, limit: Int, in database: Database) throws {
         let payload = try JSONEncoder().encode(entry)
+        let scope = partition.map(DatabaseValue.text) ?? .null
         try database.execute(
-            "INSERT INTO _slate_undo(stack, revision, payload) VALUES (?, ?, ?)",
-            [.text(stack.rawValue), .integer(Int64(revision)), .blob(payload)])
+            "INSERT INTO _slate_undo(stack, revision, payload, partition) VALUES (?, ?, ?, ?)",
+            [.text(stack.rawValue), .integer(Int64(revision)), .blob(payload), scope])
         try database.execute(
-            "DELETE FROM _slate_undo WHERE stack = ? AND seq NOT IN (SELECT seq FROM _slate_undo WHERE stack = ? ORDER BY seq DESC LIMIT ?)",
-            [.text(stack.rawValue), .text(stack.rawValue), .integer(Int64(max(limit, 0)))])
+            "DELETE FROM _slate_undo WHERE stack = ? AND partition IS ? AND seq NOT IN (SELECT seq FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT ?)",
+            [.text(stack.rawValue), scope, .text(stack.rawValue), scope, .integer(Int64(max(limit, 0)))])
     }
 
-    /// Removes and returns the newest entry of `stack`.
-    static func pop(_ stack: Stack, in database: Database) throws -> Entry? {
+    /// Removes and returns the newest entry of `stack` in `partition`'s history.
+    static func pop(_ stack: Stack, partition: String?, in database: Database) throws -> Entry? {
         guard let row = try database.rows(
-            "SELECT seq, payload FROM _slate_undo WHERE stack = ? ORDER BY seq DESC LIMIT 1", [.text(stack.rawValue)]
+            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null]
         ).first, case .blob(let payload) = row["payload"] else { return nil }
         try database.execute("DELETE FROM _slate_undo WHERE seq = ?", [row["seq"]])
         return try JSONDecoder().decode(Entry.self, from: payload)
     }
 
     /// The label of the newest entry of `stack`, or nil (and false) when it is empty.
-    static func peek(_ stack: Stack, in database: Database) throws -> (exists: Bool, label: String?) {
+    static func peek(_ stack: Stack, partition: String?, in database: Database) throws -> (exists: Bool, label: String?) {
         guard let row = try database.rows(
-            "SELECT payload FROM _slate_undo WHERE stack = ? ORDER BY seq DESC LIMIT 1", [.text(stack.rawValue)]
+            "SELECT payload FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null]
         ).first, case .blob(let payload) = row["payload"] else { return (false, nil) }
         return (true, try JSONDecoder().decode(Entry.self, from: payload).label)
     }
 
-    static func clear(_ stack: Stack, in database: Database) throws {
-        try database.execute("DELETE FROM _slate_undo WHERE stack = ?", [.text(stack.rawValue)])
+    static func clear(_ stack: Stack, partition: String?, in database: Database) throws {
+        try database.execute(
+            "DELETE FROM _slate_undo WHERE stack = ? AND partition IS ?",
+            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null])
+    }
+
+    /// The history a commit's entry belongs to: its one partition, else the shared one.
+    static func partition(of partitions: Set<String>) -> String? {
+        partitions.count == 1 ? partitions.first : nil
+    }
+
+    /// A partition value as stored text, for the `in:` parameters of undo and redo.
+    static func scope(_ value: (any DatabaseValueConvertible)?) -> String? {
+        guard let value else { return nil }
+        if case .text(let text) = value.databaseValue { return text }
+        return value.databaseValue.description
     }
 }

@@ -1,17 +1,28 @@
 import Foundation
 
 extension ModelContext {
+    // Each method takes the partition whose history to use (an account id): a commit that
+    // touched one partition's rows only is recorded in that partition's history.
+
     /// True when there is a saved change to undo.
-    public func canUndo() throws -> Bool { try container.pool.read { try UndoLog.peek(.undo, in: $0).exists } }
+    public func canUndo(in partition: (any DatabaseValueConvertible)? = nil) throws -> Bool {
+        try container.pool.read { try UndoLog.peek(.undo, partition: UndoLog.scope(partition), in: $0).exists }
+    }
 
     /// True when there is an undone change to redo.
-    public func canRedo() throws -> Bool { try container.pool.read { try UndoLog.peek(.redo, in: $0).exists } }
+    public func canRedo(in partition: (any DatabaseValueConvertible)? = nil) throws -> Bool {
+        try container.pool.read { try UndoLog.peek(.redo, partition: UndoLog.scope(partition), in: $0).exists }
+    }
 
     /// The label given to `save(undoLabel:)` for the change `undo()` would revert.
-    public func undoLabel() throws -> String? { try container.pool.read { try UndoLog.peek(.undo, in: $0).label } }
+    public func undoLabel(in partition: (any DatabaseValueConvertible)? = nil) throws -> String? {
+        try container.pool.read { try UndoLog.peek(.undo, partition: UndoLog.scope(partition), in: $0).label }
+    }
 
     /// The label of the change `redo()` would re-apply.
-    public func redoLabel() throws -> String? { try container.pool.read { try UndoLog.peek(.redo, in: $0).label } }
+    public func redoLabel(in partition: (any DatabaseValueConvertible)? = nil) throws -> String? {
+        try container.pool.read { try UndoLog.peek(.redo, partition: UndoLog.scope(partition), in: $0).label }
+    }
 
     /// Reverts the most recent recorded save (or redo), restoring every row it touched,
     /// cascades included, to its exact prior values. Returns the commit, or nil when
@@ -20,22 +31,23 @@ extension ModelContext {
     /// Throws `.conflict` (and changes nothing) if a row was changed since by a write
     /// that was not recorded for undo.
     @discardableResult
-    public func undo() throws -> (commit: Commit, label: String?)? {
-        try replay(from: .undo, to: .redo, origin: .undo)
+    public func undo(in partition: (any DatabaseValueConvertible)? = nil) throws -> (commit: Commit, label: String?)? {
+        try replay(from: .undo, to: .redo, origin: .undo, partition: UndoLog.scope(partition))
     }
 
     /// Re-applies the most recently undone change. Returns nil when there is nothing to redo.
     @discardableResult
-    public func redo() throws -> (commit: Commit, label: String?)? {
-        try replay(from: .redo, to: .undo, origin: .redo)
+    public func redo(in partition: (any DatabaseValueConvertible)? = nil) throws -> (commit: Commit, label: String?)? {
+        try replay(from: .redo, to: .undo, origin: .redo, partition: UndoLog.scope(partition))
     }
 
-    private func replay(from source: UndoLog.Stack, to destination: UndoLog.Stack, origin: Commit.Origin) throws -> (commit: Commit, label: String?)? {
+    private func replay(from source: UndoLog.Stack, to destination: UndoLog.Stack, origin: Commit.Origin,
+                        partition: String?) throws -> (commit: Commit, label: String?)? {
         let tables = container.tables
         let limit = container.configuration.undoLimit
         let result: (Commit, String?)? = try container.pool.write { database in
             try database.transaction {
-                guard let entry = try UndoLog.pop(source, in: database) else { return nil }
+                guard let entry = try UndoLog.pop(source, partition: partition, in: database) else { return nil }
                 let session = WriteSession(database: database, tables: tables,
                                            revision: try ChangeLog.nextRevision(database), recordsImages: false)
                 if source == .undo {
@@ -47,7 +59,7 @@ extension ModelContext {
                         try session.restore(image, expected: image.before, target: image.after)
                     }
                 }
-                try UndoLog.push(entry, onto: destination, revision: session.revision, limit: limit, in: database)
+                try UndoLog.push(entry, onto: destination, partition: partition, revision: session.revision, limit: limit, in: database)
                 return (session.commit(origin: origin), entry.label)
             }
         }

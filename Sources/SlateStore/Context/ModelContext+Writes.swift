@@ -59,9 +59,10 @@ extension ModelContext {
                     recordsImages: recordsImages)
                 for change in changes { try apply(change, in: session) }
                 if recordsImages {
-                    try UndoLog.push(.init(label: undoLabel, images: session.images), onto: .undo,
+                    let scope = UndoLog.partition(of: session.partitions)
+                    try UndoLog.push(.init(label: undoLabel, images: session.images), onto: .undo, partition: scope,
                                      revision: session.revision, limit: limit, in: database)
-                    try UndoLog.clear(.redo, in: database)
+                    try UndoLog.clear(.redo, partition: scope, in: database)
                 }
                 return session.commit(origin: .save)
             }

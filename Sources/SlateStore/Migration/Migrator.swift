@@ -77,7 +77,9 @@ struct Migrator {
                 PRIMARY KEY (table_name, id)) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_tombstones_by_revision ON _slate_tombstones(table_name, revision);
             CREATE TABLE IF NOT EXISTS _slate_undo (
-                seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL) STRICT;
+                seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL,
+                partition TEXT) STRICT;
+            CREATE INDEX IF NOT EXISTS _slate_undo_by_partition ON _slate_undo(partition, stack, seq);
             """)
     }
 

@@ -1,0 +1,93 @@
+import Foundation
+import SlateStore
+
+/// The accounts of a database and their credentials. Hashing is the caller's: the
+/// server hashes passwords with Argon2id and tokens with SHA-256, and hands the hashes here.
+public struct AccountDirectory: Sendable {
+    public let container: ModelContainer
+
+    public init(container: ModelContainer) { self.container = container }
+
+    private func context() -> ModelContext { ModelContext(container, undo: false) }
+
+    /// Every account, by name.
+    public func accounts() throws -> [Account] {
+        try context().fetch(FetchDescriptor<Account>()).sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The account named `name`, ignoring case.
+    public func account(named name: String) throws -> Account? {
+        let wanted = name.lowercased()
+        return try accounts().first { $0.name.lowercased() == wanted }
+    }
+
+    /// Creates an account. Names are 1–64 letters, digits, dots, dashes or underscores,
+    /// unique ignoring case.
+    public func createAccount(named name: String, now: Date) throws -> Account {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...64).contains(trimmed.count),
+              trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else {
+            throw SlateError.invalid(field: "name", message: "An account name is 1 to 64 letters, digits, dots, dashes or underscores; got '\(name)'.")
+        }
+        guard try account(named: trimmed) == nil else {
+            throw SlateError.invalid(field: "name", message: "An account named \(trimmed) already exists.")
+        }
+        let account = Account(name: trimmed, created: now)
+        let context = context()
+        context.insert(account)
+        try context.save()
+        return account
+    }
+
+    /// Replaces the account's password hash (and signs out its web sessions).
+    public func setPasswordHash(_ hash: String, for accountID: UUID, now: Date) throws {
+        let context = context()
+        for credential in try credentials(of: accountID) where credential.kind == .password || credential.kind == .session {
+            context.delete(credential)
+        }
+        context.insert(Credential(accountID: accountID, kind: .password, secretHash: hash, created: now))
+        try context.save()
+    }
+
+    /// The account named `name` and its password hash, if it has one.
+    public func passwordHash(forAccountNamed name: String) throws -> (Account, String)? {
+        guard let account = try account(named: name),
+              let password = try credentials(of: account.id).first(where: { $0.kind == .password })
+        else { return nil }
+        return (account, password.secretHash)
+    }
+
+    /// Stores a token or session digest for an account.
+    @discardableResult
+    public func addSecret(_ kind: Credential.Kind, digest: String, for accountID: UUID, label: String, now: Date,
+                          expires: Date?) throws -> Credential {
+        let credential = Credential(accountID: accountID, kind: kind, secretHash: digest, label: label, created: now, expires: expires)
+        let context = context()
+        context.insert(credential)
+        try context.save()
+        return credential
+    }
+
+    /// The account a token or session digest belongs to, if it exists and has not expired.
+    public func account(forSecret digest: String, kind: Credential.Kind, now: Date) throws -> UUID? {
+        let kindValue = kind
+        let found = try context().fetch(FetchDescriptor<Credential>(
+            predicate: #Predicate { $0.secretHash == digest && $0.kind == kindValue }))
+        guard let credential = found.first else { return nil }
+        if let expires = credential.expires, expires <= now { return nil }
+        return credential.accountID
+    }
+
+    /// Forgets a token or session (sign out, revoke).
+    public func removeSecret(_ digest: String, kind: Credential.Kind) throws {
+        let kindValue = kind
+        let context = context()
+        try context.delete(model: Credential.self, where: #Predicate { $0.secretHash == digest && $0.kind == kindValue })
+        try context.save()
+    }
+
+    private func credentials(of accountID: UUID) throws -> [Credential] {
+        try context().fetch(FetchDescriptor<Credential>(predicate: #Predicate { $0.accountID == accountID }))
+    }
+}
