@@ -22,7 +22,12 @@ let package = Package(
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore"]),
         .target(name: "SlateHTTP"),
-        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore"]),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
@@ -30,7 +35,7 @@ let package = Package(
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),
-        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer"]),
+        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,11 +9,28 @@ public struct SlateAPI: Sendable {
     /// Every route, with its middleware.
     public let router: Router
 
+    /// The API with its own sign-in: bearer tokens and cookie sessions of the accounts in
+    /// `container`, and `/api/v1/session` to sign in and out.
+    /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
+    public init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
+        let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
+        self.init(container: container, authenticate: { try authenticator.accountID(for: $0) }, clock: clock) { router in
+            SessionController(authenticator: authenticator, limiter: LoginLimiter(), secureCookies: secureCookies)
+                .addRoutes(to: &router)
+        }
+    }
+
     /// An API on `container`; `authenticate` names the account of a request or throws 401.
     public init(container: ModelContainer, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(container: container, authenticate: authenticate, clock: clock) { _ in }
+    }
+
+    private init(container: ModelContainer, authenticate: @escaping @Sendable (Request) async throws -> UUID,
+                 clock: @escaping @Sendable () -> Date, extraRoutes: (inout Router) -> Void) {
         let context = APIContext(container: container, authenticate: authenticate, clock: clock)
         var router = Router()
+        extraRoutes(&router)
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)
         BoardController(context: context).addRoutes(to: &router)

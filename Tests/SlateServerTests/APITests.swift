@@ -1,5 +1,6 @@
 import Foundation
 import SlateHTTP
+import SlateServer
 import Testing
 
 @Suite struct TaskAPITests {
@@ -173,7 +174,8 @@ import Testing
                 described.insert(method.uppercased() + " " + path.replacingOccurrences(of: "{id}", with: ":id"))
             }
         }
-        let routed = Set(api.api.router.routeTable.map { "\($0.method) \($0.pattern)" })
+        let served = SlateAPI(container: api.container, secureCookies: false)
+        let routed = Set(served.router.routeTable.map { "\($0.method) \($0.pattern)" })
         #expect(routed.subtracting(described).isEmpty, "routes missing from the document: \(routed.subtracting(described).sorted())")
         #expect(described.subtracting(routed).isEmpty, "documented routes that do not exist: \(described.subtracting(routed).sorted())")
     }

@@ -100,6 +100,14 @@ enum OpenAPIDocument {
                                   rawBody: true,
                                   responses: ["200": content(object(["listsCreated": ["type": "integer"], "tasksCreated": ["type": "integer"], "tasksUpdated": ["type": "integer"]], required: ["listsCreated", "tasksCreated", "tasksUpdated"]))]),
             ],
+            "/api/v1/session": [
+                "post": operation("signIn", "Sign in with a name and password; sets the session cookie",
+                                  body: object(["name": ["type": "string"], "password": ["type": "string"]], required: ["name", "password"]),
+                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "429": error],
+                                  secured: false),
+                "get": operation("currentSession", "The signed-in account", responses: ["200": content(object(["account": ["type": "string"]], required: ["account"]))]),
+                "delete": operation("signOut", "Sign out", responses: ["204": ["description": "Signed out"]]),
+            ],
             "/api/v1/openapi.json": [
                 "get": operation("openapi", "This document", responses: ["200": content(["type": "object"])], secured: false),
             ],

@@ -1,0 +1,83 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+import SlateServer
+import SlateStore
+import Testing
+
+/// Sign-in, sessions, CSRF, tokens and rate limits, through the real authenticator.
+@Suite struct AuthTests {
+    let container = try! Slate.openContainer(path: nil)
+
+    func send(_ api: SlateAPI, _ method: HTTPMethod, _ target: String, json: [String: Any]? = nil,
+              headers: [String: String] = [:], address: String = "127.0.0.1") async throws -> (Int, HTTPHeaders, [String: Any]) {
+        var all = HTTPHeaders()
+        var body = Data()
+        if let json {
+            body = try JSONSerialization.data(withJSONObject: json)
+            all["Content-Type"] = "application/json"
+        }
+        for (name, value) in headers { all[name] = value }
+        var request = Request(method: method, target: target, headers: all, body: body)
+        request.remoteAddress = address
+        let response = try await api.router.respond(to: request)
+        let object = (try? JSONSerialization.jsonObject(with: response.bodyData ?? Data()) as? [String: Any]) ?? [:]
+        return (response.status.code, response.headers, object)
+    }
+
+    @Test func signInGivesAnHttpOnlyStrictCookieAndChangesNeedTheCustomHeader() async throws {
+        let admin = AccountAdministration(container: container)
+        let password = try admin.addUser(named: "ana", password: "correct horse battery")
+        #expect(password == "correct horse battery")
+        let api = SlateAPI(container: container, secureCookies: true)
+
+        let (status, headers, body) = try await send(api, .post, "/api/v1/session", json: ["name": "ANA", "password": password])
+        #expect(status == 200 && body["account"] as? String == "ana")
+        let cookie = try #require(headers["Set-Cookie"])
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Secure"))
+        let session = String(cookie.prefix { $0 != ";" })
+
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Cookie": session]).0 == 200)
+        let forged = try await send(api, .post, "/api/v1/tasks", json: ["title": "x"], headers: ["Cookie": session])
+        #expect(forged.0 == 403 && (forged.2["error"] as? [String: Any])?["code"] as? String == "csrf")
+        #expect(try await send(api, .post, "/api/v1/tasks", json: ["title": "x"], headers: ["Cookie": session, "X-Requested-With": "slate"]).0 == 201)
+
+        #expect(try await send(api, .delete, "/api/v1/session", headers: ["Cookie": session, "X-Requested-With": "slate"]).0 == 204)
+        let after = try await send(api, .get, "/api/v1/tasks", headers: ["Cookie": session])
+        #expect(after.0 == 401 && after.1["WWW-Authenticate"] != nil)
+    }
+
+    @Test func bearerTokensAreStoredHashedAndWorkWithoutCSRF() async throws {
+        let admin = AccountAdministration(container: container)
+        _ = try admin.addUser(named: "ci")
+        let token = try admin.createToken(for: "ci", label: "pipeline")
+        let api = SlateAPI(container: container, secureCookies: false)
+        #expect(try await send(api, .post, "/api/v1/tasks", json: ["title": "From CI"], headers: ["Authorization": "Bearer \(token)"]).0 == 201)
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer wrong"]).0 == 401)
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Credential>()).filter { $0.kind == .token }
+        #expect(stored.count == 1 && stored.first?.secretHash == Secrets.digest(token) && stored.first?.secretHash != token,
+                "only a digest is stored")
+    }
+
+    @Test func wrongPasswordsAreRefusedThenRateLimitedPerAccountAndAddress() async throws {
+        let admin = AccountAdministration(container: container)
+        let password = try admin.addUser(named: "ben")
+        let api = SlateAPI(container: container, secureCookies: false)
+        for _ in 0..<5 {
+            #expect(try await send(api, .post, "/api/v1/session", json: ["name": "ben", "password": "guess"]).0 == 401)
+        }
+        let limited = try await send(api, .post, "/api/v1/session", json: ["name": "ben", "password": password])
+        #expect(limited.0 == 429 && limited.1["Retry-After"] != nil)
+        #expect(try await send(api, .post, "/api/v1/session", json: ["name": "ben", "password": password], address: "10.0.0.2").0 == 200,
+                "another address is not limited")
+        #expect(try await send(api, .post, "/api/v1/session", json: ["name": "nobody", "password": "x"]).0 == 401)
+    }
+
+    @Test func theFirstStartMakesOneAccountWithAGeneratedPasswordAndNoDefault() throws {
+        let admin = AccountAdministration(container: container)
+        let first = try #require(try admin.firstStartAccount())
+        #expect(first.name == "admin" && first.password.count >= 20)
+        #expect(try admin.firstStartAccount() == nil, "only once")
+        #expect(throws: SlateError.self) { _ = try admin.addUser(named: "short", password: "123") }
+    }
+}
