@@ -69,6 +69,6 @@ extension Session {
 
     /// Lists by id, for showing list names beside tasks.
     func listsByID() throws -> [UUID: TaskList] {
-        Dictionary(uniqueKeysWithValues: try slate().lists().map { ($0.list.id, $0.list) })
+        Dictionary(uniqueKeysWithValues: try slate().listsWithoutCounts().map { ($0.id, $0) })
     }
 }

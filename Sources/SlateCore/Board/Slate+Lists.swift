@@ -35,9 +35,17 @@ extension Slate {
             lists.sort { $0.model.name.localizedStandardCompare($1.model.name) == .orderedAscending }
         }
         let counts = try context.fetchCounts(
-            FetchDescriptor(predicate: #Predicate<TaskItem> { $0.accountID == accountID && !$0.isCompleted && $0.listID != nil }),
+            FetchDescriptor(predicate: #Predicate<TaskItem> { $0.accountID == accountID && $0.isCompleted == false && $0.listID != nil }),
             groupedBy: \.listID)
         return lists.map { ListSummary(list: $0.model, activeCount: counts[$0.model.id] ?? 0, revision: $0.revision) }
+    }
+
+    /// The account's lists in the manual order, without counting their tasks (which
+    /// reads every active task): for showing list names and colours beside tasks.
+    public func listsWithoutCounts() throws -> [TaskList] {
+        let accountID = self.accountID
+        return try makeContext().fetch(FetchDescriptor(
+            predicate: #Predicate<TaskList> { $0.accountID == accountID }, sortKeys: [.ascending(\.order), .ascending(\.created)]))
     }
 
     /// The list named `name` (ignoring case and surrounding spaces), or nil.
