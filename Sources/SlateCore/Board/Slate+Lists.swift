@@ -51,7 +51,7 @@ extension Slate {
     /// The list named `name` (ignoring case and surrounding spaces), or nil.
     public func list(named name: String) throws -> TaskList? {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
-        return try lists().first { $0.list.name.lowercased() == wanted }?.list
+        return try listsWithoutCounts().first { $0.name.lowercased() == wanted }
     }
 
     /// The list with `id` in this account, or an error naming it.
@@ -65,7 +65,7 @@ extension Slate {
     /// The list named `name`, or an error that suggests the closest name.
     public func requireList(named name: String) throws -> TaskList {
         if let list = try list(named: name) { return list }
-        let names = try lists().map(\.list.name)
+        let names = try listsWithoutCounts().map(\.name)
         if let guess = Suggestion.closest(to: name, in: names) {
             throw SlateError.notFound("list named \"\(name)\" — did you mean \"\(guess)\"?")
         }
@@ -78,11 +78,11 @@ extension Slate {
         let name = try TaskRules.validListName(name)
         let color = try color.map(TaskRules.validColor) ?? TaskList.defaultColor
         let icon = try icon.map(TaskRules.validIcon) ?? TaskList.defaultIcon
-        let existing = try lists()
-        if existing.contains(where: { $0.list.name.lowercased() == name.lowercased() }) {
+        let existing = try listsWithoutCounts()
+        if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) {
             throw SlateError.duplicateListName(name)
         }
-        let order = (existing.map(\.list.order).max() ?? 0) + 1
+        let order = (existing.map(\.order).max() ?? 0) + 1
         let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
         let context = makeContext()
         context.insert(list)
@@ -97,7 +97,7 @@ extension Slate {
         var list = try self.list(id: id).model
         if let name {
             let valid = try TaskRules.validListName(name)
-            if try lists().contains(where: { $0.list.id != id && $0.list.name.lowercased() == valid.lowercased() }) {
+            if try listsWithoutCounts().contains(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
                 throw SlateError.duplicateListName(valid)
             }
             list.name = valid
@@ -112,7 +112,7 @@ extension Slate {
 
     /// Moves a list before another one in the manual order (nil: to the end).
     public func moveList(_ id: UUID, before otherID: UUID?) throws {
-        let ordered = try lists().map(\.list)
+        let ordered = try listsWithoutCounts()
         guard var moving = ordered.first(where: { $0.id == id }) else { throw SlateError.notFound("list with id \(id)") }
         let others = ordered.filter { $0.id != id }
         moving.order = try Ordering.position(before: otherID, in: others.map { ($0.id, $0.order) }, what: "list")
