@@ -29,10 +29,14 @@ build: bootstrap
 bootstrap:
 	scripts/bootstrap
 
-bench: bench-store
+bench: bench-store bench-cli
 
 bench-store: bootstrap
 	bench/store/run
+
+# `slate` against Taskwarrior as whole processes; installs Taskwarrior and hyperfine if missing.
+bench-cli:
+	bench/cli/run
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift
