@@ -29,10 +29,15 @@ build: bootstrap
 bootstrap:
 	scripts/bootstrap
 
-bench: bench-store
+bench: bench-store bench-cli
 
 bench-store: bootstrap
 	bench/store/run
+
+# `slate` against Taskwarrior as whole processes; installs Taskwarrior and hyperfine if missing.
+# Also times slate built with --static-swift-stdlib (see BENCHMARKS.md).
+bench-cli:
+	bench/cli/run --static-stdlib
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

@@ -32,6 +32,8 @@ let package = Package(
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
+        // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
+        .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),

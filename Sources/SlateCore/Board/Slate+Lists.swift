@@ -35,20 +35,29 @@ extension Slate {
             lists.sort { $0.model.name.localizedStandardCompare($1.model.name) == .orderedAscending }
         }
         let counts = try context.fetchCounts(
-            FetchDescriptor(predicate: #Predicate<TaskItem> { $0.accountID == accountID && !$0.isCompleted && $0.listID != nil }),
+            FetchDescriptor(predicate: #Predicate<TaskItem> { $0.accountID == accountID && $0.isCompleted == false && $0.listID != nil }),
             groupedBy: \.listID)
         return lists.map { ListSummary(list: $0.model, activeCount: counts[$0.model.id] ?? 0, revision: $0.revision) }
     }
 
-    /// The account's lists by id, for showing list names beside tasks.
+    /// The account's lists by id, without counting their tasks (which reads every active
+    /// task): for showing list names and colours beside tasks.
     public func listsByID() throws -> [UUID: TaskList] {
-        Dictionary(uniqueKeysWithValues: try lists().map { ($0.list.id, $0.list) })
+        Dictionary(uniqueKeysWithValues: try listsWithoutCounts().map { ($0.id, $0) })
+    }
+
+    /// The account's lists in the manual order, without counting their tasks (which
+    /// reads every active task): for showing list names and colours beside tasks.
+    public func listsWithoutCounts() throws -> [TaskList] {
+        let accountID = self.accountID
+        return try makeContext().fetch(FetchDescriptor(
+            predicate: #Predicate<TaskList> { $0.accountID == accountID }, sortKeys: [.ascending(\.order), .ascending(\.created)]))
     }
 
     /// The list named `name` (ignoring case and surrounding spaces), or nil.
     public func list(named name: String) throws -> TaskList? {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
-        return try lists().first { $0.list.name.lowercased() == wanted }?.list
+        return try listsWithoutCounts().first { $0.name.lowercased() == wanted }
     }
 
     /// The list with `id` in this account, or an error naming it.
@@ -62,7 +71,7 @@ extension Slate {
     /// The list named `name`, or an error that suggests the closest name.
     public func requireList(named name: String) throws -> TaskList {
         if let list = try list(named: name) { return list }
-        let names = try lists().map(\.list.name)
+        let names = try listsWithoutCounts().map(\.name)
         if let guess = Suggestion.closest(to: name, in: names) {
             throw SlateError.notFound("list named \"\(name)\" — did you mean \"\(guess)\"?")
         }
@@ -75,11 +84,11 @@ extension Slate {
         let name = try TaskRules.validListName(name)
         let color = try color.map(TaskRules.validColor) ?? TaskList.defaultColor
         let icon = try icon.map(TaskRules.validIcon) ?? TaskList.defaultIcon
-        let existing = try lists()
-        if existing.contains(where: { $0.list.name.lowercased() == name.lowercased() }) {
+        let existing = try listsWithoutCounts()
+        if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) {
             throw SlateError.duplicateListName(name)
         }
-        let order = (existing.map(\.list.order).max() ?? 0) + 1
+        let order = (existing.map(\.order).max() ?? 0) + 1
         let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
         let context = makeContext()
         context.insert(list)
@@ -94,7 +103,7 @@ extension Slate {
         var list = try self.list(id: id).model
         if let name {
             let valid = try TaskRules.validListName(name)
-            if try lists().contains(where: { $0.list.id != id && $0.list.name.lowercased() == valid.lowercased() }) {
+            if try listsWithoutCounts().contains(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
                 throw SlateError.duplicateListName(valid)
             }
             list.name = valid
@@ -109,7 +118,7 @@ extension Slate {
 
     /// Moves a list before another one in the manual order (nil: to the end).
     public func moveList(_ id: UUID, before otherID: UUID?) throws {
-        let ordered = try lists().map(\.list)
+        let ordered = try listsWithoutCounts()
         guard var moving = ordered.first(where: { $0.id == id }) else { throw SlateError.notFound("list with id \(id)") }
         let others = ordered.filter { $0.id != id }
         moving.order = try Ordering.position(before: otherID, in: others.map { ($0.id, $0.order) }, what: "list")

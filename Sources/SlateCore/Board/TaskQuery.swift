@@ -86,12 +86,15 @@ extension TaskQuery {
         case .scheduled: descriptor.filters.append(#Predicate { $0.due != nil })
         case .flagged: descriptor.filters.append(#Predicate { $0.isFlagged })
         case .overdue: descriptor.filters.append(Self.overdue(now: now, startOfToday: startOfToday))
-        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted })
+        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted == true })
         }
+        // `== false` / `== true` rather than `!$0.isCompleted` / `$0.isCompleted`: an equality
+        // lets SQLite seek the (accountID, isCompleted, …) index to just those tasks and walk
+        // it in the default order; a bare or negated column scans every task of the account.
         switch status {
         case .all: break
-        case .active: descriptor.filters.append(#Predicate { !$0.isCompleted })
-        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted })
+        case .active: descriptor.filters.append(#Predicate { $0.isCompleted == false })
+        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted == true })
         }
         if let priority { descriptor.filters.append(#Predicate { $0.priority == priority }) }
         if let tag = tag.map(TaskRules.normalizedTag), !tag.isEmpty {

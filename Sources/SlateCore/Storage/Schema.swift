@@ -54,6 +54,9 @@ extension TaskItem: PersistentModel {
             // Serves the default view: incomplete first, then priority (critical first), then creation.
             Index("tasks_by_state", on: ["accountID", "isCompleted", .descending("priority"), "created"]),
             Index("tasks_by_due", on: ["accountID", "due"]),
+            // Serves a list's manual order, and the last position in it when adding a task (without
+            // it SQLite walked every task of the account: 0.1 s per `slate add` at 100,000 tasks).
+            Index("tasks_by_list", on: ["accountID", "listID", "order"]),
         ],
         searchable: ["title", "notes"],
         partition: "accountID"

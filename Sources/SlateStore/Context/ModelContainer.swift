@@ -54,7 +54,7 @@ public final class ModelContainer: Sendable {
         let migrator = Migrator(
             tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
             version: configuration.schemaVersion, stages: configuration.migrations)
-        try pool.write { database in
+        let isCurrent = try pool.write { database -> Bool in
             let stored: Int
             do {
                 stored = try migrator.checkCompatible(database)
@@ -69,12 +69,14 @@ public final class ModelContainer: Sendable {
                         version: configuration.schemaVersion,
                         reason: "the file has schema \(stored) and was opened read-only, so it cannot be migrated")
                 }
-                return
+                return true
             }
+            return try migrator.isCurrent(database)
         }
         if !configuration.isReadOnly {
             try pool.enableWriteAheadLog()
-            try pool.write { try migrator.migrate($0) }
+            // Every `slate` command opens the file: one already at this schema is left as it is.
+            if !isCurrent { try pool.write { try migrator.migrate($0) } }
         }
         notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
     }

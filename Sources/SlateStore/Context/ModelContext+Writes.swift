@@ -113,6 +113,9 @@ extension ModelContext {
         guard !container.checkedModels.withLock({ $0.contains(key) }) else { return nil }
         let container = self.container
         return ModelCheck { database in
+            // Staged before the first save ran the check: once one row passed, skip the rest
+            // (a bulk insert of 100,000 rows otherwise reads every one of them back).
+            guard !container.checkedModels.withLock({ $0.contains(key) }) else { return }
             let stored = try ModelContext.fetchRows(Model.self, sql: "SELECT \(ModelContext.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [model.id.databaseValue], in: database)
             guard let readBack = stored.first else { return }
             for column in Model.schema.columns where !column.isSequence && column.encode(readBack.model) != column.encode(model) {

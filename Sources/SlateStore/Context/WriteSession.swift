@@ -221,7 +221,10 @@ final class WriteSession {
 
     private func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
         guard let uuid = UUID.fromDatabaseValue(id) else { return }
-        var tableChanges = changes[table.tableName] ?? TableChanges()
+        // Taken out of the dictionary so that the sets are uniquely referenced: copying them
+        // out left a second reference, and every insert copied the whole set (quadratic in
+        // the rows of one save).
+        var tableChanges = changes.removeValue(forKey: table.tableName) ?? TableChanges()
         if kind == \TableChanges.deleted {
             // A row created and deleted in one commit never existed for anyone else.
             if tableChanges.inserted.remove(uuid) == nil { tableChanges.deleted.insert(uuid) }

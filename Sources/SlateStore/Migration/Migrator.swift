@@ -16,6 +16,34 @@ struct Migrator {
         return 0
     }
 
+    /// A digest of everything `migrate` brings a file to: the version and, for every
+    /// table, its DDL, indexes and search index. FNV-1a, so it is the same in every process.
+    var fingerprint: Int64 {
+        var text = "\(version)\n"
+        for table in tables {
+            text += ([table.createTableSQL] + table.createIndexesSQL).joined(separator: "\n")
+            if !table.searchableColumns.isEmpty {
+                text += "\n" + ([table.createSearchIndexSQL] + table.searchTriggersSQL).joined(separator: "\n")
+            }
+            text += "\n"
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// True when the file was last migrated to exactly this schema, so that opening it
+    /// needs no write: no DDL, no foreign key check, no commit (and no WAL to fold back).
+    func isCurrent(_ database: Database) throws -> Bool {
+        guard try Self.storedVersion(in: database) == version else { return false }
+        let value = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_fingerprint'")
+        if case .integer(let stored) = value { return stored == fingerprint }
+        return false
+    }
+
     /// Refuses a file written by a newer schema before anything touches it.
     func checkCompatible(_ database: Database) throws -> Int {
         let stored = try Self.storedVersion(in: database)
@@ -47,6 +75,9 @@ struct Migrator {
             try database.execute(
                 "INSERT INTO _slate_meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [.integer(Int64(version))])
+            try database.execute(
+                "INSERT INTO _slate_meta(key, value) VALUES ('schema_fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [.integer(fingerprint)])
             let violations = try database.rows("PRAGMA foreign_key_check")
             if let first = violations.first {
                 throw StoreError.migrationFailed(

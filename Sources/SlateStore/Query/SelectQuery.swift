@@ -21,7 +21,10 @@ struct SelectQuery<Model: PersistentModel> {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
             }
             let fts = quote(schema.tableName + "_fts")
-            from += " JOIN \(fts) ON \(fts).rowid = \(alias).\"_pk\""
+            // The search table comes first (CROSS JOIN fixes the order): the MATCH runs once
+            // and only its rows are looked up. With a plain JOIN SQLite may walk an index of
+            // the model table instead and run the MATCH once per row: 0.4 s at 10,000 tasks.
+            from = "\(fts) CROSS JOIN " + from + " ON \(fts).rowid = \(alias).\"_pk\""
             conditions.append("\(fts) MATCH ?")
             arguments.append(.text(query))
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
