@@ -112,6 +112,10 @@ extension ModelContext {
         guard !container.checkedModels.withLock({ $0.contains(key) }) else { return nil }
         let container = self.container
         return ModelCheck { database in
+            // Every change staged before the first save carries a check; once one has
+            // passed, the rest have nothing to prove (without this a bulk insert read
+            // back and decoded every row it wrote).
+            guard !container.checkedModels.withLock({ $0.contains(key) }) else { return }
             let stored = try ModelContext.fetchRows(Model.self, sql: "SELECT \(ModelContext.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [model.id.databaseValue], in: database)
             guard let readBack = stored.first else { return }
             for column in Model.schema.columns where column.encode(readBack.model) != column.encode(model) {
