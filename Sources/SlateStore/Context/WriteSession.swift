@@ -194,7 +194,9 @@ final class WriteSession {
 
     private func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
         guard let uuid = UUID.fromDatabaseValue(id) else { return }
-        var tableChanges = changes[table.tableName] ?? TableChanges()
+        // Taken out of the dictionary so the sets are uniquely referenced and grow in
+        // place; a copy would duplicate them on every row (quadratic in a bulk save).
+        var tableChanges = changes.removeValue(forKey: table.tableName) ?? TableChanges()
         if kind == \TableChanges.deleted {
             // A row created and deleted in one commit never existed for anyone else.
             if tableChanges.inserted.remove(uuid) == nil { tableChanges.deleted.insert(uuid) }
