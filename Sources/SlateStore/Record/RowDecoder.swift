@@ -85,10 +85,21 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = try index(key)
+        try decode(type, forKey: key, at: try index(key))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, forKey key: Key, at index: Int32) throws -> T {
         if type == Date.self {
             guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
             return Date(timeIntervalSinceReferenceDate: decoder.statement.double(at: index)) as! T
+        }
+        // Ids and references are on every row: read the text in place instead of going
+        // through a `DatabaseValue` and two dynamic casts.
+        if type == UUID.self {
+            guard decoder.statement.isText(at: index), let uuid = UUID(uuidString: decoder.statement.text(at: index)) else {
+                throw failure(key, type)
+            }
+            return uuid as! T
         }
         let value = decoder.statement.value(at: index)
         if let convertible = type as? any DatabaseValueConvertible.Type {
@@ -102,6 +113,41 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return decoded
         }
         throw failure(key, type)
+    }
+
+    // Optional properties: one column lookup, where the default `decodeIfPresent`
+    // makes three (`contains`, `decodeNil`, then `decode`). Same result: nil for an
+    // absent column or NULL, otherwise the value decoded as for a required property.
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.text(at: index)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.int64(at: index) != 0
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let index = presentIndex(key) else { return nil }
+        return Int(decoder.statement.int64(at: index))
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.double(at: index)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decode(type, forKey: key, at: index)
+    }
+
+    /// The column of `key` when it exists and is not NULL.
+    private func presentIndex(_ key: Key) -> Int32? {
+        guard let index = decoder.columns[key.stringValue], !decoder.statement.isNull(at: index) else { return nil }
+        return index
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
