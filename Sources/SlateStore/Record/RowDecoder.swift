@@ -5,7 +5,11 @@ import Foundation
 struct RowDecoder: Decoder {
     let statement: Statement
     let columns: [String: Int32]
-    let modelName: String
+    let model: Any.Type
+
+    /// For error messages only: `String(describing:)` of a type reflects on it, which
+    /// cost more than decoding the rest of the row when it was done for every row.
+    var modelName: String { String(describing: model) }
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -25,7 +29,7 @@ struct RowDecoder: Decoder {
     /// Decodes the row into `Model`, mapping any failure to `StoreError.decodingFailed`.
     static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: [String: Int32]) throws -> Model {
         do {
-            return try Model(from: RowDecoder(statement: statement, columns: columns, modelName: String(describing: Model.self)))
+            return try Model(from: RowDecoder(statement: statement, columns: columns, model: Model.self))
         } catch let error as StoreError {
             throw error
         } catch DecodingError.keyNotFound(let key, _) {
