@@ -54,14 +54,11 @@ extension ModelContext {
         _ type: Model.Type, sql: String, arguments: [DatabaseValue], in database: Database
     ) throws -> [Revisioned<Model>] {
         var results: [Revisioned<Model>] = []
-        var columns: [String: Int32]?
+        var columns: ColumnLayout?
         try database.forEachRow(sql, arguments) { statement in
-            if columns == nil {
-                var map: [String: Int32] = [:]
-                for index in 0..<statement.columnCount { map[statement.columnName(index)] = index }
-                columns = map
-            }
-            let model = try RowDecoder.decode(Model.self, from: statement, columns: columns!)
+            let layout = columns ?? ColumnLayout(statement)
+            columns = layout
+            let model = try RowDecoder.decode(Model.self, from: statement, columns: layout)
             let revision = Int(statement.int64(at: statement.columnCount - 1))
             results.append(Revisioned(model: model, revision: revision))
         }

@@ -4,7 +4,7 @@ import Foundation
 /// an intermediate dictionary. Column names are the model's coding keys.
 struct RowDecoder: Decoder {
     let statement: Statement
-    let columns: [String: Int32]
+    let columns: ColumnLayout
     let model: Any.Type
 
     /// For error messages only: `String(describing:)` of a type reflects on it, which
@@ -27,7 +27,8 @@ struct RowDecoder: Decoder {
     }
 
     /// Decodes the row into `Model`, mapping any failure to `StoreError.decodingFailed`.
-    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: [String: Int32]) throws -> Model {
+    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: ColumnLayout) throws -> Model {
+        columns.rewind()
         do {
             return try Model(from: RowDecoder(statement: statement, columns: columns, model: Model.self))
         } catch let error as StoreError {
@@ -41,16 +42,55 @@ struct RowDecoder: Decoder {
     }
 }
 
+/// Where each coding key's column is in a result row.
+///
+/// Synthesized `init(from:)` asks for the keys in declaration order, which is also the
+/// order of the SELECT, so the column after the last one found is tried first (a cheap
+/// comparison of short strings) and the dictionary, which hashes the key, is only the
+/// fallback. Used by one fetch on one thread; `rewind()` before each row.
+final class ColumnLayout {
+    /// The column names in SELECT order.
+    let names: [String]
+    /// Name → column index.
+    let indexes: [String: Int32]
+    /// Repeated names (not produced by the store's own SELECTs) make the position
+    /// ambiguous; then only the dictionary answers.
+    private let isUnambiguous: Bool
+    private var next = 0
+
+    /// The layout of `statement`'s result columns.
+    init(_ statement: Statement) {
+        names = (0..<statement.columnCount).map(statement.columnName)
+        var indexes: [String: Int32] = [:]
+        for (index, name) in names.enumerated() { indexes[name] = Int32(index) }
+        self.indexes = indexes
+        isUnambiguous = indexes.count == names.count
+    }
+
+    func rewind() { next = 0 }
+
+    /// The index of the column `name`, or nil when the row has no such column.
+    func index(of name: String) -> Int32? {
+        if isUnambiguous, next < names.count, names[next] == name {
+            next += 1
+            return Int32(next - 1)
+        }
+        guard let index = indexes[name] else { return nil }
+        next = Int(index) + 1
+        return index
+    }
+}
+
 private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder
 
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { decoder.columns.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { decoder.columns.names.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { decoder.columns[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { decoder.columns.indexes[key.stringValue] != nil }
 
     private func index(_ key: Key) throws -> Int32 {
-        guard let index = decoder.columns[key.stringValue] else {
+        guard let index = decoder.columns.index(of: key.stringValue) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no column \(key.stringValue)"))
         }
         return index
@@ -150,7 +190,7 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The column of `key` when it exists and is not NULL.
     private func presentIndex(_ key: Key) -> Int32? {
-        guard let index = decoder.columns[key.stringValue], !decoder.statement.isNull(at: index) else { return nil }
+        guard let index = decoder.columns.index(of: key.stringValue), !decoder.statement.isNull(at: index) else { return nil }
         return index
     }
 
