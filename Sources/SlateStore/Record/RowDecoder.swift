@@ -145,6 +145,14 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             return uuid as! T
         }
+        return try decodeStoredValue(type, forKey: key, at: index)
+    }
+
+    /// Everything but dates and UUIDs. Kept out of `decode(_:forKey:at:)` because its
+    /// `T?` locals make unspecialized code look up `Optional<T>` metadata on entry, a
+    /// cost the fast paths above would otherwise pay on every column.
+    @inline(never)
+    private func decodeStoredValue<T: Decodable>(_ type: T.Type, forKey key: Key, at index: Int32) throws -> T {
         let value = decoder.statement.value(at: index)
         if let convertible = type as? any DatabaseValueConvertible.Type {
             guard let decoded = convertible.fromDatabaseValue(value) as? T else { throw failure(key, type) }
