@@ -29,7 +29,7 @@ struct Report: Codable {
 
     init(options: Options, lines: [LineResult]) {
         benchmark = "store"
-        command = "bench/store/run " + CommandLine.arguments.dropFirst().joined(separator: " ")
+        command = (["bench/store/run"] + Self.userArguments()).joined(separator: " ")
         date = ISO8601DateFormatter().string(from: Date())
         machine = Machine(
             processors: ProcessInfo.processInfo.activeProcessorCount,
@@ -44,10 +44,19 @@ struct Report: Codable {
         allLinesMeetTarget = lines.allSatisfy(\.meetsTarget)
     }
 
+    /// The arguments given to `bench/store/run`: all but the `--json` it adds itself.
+    private static func userArguments() -> [String] {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if let json = arguments.firstIndex(of: "--json"), json + 1 < arguments.count {
+            arguments.removeSubrange(json...(json + 1))
+        }
+        return arguments
+    }
+
     /// Writes the report as pretty, key-sorted JSON, replacing the file atomically.
     func write(to path: String) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try (encoder.encode(self) + Data("\n".utf8)).write(to: url, options: .atomic)
@@ -55,13 +64,17 @@ struct Report: Codable {
 
     /// The table printed at the end of a run.
     var table: String {
-        let header = ["line", "rows", "reps", "SlateStore", "raw sqlite3", "SlateStore rows/s", "raw rows/s", "ratio", "≤1.5x"]
+        let header = [
+            "line", "rows", "reps", "SlateStore", "raw sqlite3", "SlateStore rows/s", "raw rows/s", "ratio", "≤1.5x",
+            "cpu ratio",
+        ]
         let rows = lines.map { line in
             [
                 line.name, grouped(line.rows), String(line.repetitions),
                 duration(line.slateStore.medianSeconds), duration(line.raw.medianSeconds),
                 grouped(Int(line.slateStore.rowsPerSecond.rounded())), grouped(Int(line.raw.rowsPerSecond.rounded())),
                 String(format: "%.2fx", line.ratio), line.meetsTarget ? "yes" : "MISS",
+                String(format: "%.2fx", line.cpuRatio),
             ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -34,8 +34,8 @@ struct Runner {
             let raw = try Self.rawConnection(onSchemaAt: rawPath)
             try sampler.repetition(
                 repetition,
-                store: { try measure { try StoreWorkload.insert(dataset, into: container) }.seconds },
-                raw: { try measure { try RawWorkload.insert(dataset, into: raw) }.seconds })
+                store: { try measure { try StoreWorkload.insert(dataset, into: container) }.timing },
+                raw: { try measure { try RawWorkload.insert(dataset, into: raw) }.timing })
             progress("insert \(repetition + 1)/\(options.insertRepetitions)")
             if repetition == options.insertRepetitions - 1 {
                 kept = (container, raw)
@@ -111,10 +111,10 @@ struct Runner {
 
     /// Times one query and checks it returned the expected number of rows, so that
     /// neither side can be fast by doing less.
-    private func timed(expecting rows: Int, _ body: () throws -> Int) throws -> Double {
-        let (count, seconds) = try measure(body)
+    private func timed(expecting rows: Int, _ body: () throws -> Int) throws -> Timing {
+        let (count, timing) = try measure(body)
         guard count == rows else { throw RawError(message: "a query returned \(count) rows instead of \(rows)") }
-        return seconds
+        return timing
     }
 
     // MARK: Checking both sides agree
