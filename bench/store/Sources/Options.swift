@@ -4,9 +4,9 @@ import Foundation
 struct Options {
     var taskCount = 100_000
     var listCount = 50
-    /// Each repetition inserts 100,000 rows on both sides, about 20 s a side here (the
-    /// FTS5 triggers dominate), so 3 keeps the whole run near three minutes.
-    var insertRepetitions = 3
+    /// Each repetition inserts 100,000 rows on each side, 12–15 s a side on a quiet
+    /// 2-core machine (the FTS5 triggers dominate): 5 keep the whole run near 2.5 minutes.
+    var insertRepetitions = 5
     var queryRepetitions = 30
     /// Counting is quick, so it gets more repetitions for a stable median.
     var countRepetitions = 300
@@ -18,7 +18,7 @@ struct Options {
     static let usage = """
         usage: store-bench [--tasks N] [--lists N] [--insert-reps N] [--query-reps N] [--count-reps N] [--json PATH] [--keep]
           Measures the same work through SlateStore and through a hand-written sqlite3 loop.
-          Defaults: 100000 tasks in 50 lists, 3 insert, 30 query and 300 count repetitions.
+          Defaults: 100000 tasks in 50 lists, 5 insert, 30 query and 300 count repetitions.
           --keep leaves the last pair of database files in place and prints where.
         """
 
