@@ -143,7 +143,8 @@ struct Runner {
         }
     }
 
+    /// Progress goes to stdout with the rest, so a saved log reads in order.
     private func progress(_ step: String) {
-        FileHandle.standardError.write(Data("  \(step) done\n".utf8))
+        print("  \(step) done")
     }
 }
