@@ -202,7 +202,12 @@ public final class Database: @unchecked Sendable {
 }
 
 /// Quotes an SQL identifier (table or column name).
+///
+/// Queries quote every column they name, so the usual case (no `"` inside) skips
+/// Foundation's `replacingOccurrences`, which bridges through NSString and cost about
+/// as much as the rest of building a small query.
 @inline(__always)
 func quote(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+    return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -80,6 +80,7 @@ final class Statement {
     }
 
     func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    func isText(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_TEXT }
     func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
     func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
     func text(at index: Int32) -> String {

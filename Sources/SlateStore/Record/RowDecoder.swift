@@ -4,8 +4,12 @@ import Foundation
 /// an intermediate dictionary. Column names are the model's coding keys.
 struct RowDecoder: Decoder {
     let statement: Statement
-    let columns: [String: Int32]
-    let modelName: String
+    let columns: ColumnLayout
+    let model: Any.Type
+
+    /// For error messages only: `String(describing:)` of a type reflects on it, which
+    /// cost more than decoding the rest of the row when it was done for every row.
+    var modelName: String { String(describing: model) }
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -23,9 +27,10 @@ struct RowDecoder: Decoder {
     }
 
     /// Decodes the row into `Model`, mapping any failure to `StoreError.decodingFailed`.
-    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: [String: Int32]) throws -> Model {
+    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: ColumnLayout) throws -> Model {
+        columns.rewind()
         do {
-            return try Model(from: RowDecoder(statement: statement, columns: columns, modelName: String(describing: Model.self)))
+            return try Model(from: RowDecoder(statement: statement, columns: columns, model: Model.self))
         } catch let error as StoreError {
             throw error
         } catch DecodingError.keyNotFound(let key, _) {
@@ -37,16 +42,55 @@ struct RowDecoder: Decoder {
     }
 }
 
+/// Where each coding key's column is in a result row.
+///
+/// Synthesized `init(from:)` asks for the keys in declaration order, which is also the
+/// order of the SELECT, so the column after the last one found is tried first (a cheap
+/// comparison of short strings) and the dictionary, which hashes the key, is only the
+/// fallback. Used by one fetch on one thread; `rewind()` before each row.
+final class ColumnLayout {
+    /// The column names in SELECT order.
+    let names: [String]
+    /// Name → column index.
+    let indexes: [String: Int32]
+    /// Repeated names (not produced by the store's own SELECTs) make the position
+    /// ambiguous; then only the dictionary answers.
+    private let isUnambiguous: Bool
+    private var next = 0
+
+    /// The layout of `statement`'s result columns.
+    init(_ statement: Statement) {
+        names = (0..<statement.columnCount).map(statement.columnName)
+        var indexes: [String: Int32] = [:]
+        for (index, name) in names.enumerated() { indexes[name] = Int32(index) }
+        self.indexes = indexes
+        isUnambiguous = indexes.count == names.count
+    }
+
+    func rewind() { next = 0 }
+
+    /// The index of the column `name`, or nil when the row has no such column.
+    func index(of name: String) -> Int32? {
+        if isUnambiguous, next < names.count, names[next] == name {
+            next += 1
+            return Int32(next - 1)
+        }
+        guard let index = indexes[name] else { return nil }
+        next = Int(index) + 1
+        return index
+    }
+}
+
 private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder
 
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { decoder.columns.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { decoder.columns.names.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { decoder.columns[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { decoder.columns.indexes[key.stringValue] != nil }
 
     private func index(_ key: Key) throws -> Int32 {
-        guard let index = decoder.columns[key.stringValue] else {
+        guard let index = decoder.columns.index(of: key.stringValue) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no column \(key.stringValue)"))
         }
         return index
@@ -85,11 +129,30 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = try index(key)
+        try decode(type, forKey: key, at: try index(key))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, forKey key: Key, at index: Int32) throws -> T {
         if type == Date.self {
             guard !decoder.statement.isNull(at: index) else { throw failure(key, type) }
             return Date(timeIntervalSinceReferenceDate: decoder.statement.double(at: index)) as! T
         }
+        // Ids and references are on every row: read the text in place instead of going
+        // through a `DatabaseValue` and two dynamic casts.
+        if type == UUID.self {
+            guard decoder.statement.isText(at: index), let uuid = UUID(uuidString: decoder.statement.text(at: index)) else {
+                throw failure(key, type)
+            }
+            return uuid as! T
+        }
+        return try decodeStoredValue(type, forKey: key, at: index)
+    }
+
+    /// Everything but dates and UUIDs. Kept out of `decode(_:forKey:at:)` because its
+    /// `T?` locals make unspecialized code look up `Optional<T>` metadata on entry, a
+    /// cost the fast paths above would otherwise pay on every column.
+    @inline(never)
+    private func decodeStoredValue<T: Decodable>(_ type: T.Type, forKey key: Key, at index: Int32) throws -> T {
         let value = decoder.statement.value(at: index)
         if let convertible = type as? any DatabaseValueConvertible.Type {
             guard let decoded = convertible.fromDatabaseValue(value) as? T else { throw failure(key, type) }
@@ -102,6 +165,41 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return decoded
         }
         throw failure(key, type)
+    }
+
+    // Optional properties: one column lookup, where the default `decodeIfPresent`
+    // makes three (`contains`, `decodeNil`, then `decode`). Same result: nil for an
+    // absent column or NULL, otherwise the value decoded as for a required property.
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.text(at: index)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.int64(at: index) != 0
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let index = presentIndex(key) else { return nil }
+        return Int(decoder.statement.int64(at: index))
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let index = presentIndex(key) else { return nil }
+        return decoder.statement.double(at: index)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = presentIndex(key) else { return nil }
+        return try decode(type, forKey: key, at: index)
+    }
+
+    /// The column of `key` when it exists and is not NULL.
+    private func presentIndex(_ key: Key) -> Int32? {
+        guard let index = decoder.columns.index(of: key.stringValue), !decoder.statement.isNull(at: index) else { return nil }
+        return index
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
