@@ -1,0 +1,21 @@
+// http-ceiling: answers every request with 200 "ok" through SlateHTTP's libmicrohttpd
+// bridge (suspend, Task, resume) — the ceiling the API benchmark is measured against.
+//   http-ceiling [port]     (default 8089; SIGINT or SIGTERM stops it)
+import Foundation
+import SlateHTTP
+
+struct Ceiling: Responder {
+    func respond(to request: Request) async throws -> Response { .text("ok") }
+}
+
+let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8089
+let server = HTTPServer(configuration: .init(port: port), responder: Ceiling())
+do {
+    try server.start()
+} catch {
+    FileHandle.standardError.write(Data("http-ceiling: \(error)\n".utf8))
+    exit(1)
+}
+server.shutdownOnSignals()
+print("http-ceiling listening on 127.0.0.1:\(server.port)")
+await server.waitUntilStopped()
