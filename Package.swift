@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),
-        .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP"]),
+        .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling"]),
     ],
     swiftLanguageModes: [.v6]
 )

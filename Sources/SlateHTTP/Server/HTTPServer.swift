@@ -31,7 +31,6 @@ public final class HTTPServer: Sendable {
         var lifecycle = Lifecycle.idle
         var port = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
-        var signalSources: [any DispatchSourceSignal] = []
         var signalled = false
         /// A second signal, or ``HTTPServer/shutdown(gracePeriod:)`` asking for less: stop waiting.
         var hurry = false
@@ -91,11 +90,10 @@ public final class HTTPServer: Sendable {
 
         core.beginDraining()
         let listeningSocket = daemon.quiesce()
-        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
-        while core.requestsInFlight > 0, ContinuousClock.now < deadline, !state.withLock({ $0.hurry }) {
-            do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
-        }
+        await waitForRequestsInFlight(upTo: configuration.shutdownGracePeriod)
         core.resumeEverything()
+        // The 503s and stream ends just released still need a moment to reach the wire.
+        await waitForRequestsInFlight(upTo: Self.flushPeriod)
         daemon.stop(listeningSocket: listeningSocket)
 
         let waiters = state.withLock { state in
@@ -104,6 +102,16 @@ public final class HTTPServer: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// How long the last responses of a shutdown get to be sent before connections close.
+    static let flushPeriod = Duration.seconds(1)
+
+    private func waitForRequestsInFlight(upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while core.requestsInFlight > 0, ContinuousClock.now < deadline, !state.withLock({ $0.hurry }) {
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+        }
     }
 
     /// Returns once the server has stopped (at once if it never started or already stopped).
@@ -123,18 +131,10 @@ public final class HTTPServer: Sendable {
 
     /// Shuts the server down gracefully on the first of `signals` (SIGINT and SIGTERM by
     /// default); a second signal cuts the grace period short. The signals' default action
-    /// (terminating the process) is replaced, so the caller exits after
-    /// ``waitUntilStopped()`` returns — with status 0 for a clean stop.
+    /// (terminating the process) is replaced for the rest of the process, so the caller
+    /// exits after ``waitUntilStopped()`` returns — with status 0 for a clean stop.
     public func shutdownOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            state.withLock { state in
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [self] in handleSignal() }
-                source.resume()
-                state.signalSources.append(source)
-            }
-        }
+        SignalRelay.observe(signals) { [weak self] in self?.handleSignal() }
     }
 
     private func handleSignal() {

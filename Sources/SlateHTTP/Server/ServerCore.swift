@@ -45,6 +45,9 @@ final class ServerCore: Sendable {
             return try await responder.respond(to: request)
         } catch let error as HTTPError {
             return error.response
+        } catch is CancellationError {
+            // Only shutdown cancels handlers, and their clients were already answered 503.
+            return unavailable
         } catch {
             FileHandle.standardError.write(Data("SlateHTTP: \(request.method) \(request.path) failed: \(error)\n".utf8))
             return HTTPError(.internalServerError, code: "internal_error",

@@ -17,5 +17,6 @@ do {
     exit(1)
 }
 server.shutdownOnSignals()
-print("http-ceiling listening on 127.0.0.1:\(server.port)")
+// Written unbuffered: a test reads the port from this line while the process runs.
+FileHandle.standardOutput.write(Data("http-ceiling listening on 127.0.0.1:\(server.port)\n".utf8))
 await server.waitUntilStopped()
