@@ -133,6 +133,17 @@ import Testing
         #expect(request.queryValue("missing") == nil)
     }
 
+    @Test func headerNamesIgnoreASCIICaseOnly() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-Trace-ID": "1"]
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers["CONTENT-TYPE"] == "text/plain")
+        #expect(headers["x-trace-id"] == "1")
+        #expect(headers["Content-Typ"] == nil && headers["Content-Types"] == nil)
+        #expect(!HTTPHeaders.sameName("a-b", "a\rb") && !HTTPHeaders.sameName("[", "{"))
+        headers["CONTENT-type"] = "application/json"
+        #expect(headers.values("Content-Type") == ["application/json"])
+    }
+
     @Test func anyOtherErrorBecomesAnOpaque500() async {
         struct Leaky: Error, CustomStringConvertible { var description: String { "password=hunter2" } }
         var router = Router()

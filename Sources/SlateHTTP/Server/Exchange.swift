@@ -39,6 +39,8 @@ final class Exchange: Sendable {
         var remoteAddress = ""
         var body = Data()
         var phase = Phase.receiving
+        /// The responder's Task, for shutdown to cancel.
+        var task: Task<Void, Never>?
     }
 
     /// The request target exactly as sent: path and query, not yet percent-decoded.

@@ -22,7 +22,7 @@ extension HTTPServer {
         public var maxBodySize: Int = 1 << 20
         /// The room for the request line and header fields; past it the library answers 431.
         /// The per-connection memory given to the library is this plus room for buffers.
-        public var maxHeaderSize: Int = 16 << 10
+        public var maxHeaderSize: Int = 8 << 10
         /// A connection that sends nothing for this long is closed. Suspended connections
         /// (a handler still working, a stream waiting for its next event) do not time out.
         public var idleTimeout: Duration = .seconds(60)
@@ -37,7 +37,7 @@ extension HTTPServer {
         /// the rest 503 and stops.
         public var shutdownGracePeriod: Duration = .seconds(10)
 
-        /// The defaults: 127.0.0.1, a free port, 1 MiB bodies, 16 KiB headers.
+        /// The defaults: 127.0.0.1, a free port, 1 MiB bodies, 8 KiB headers.
         public init() {}
 
         /// A configuration for `host:port` with the default limits.
@@ -47,7 +47,7 @@ extension HTTPServer {
         }
 
         /// Room the library needs beyond the headers: its read buffer and the response head.
-        static let bufferAllowance = 16 << 10
+        static let bufferAllowance = 8 << 10
 
         /// Whole seconds for the library, rounding up so that a short timeout never becomes 0
         /// (which means "never").

@@ -9,7 +9,9 @@ import Darwin
 
 extension ServerCore {
     /// Header fields the library writes itself; a copy from the response would conflict.
-    private static let libraryOwnedHeaders: Set<String> = ["content-length", "transfer-encoding"]
+    private static func isLibraryOwned(_ name: String) -> Bool {
+        HTTPHeaders.sameName(name, "Content-Length") || HTTPHeaders.sameName(name, "Transfer-Encoding")
+    }
 
     /// Turns a ``Response`` into a library response (one reference, for the caller to
     /// destroy after queueing) and the status code to send.
@@ -46,7 +48,7 @@ extension ServerCore {
             if made != nil { pump.start(ended: !register(pump)) }
         }
         guard let made else { return nil }
-        for (name, value) in headers where !Self.libraryOwnedHeaders.contains(name.lowercased()) {
+        for (name, value) in headers where !Self.isLibraryOwned(name) {
             _ = MHD_add_response_header(made, name, value)
         }
         return (made, status)

@@ -5,24 +5,20 @@ import Synchronization
 /// What the library's callbacks reach through their `cls` pointer: the responder, the
 /// limits, and the registry of suspended connections.
 ///
-/// One lock (``registry``) guards every decision to suspend or resume a connection that is
-/// waiting for its responder, so that shutdown's final sweep cannot race a new suspension:
-/// once `closing` is set under the lock, nothing suspends again.
+/// The registry's lock guards every decision to suspend a connection or to claim the right
+/// to resume it, so that shutdown's final sweep cannot race them: once `closing` is set
+/// under the lock nothing suspends again, and each waiting connection is resumed exactly
+/// once — by its responder or by the sweep. The lock is held only for those decisions;
+/// starting Tasks and resuming happen outside it, and ``resumesUnderway`` lets the sweep
+/// wait for a resume that was claimed but has not happened yet.
 final class ServerCore: Sendable {
-    struct Waiting {
-        let exchange: Exchange
-        let task: Task<Void, Never>
-    }
-
     struct Registry {
         /// Set when shutdown starts: responses say `Connection: close`, new streams end at once.
         var draining = false
         /// Set by the final sweep: nothing suspends any more; new requests get 503.
         var closing = false
-        /// Requests between their request line and their completion.
-        var inFlight = 0
         /// Connections suspended while their responder works.
-        var waiting: [ObjectIdentifier: Waiting] = [:]
+        var waiting: [ObjectIdentifier: Exchange] = [:]
         /// Streaming responses not yet freed by the library.
         var streams: [ObjectIdentifier: StreamPump] = [:]
     }
@@ -30,6 +26,10 @@ final class ServerCore: Sendable {
     let responder: any Responder
     let configuration: HTTPServer.Configuration
     let registry = Mutex(Registry())
+    /// Requests between their request line and their completion.
+    let inFlight = Atomic(0)
+    /// Resumes claimed in ``deliver(_:to:)`` and not yet made.
+    let resumesUnderway = Atomic(0)
     /// A lock-free copy of `registry.draining` for the per-response check.
     let draining = Atomic(false)
 
@@ -66,42 +66,49 @@ final class ServerCore: Sendable {
 
     /// The request line arrived: the state that will live behind `*con_cls`.
     func begin(target: String, connection: OpaquePointer) -> Exchange {
-        registry.withLock { $0.inFlight += 1 }
+        inFlight.add(1, ordering: .relaxed)
         return Exchange(target: target, connection: ConnectionHandle(pointer: connection))
     }
 
     /// The library is done with the request (sent, failed, or the daemon is stopping).
     func complete(_ exchange: Exchange) {
-        registry.withLock { $0.inFlight -= 1 }
+        inFlight.subtract(1, ordering: .releasing)
     }
 
     /// The whole request is in: suspend the connection and run the responder in a Task.
     /// Returns false when the server is closing and the caller should answer 503 instead.
     func suspendAndRespond(_ exchange: Exchange) -> Bool {
-        let request = exchange.makeRequest()
-        let responder = self.responder
-        return registry.withLock { registry in
+        let suspended = registry.withLock { registry in
             guard !registry.closing else { return false }
             MHD_suspend_connection(exchange.connection.pointer)
-            // The Task may finish before this closure returns; `deliver` then waits for the lock.
-            let task = Task {
-                let response = await Self.respond(to: request, with: responder)
-                self.deliver(response, to: exchange)
-            }
-            registry.waiting[ObjectIdentifier(exchange)] = Waiting(exchange: exchange, task: task)
+            registry.waiting[ObjectIdentifier(exchange)] = exchange
             return true
         }
+        guard suspended else { return false }
+        let request = exchange.makeRequest()
+        let responder = self.responder
+        // Started after the suspension, so its resume always comes second.
+        let task = Task {
+            let response = await Self.respond(to: request, with: responder)
+            self.deliver(response, to: exchange)
+        }
+        exchange.state.withLock { $0.task = task }
+        return true
     }
 
     /// The responder answered: keep the response and resume the connection; the library
     /// calls the access handler again, which queues it.
     func deliver(_ response: Response, to exchange: Exchange) {
-        registry.withLock { registry in
+        let claimed = registry.withLock { registry in
             // Gone when the shutdown sweep already answered 503 for this one.
-            guard registry.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return }
-            exchange.state.withLock { $0.phase = .answered(response) }
-            MHD_resume_connection(exchange.connection.pointer)
+            guard registry.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
+            resumesUnderway.add(1, ordering: .relaxed)
+            return true
         }
+        guard claimed else { return }
+        exchange.state.withLock { $0.phase = .answered(response) }
+        MHD_resume_connection(exchange.connection.pointer)
+        resumesUnderway.subtract(1, ordering: .releasing)
     }
 
     /// Records a new streaming response; returns false when it must end at once (draining).
@@ -128,21 +135,26 @@ final class ServerCore: Sendable {
         for stream in streams { stream.end() }
     }
 
-    var requestsInFlight: Int { registry.withLock { $0.inFlight } }
+    var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
 
     /// The last step before the daemon stops: no connection may stay suspended. Handlers
     /// still working are cancelled and their clients get 503; streams end.
     func resumeEverything() {
-        let streams = registry.withLock { registry in
+        let (waiting, streams) = registry.withLock { registry in
             registry.closing = true
-            for waiting in registry.waiting.values {
-                waiting.exchange.state.withLock { $0.phase = .answered(Self.unavailable) }
-                MHD_resume_connection(waiting.exchange.connection.pointer)
-                waiting.task.cancel()
+            defer { registry.waiting.removeAll() }
+            return (Array(registry.waiting.values), Array(registry.streams.values))
+        }
+        for exchange in waiting {
+            let task = exchange.state.withLock { state in
+                state.phase = .answered(Self.unavailable)
+                return state.task
             }
-            registry.waiting.removeAll()
-            return Array(registry.streams.values)
+            MHD_resume_connection(exchange.connection.pointer)
+            task?.cancel()
         }
         for stream in streams { stream.end() }
+        // A responder that claimed its resume just before the sweep is about to make it.
+        while resumesUnderway.load(ordering: .acquiring) > 0 { sched_yield() }
     }
 }

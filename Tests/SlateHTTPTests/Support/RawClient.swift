@@ -6,11 +6,14 @@ import Synchronization
 import Glibc
 #endif
 
-/// Runs blocking socket work on a Dispatch thread, never on the cooperative pool (which has
-/// only as many threads as cores: a blocked read there could starve the server's handlers).
+/// Runs blocking socket work on a thread of its own. Not on the cooperative pool, nor on
+/// Dispatch's global queues: both have about as many threads as cores, and the server
+/// needs them — `Task.sleep` in a handler resumes through a Dispatch timer, so clients
+/// blocked in `recv` there would stall the very server they wait for.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.start()
     }
 }
 

@@ -1,6 +1,7 @@
 // http-ceiling: answers every request with 200 "ok" through SlateHTTP's libmicrohttpd
 // bridge (suspend, Task, resume) — the ceiling the API benchmark is measured against.
-//   http-ceiling [port]     (default 8089; SIGINT or SIGTERM stops it)
+//   http-ceiling [port] [threads]   (default 8089 and the server's default pool;
+//                                    SIGINT or SIGTERM stops it)
 import Foundation
 import SlateHTTP
 
@@ -8,8 +9,12 @@ struct Ceiling: Responder {
     func respond(to request: Request) async throws -> Response { .text("ok") }
 }
 
-let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8089
-let server = HTTPServer(configuration: .init(port: port), responder: Ceiling())
+let arguments = CommandLine.arguments.dropFirst().map { Int($0) }
+var configuration = HTTPServer.Configuration(port: arguments.first.flatMap { $0 } ?? 8089)
+if arguments.count > 1, let threads = arguments[arguments.index(after: arguments.startIndex)] {
+    configuration.threadPoolSize = threads
+}
+let server = HTTPServer(configuration: configuration, responder: Ceiling())
 do {
     try server.start()
 } catch {
