@@ -82,6 +82,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let ok = HTTPStatus(200, "OK")
     public static let created = HTTPStatus(201, "Created")
     public static let noContent = HTTPStatus(204, "No Content")
+    /// WebDAV and CalDAV answers to PROPFIND and REPORT.
+    public static let multiStatus = HTTPStatus(207, "Multi-Status")
     public static let movedPermanently = HTTPStatus(301, "Moved Permanently")
     public static let found = HTTPStatus(302, "Found")
     public static let notModified = HTTPStatus(304, "Not Modified")
@@ -97,6 +99,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
     public static let preconditionRequired = HTTPStatus(428, "Precondition Required")
     public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
+    /// What libmicrohttpd answers when the request head exceeds the header limit.
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(500, "Internal Server Error")
     public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
 }

@@ -17,7 +17,7 @@ extension OverTheWire {
                 return Response(headers: ["Content-Type": "application/octet-stream"], body: .data(request.body))
             }
             router.on("PROPFIND", "/dav/:calendar") { request in
-                Response(status: HTTPStatus(207, "Multi-Status"), headers: ["Content-Type": "application/xml"],
+                Response(status: .multiStatus, headers: ["Content-Type": "application/xml"],
                          body: .data(Data("<multistatus calendar=\"\(request.parameters["calendar"]!)\" depth=\"\(request.headers["Depth"] ?? "")\">".utf8) + request.body))
             }
             router.on(.get, "/boom") { _ in throw CocoaError(.fileReadCorruptFile) }
@@ -171,6 +171,33 @@ extension OverTheWire {
                 }
                 #expect(first == 200)
                 #expect(third)
+            }
+        }
+
+        @Test func connectionsPastTheTotalWaitForAFreeSlot() async throws {
+            // One network thread: with a pool, the library splits the total between threads.
+            try await withServer(Self.router(), configure: { $0.maxConnections = 2; $0.threadPoolSize = 1 }) { server in
+                let port = server.port
+                let (waited, third) = try await offPool {
+                    let third: RawResponse
+                    let waited: Bool
+                    do {
+                        let first = try RawConnection(port: port)
+                        let second = try RawConnection(port: port)
+                        _ = try first.exchange("GET /hello/1 HTTP/1.1\r\nHost: t\r\n\r\n")
+                        _ = try second.exchange("GET /hello/2 HTTP/1.1\r\nHost: t\r\n\r\n")
+                        // The library stops accepting at the limit: the third waits in the backlog.
+                        let waiting = try RawConnection(port: port)
+                        try waiting.send("GET /hello/3 HTTP/1.1\r\nHost: t\r\n\r\n")
+                        waited = waiting.hearsNothing(forMilliseconds: 300)
+                        _ = consume first  // closing one frees a slot
+                        third = try waiting.readResponse()
+                        _ = second
+                    }
+                    return (waited, third)
+                }
+                #expect(waited)
+                #expect(third.status == 200 && third.text == "hello 3 ")
             }
         }
 

@@ -150,6 +150,14 @@ final class RawConnection: Sendable {
         return RawResponse(status: status, headers: headers, body: body)
     }
 
+    /// True when nothing at all (no bytes, no close) arrives within `milliseconds`. Only a
+    /// misbehaving server can make this false, so a slow machine cannot fail a test with it.
+    func hearsNothing(forMilliseconds milliseconds: Int32) -> Bool {
+        guard pending.withLock({ $0.isEmpty }) else { return false }
+        var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) == 0
+    }
+
     /// True when the server closed the connection (end of stream or reset) before sending
     /// anything more.
     func isClosedByServer() throws -> Bool {
