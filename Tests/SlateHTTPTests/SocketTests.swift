@@ -131,6 +131,16 @@ extension OverTheWire {
             }
         }
 
+        @Test func aFileThatVanishedIs404() async throws {
+            var router = Router()
+            router.on(.get, "/gone") { _ in Response(body: .file(path: "/nonexistent/slate-\(UUID().uuidString)", length: 10)) }
+            try await withServer(router) { server in
+                let port = server.port
+                let response = try await offPool { try RawConnection(port: port).exchange("GET /gone HTTP/1.1\r\nHost: t\r\n\r\n") }
+                #expect(response.status == 404 && response.headers["Content-Type"] == "application/json")
+            }
+        }
+
         @Test func unknownRoutesAre404JSON() async throws {
             try await withServer(Self.router()) { server in
                 let port = server.port

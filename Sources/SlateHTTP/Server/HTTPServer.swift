@@ -8,6 +8,17 @@ import Synchronization
 /// two, a connection whose request is complete is suspended, the responder runs in a Task,
 /// and the connection is resumed when the response is ready — no library thread ever waits.
 ///
+/// - Errors: an ``HTTPError`` renders its JSON; any other error is logged to standard error
+///   and answered `500 {"error":{"code":"internal_error",…}}` without its details.
+/// - Limits (``Configuration``): a declared body over `maxBodySize` is answered 413 before
+///   it is read; a chunked body that grows past it closes the connection (the library
+///   cannot answer in the middle of a body). Over-long headers get 431 from the library.
+///   The per-IP limit closes extra connections; past the total, new ones wait unaccepted.
+/// - Streams: `.stream` bodies are sent chunk by chunk as they are produced;
+///   `text/event-stream` ones get a `: keepalive` comment when idle for `sseHeartbeat`.
+/// - Shutdown (``shutdown()``): stop accepting, end streams, wait for requests in flight,
+///   answer what is left 503, resume every suspended connection, stop the library.
+///
 /// ```swift
 /// var router = Router()
 /// router.use(AccessLog())
@@ -32,7 +43,7 @@ public final class HTTPServer: Sendable {
         var port = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
         var signalled = false
-        /// A second signal, or ``HTTPServer/shutdown(gracePeriod:)`` asking for less: stop waiting.
+        /// A second signal: stop waiting for requests in flight.
         var hurry = false
     }
 

@@ -19,7 +19,12 @@ struct LibraryDaemon {
     /// Binds and starts the network threads.
     init(core: ServerCore) throws(HTTPServerError) {
         let configuration = core.configuration
+        #if os(Linux)
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        #else
+        // No epoll elsewhere: let the library choose (kqueue is not used; poll or select).
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        #endif
         let limits = slate_mhd_limits(
             thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
             connection_memory_limit: configuration.maxHeaderSize + HTTPServer.Configuration.bufferAllowance,

@@ -45,7 +45,7 @@ final class ServerCore: Sendable {
             return try await responder.respond(to: request)
         } catch let error as HTTPError {
             return error.response
-        } catch is CancellationError {
+        } catch is CancellationError where Task.isCancelled {
             // Only shutdown cancels handlers, and their clients were already answered 503.
             return unavailable
         } catch {

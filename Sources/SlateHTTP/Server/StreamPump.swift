@@ -27,7 +27,9 @@ final class StreamPump: Sendable {
     private let source: AsyncStream<Data>
     private let connection: ConnectionHandle
     private let heartbeat: Duration?
-    private weak let core: ServerCore?
+    /// Strong, yet no leak: the core's registry lets go of the pump in ``released()``, which
+    /// the library always calls, at the latest when the daemon stops.
+    private let core: ServerCore
     private let state = Mutex(State())
 
     init(source: AsyncStream<Data>, connection: ConnectionHandle, heartbeat: Duration?, core: ServerCore) {
@@ -134,6 +136,6 @@ final class StreamPump: Sendable {
             state.suspended = false
             state.task?.cancel()
         }
-        core?.unregister(self)
+        core.unregister(self)
     }
 }
