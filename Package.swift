@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "SlateStore", targets: ["SlateStore"]),
         .library(name: "SlateCore", targets: ["SlateCore"]),
+        .library(name: "SlateHTTP", targets: ["SlateHTTP"]),
         .executable(name: "slate", targets: ["slate"]),
     ],
     targets: [
@@ -18,10 +19,21 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // gzip for static files: Foundation on Linux has no compression API.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore"]),
-        .target(name: "SlateHTTP"),
+        .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -31,13 +43,16 @@ let package = Package(
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
+        // Serves a fixed 200 "ok" through the same bridge: the ceiling for the API benchmark.
+        .executableTarget(name: "http-ceiling", dependencies: ["SlateHTTP"], path: "bench/server/Ceiling"),
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
-        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"]),
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),
         .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
+        .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling"]),
     ],
     swiftLanguageModes: [.v6]
 )

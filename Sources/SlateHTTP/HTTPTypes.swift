@@ -27,16 +27,32 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value of `name`, or nil.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        get { fields.first { Self.sameName($0.name, name) }?.value }
         set {
-            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            fields.removeAll { Self.sameName($0.name, name) }
             if let newValue { fields.append((name, newValue)) }
         }
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Field names are ASCII tokens: compare them byte by byte, folding only A–Z. (Foundation's
+    /// `caseInsensitiveCompare` is locale-aware and showed up in the server's profile.)
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if a != b && lowercased(a) != lowercased(b) { return false }
+            default: return false
+            }
+        }
+        func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
     }
 
     /// Adds a field, keeping existing ones of the same name (Set-Cookie).
@@ -66,6 +82,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let ok = HTTPStatus(200, "OK")
     public static let created = HTTPStatus(201, "Created")
     public static let noContent = HTTPStatus(204, "No Content")
+    /// WebDAV and CalDAV answers to PROPFIND and REPORT.
+    public static let multiStatus = HTTPStatus(207, "Multi-Status")
     public static let movedPermanently = HTTPStatus(301, "Moved Permanently")
     public static let found = HTTPStatus(302, "Found")
     public static let notModified = HTTPStatus(304, "Not Modified")
@@ -81,6 +99,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
     public static let preconditionRequired = HTTPStatus(428, "Precondition Required")
     public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
+    /// What libmicrohttpd answers when the request head exceeds the header limit.
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(500, "Internal Server Error")
     public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
 }

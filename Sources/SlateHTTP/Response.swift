@@ -6,7 +6,10 @@ public struct Response: Sendable {
         case data(Data)
         /// A file sent with sendfile; `length` bytes.
         case file(path: String, length: Int)
-        /// Chunks produced until the stream ends; the connection stays open meanwhile.
+        /// Chunks produced until the stream ends; the connection stays open meanwhile and
+        /// each chunk is sent as it comes. When the client goes away the stream's consumer is
+        /// cancelled (its `onTermination` runs). With `Content-Type: text/event-stream` the
+        /// server adds heartbeats; see ``Response/eventStream(_:status:)``.
         case stream(AsyncStream<Data>)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import SlateStore
 import Testing
 
 @Suite struct TaskRuleTests {
@@ -130,6 +131,13 @@ import Testing
         #expect(try slate.task(reference: "1").model.id == task.id)
         let prefix = String(task.id.uuidString.prefix(6)).lowercased()
         #expect(try slate.task(reference: prefix).model.id == task.id)
+        // A prefix of digits only is still found when no task has that number.
+        let digits = TaskItem(id: UUID(uuidString: "63896400-0000-4000-8000-000000000001")!, accountID: slate.accountID, title: "Digits")
+        let context = ModelContext(slate.container)
+        context.insert(digits)
+        try context.save()
+        #expect(try slate.task(reference: "638964").model.id == digits.id)
+        #expect(throws: SlateError.notFound("task #638964")) { try slate.task(reference: "#638964") }
         #expect(throws: SlateError.notFound("task #9")) { try slate.task(reference: "9") }
         #expect(throws: SlateError.self) { try slate.task(reference: "zz") }
     }

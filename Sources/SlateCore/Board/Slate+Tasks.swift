@@ -39,8 +39,12 @@ extension Slate {
         if let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
             let found = try context.fetchRevisioned(FetchDescriptor<TaskItem>(
                 predicate: #Predicate { $0.number == number && $0.accountID == accountID }))
-            guard let task = found.first else { throw SlateError.notFound("task #\(number)") }
-            return task
+            if let task = found.first { return task }
+            // An id can start with digits only: "638964" may be the start of one.
+            guard !text.hasPrefix("#"), text.count >= 4,
+                  let match = try context.models(TaskItem.self, idPrefix: text, limit: 2).first(where: { $0.accountID == accountID })
+            else { throw SlateError.notFound("task #\(number)") }
+            return try task(id: match.id)
         }
         guard text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw SlateError.invalid(field: "task", message: "'\(reference)' is not a task number (such as 12 or #12) or an id prefix of at least 4 characters.")

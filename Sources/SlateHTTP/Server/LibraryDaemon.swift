@@ -1,0 +1,114 @@
+import CMicroHTTPD
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running libmicrohttpd daemon and the callbacks that lead into ``ServerCore``.
+///
+/// The callbacks are `@convention(c)` closure literals: they capture nothing and find the
+/// core through the `cls` pointer, which stays valid because the daemon is stopped before
+/// the core is released.
+struct LibraryDaemon {
+    let pointer: OpaquePointer
+    let port: Int
+
+    /// Binds and starts the network threads.
+    init(core: ServerCore) throws(HTTPServerError) {
+        let configuration = core.configuration
+        #if os(Linux)
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        #else
+        // No epoll elsewhere: let the library choose (kqueue is not used; poll or select).
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        #endif
+        let limits = slate_mhd_limits(
+            thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
+            connection_memory_limit: configuration.maxHeaderSize + HTTPServer.Configuration.bufferAllowance,
+            connection_timeout: HTTPServer.Configuration.wholeSeconds(configuration.idleTimeout),
+            per_ip_connection_limit: UInt32(clamping: configuration.connectionsPerIP),
+            connection_limit: UInt32(clamping: configuration.maxConnections))
+        guard let port = UInt16(exactly: configuration.port) else {
+            throw HTTPServerError("The port \(configuration.port) is not between 0 and 65535.")
+        }
+        let cls = Unmanaged.passUnretained(core).toOpaque()
+        let daemon: OpaquePointer?
+        if configuration.host.contains(":") {
+            flags |= MHD_USE_IPv6.rawValue
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, configuration.host, &address.sin6_addr) == 1 else {
+                throw HTTPServerError("The host \(configuration.host) is not an IPv6 address.")
+            }
+            daemon = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Self.start(flags, $0, port, cls, limits) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, configuration.host, &address.sin_addr) == 1 else {
+                throw HTTPServerError("The host \(configuration.host) is not an IPv4 address.")
+            }
+            daemon = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Self.start(flags, $0, port, cls, limits) }
+            }
+        }
+        guard let daemon else {
+            throw HTTPServerError("Could not listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(errno))).")
+        }
+        self.pointer = daemon
+        self.port = Int(slate_mhd_bound_port(daemon))
+    }
+
+    private static func start(_ flags: UInt32, _ address: UnsafePointer<sockaddr>, _ port: UInt16,
+                              _ cls: UnsafeMutableRawPointer, _ limits: slate_mhd_limits) -> OpaquePointer? {
+        slate_mhd_start(
+            flags, address, port,
+            { cls, connection, _, method, _, upload, uploadSize, context in
+                guard let cls, let connection, let uploadSize, let context, let raw = context.pointee else { return .NO }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+                return core.access(connection: connection, method: method, upload: upload,
+                                   uploadSize: uploadSize, exchange: exchange)
+            }, cls,
+            { cls, uri, connection in
+                // Called with the raw request target before the library decodes it; what it
+                // returns becomes `*con_cls`, released in the completed callback.
+                guard let cls, let connection else { return nil }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                let target = uri.map { String(cString: $0) } ?? "/"
+                return Unmanaged.passRetained(core.begin(target: target, connection: connection)).toOpaque()
+            }, cls,
+            { cls, _, context, _ in
+                guard let cls, let context, let raw = context.pointee else { return }
+                context.pointee = nil
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                core.complete(Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue())
+            }, cls,
+            limits)
+    }
+
+    /// Stops accepting connections; returns the listening socket, to close after `stop`.
+    func quiesce() -> Int32 {
+        let socket = MHD_quiesce_daemon(pointer)
+        // Shutting the socket down turns later connection attempts away at once instead of
+        // leaving them in the backlog until the daemon stops.
+        #if canImport(Glibc)
+        if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        #else
+        if socket >= 0 { _ = Darwin.shutdown(socket, SHUT_RDWR) }
+        #endif
+        return socket
+    }
+
+    /// Stops the threads and closes every connection. No connection may be suspended.
+    func stop(listeningSocket: Int32) {
+        MHD_stop_daemon(pointer)
+        if listeningSocket >= 0 { close(listeningSocket) }
+    }
+}

@@ -1,0 +1,160 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// What the library's callbacks reach through their `cls` pointer: the responder, the
+/// limits, and the registry of suspended connections.
+///
+/// The registry's lock guards every decision to suspend a connection or to claim the right
+/// to resume it, so that shutdown's final sweep cannot race them: once `closing` is set
+/// under the lock nothing suspends again, and each waiting connection is resumed exactly
+/// once — by its responder or by the sweep. The lock is held only for those decisions;
+/// starting Tasks and resuming happen outside it, and ``resumesUnderway`` lets the sweep
+/// wait for a resume that was claimed but has not happened yet.
+final class ServerCore: Sendable {
+    struct Registry {
+        /// Set when shutdown starts: responses say `Connection: close`, new streams end at once.
+        var draining = false
+        /// Set by the final sweep: nothing suspends any more; new requests get 503.
+        var closing = false
+        /// Connections suspended while their responder works.
+        var waiting: [ObjectIdentifier: Exchange] = [:]
+        /// Streaming responses not yet freed by the library.
+        var streams: [ObjectIdentifier: StreamPump] = [:]
+    }
+
+    let responder: any Responder
+    let configuration: HTTPServer.Configuration
+    let registry = Mutex(Registry())
+    /// Requests between their request line and their completion.
+    let inFlight = Atomic(0)
+    /// Resumes claimed in ``deliver(_:to:)`` and not yet made.
+    let resumesUnderway = Atomic(0)
+    /// A lock-free copy of `registry.draining` for the per-response check.
+    let draining = Atomic(false)
+
+    init(responder: any Responder, configuration: HTTPServer.Configuration) {
+        self.responder = responder
+        self.configuration = configuration
+    }
+
+    /// Runs the responder and turns every error into a response: an ``HTTPError`` renders
+    /// itself; anything else is logged here and answered with a 500 that reveals nothing.
+    static func respond(to request: Request, with responder: any Responder) async -> Response {
+        do {
+            return try await responder.respond(to: request)
+        } catch let error as HTTPError {
+            return error.response
+        } catch is CancellationError where Task.isCancelled {
+            // Only shutdown cancels handlers, and their clients were already answered 503.
+            return unavailable
+        } catch {
+            FileHandle.standardError.write(Data("SlateHTTP: \(request.method) \(request.path) failed: \(error)\n".utf8))
+            return HTTPError(.internalServerError, code: "internal_error",
+                             message: "The server could not complete the request.").response
+        }
+    }
+
+    static var unavailable: Response {
+        var response = HTTPError(.serviceUnavailable, code: "shutting_down",
+                                 message: "The server is shutting down; try again shortly.").response
+        response.headers["Connection"] = "close"
+        return response
+    }
+
+    // MARK: Request lifecycle, called from the library's threads
+
+    /// The request line arrived: the state that will live behind `*con_cls`.
+    func begin(target: String, connection: OpaquePointer) -> Exchange {
+        inFlight.add(1, ordering: .relaxed)
+        return Exchange(target: target, connection: ConnectionHandle(pointer: connection))
+    }
+
+    /// The library is done with the request (sent, failed, or the daemon is stopping).
+    func complete(_ exchange: Exchange) {
+        inFlight.subtract(1, ordering: .releasing)
+    }
+
+    /// The whole request is in: suspend the connection and run the responder in a Task.
+    /// Returns false when the server is closing and the caller should answer 503 instead.
+    func suspendAndRespond(_ exchange: Exchange) -> Bool {
+        let suspended = registry.withLock { registry in
+            guard !registry.closing else { return false }
+            MHD_suspend_connection(exchange.connection.pointer)
+            registry.waiting[ObjectIdentifier(exchange)] = exchange
+            return true
+        }
+        guard suspended else { return false }
+        let request = exchange.makeRequest()
+        let responder = self.responder
+        // Started after the suspension, so its resume always comes second.
+        let task = Task {
+            let response = await Self.respond(to: request, with: responder)
+            self.deliver(response, to: exchange)
+        }
+        exchange.state.withLock { $0.task = task }
+        return true
+    }
+
+    /// The responder answered: keep the response and resume the connection; the library
+    /// calls the access handler again, which queues it.
+    func deliver(_ response: Response, to exchange: Exchange) {
+        let claimed = registry.withLock { registry in
+            // Gone when the shutdown sweep already answered 503 for this one.
+            guard registry.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
+            resumesUnderway.add(1, ordering: .relaxed)
+            return true
+        }
+        guard claimed else { return }
+        exchange.state.withLock { $0.phase = .answered(response) }
+        MHD_resume_connection(exchange.connection.pointer)
+        resumesUnderway.subtract(1, ordering: .releasing)
+    }
+
+    /// Records a new streaming response; returns false when it must end at once (draining).
+    func register(_ pump: StreamPump) -> Bool {
+        registry.withLock { registry in
+            registry.streams[ObjectIdentifier(pump)] = pump
+            return !registry.draining
+        }
+    }
+
+    func unregister(_ pump: StreamPump) {
+        _ = registry.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(pump)) }
+    }
+
+    // MARK: Shutdown
+
+    /// Starts draining: later responses close their connections and every open stream ends.
+    func beginDraining() {
+        let streams = registry.withLock { registry in
+            registry.draining = true
+            return Array(registry.streams.values)
+        }
+        draining.store(true, ordering: .releasing)
+        for stream in streams { stream.end() }
+    }
+
+    var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+
+    /// The last step before the daemon stops: no connection may stay suspended. Handlers
+    /// still working are cancelled and their clients get 503; streams end.
+    func resumeEverything() {
+        let (waiting, streams) = registry.withLock { registry in
+            registry.closing = true
+            defer { registry.waiting.removeAll() }
+            return (Array(registry.waiting.values), Array(registry.streams.values))
+        }
+        for exchange in waiting {
+            let task = exchange.state.withLock { state in
+                state.phase = .answered(Self.unavailable)
+                return state.task
+            }
+            MHD_resume_connection(exchange.connection.pointer)
+            task?.cancel()
+        }
+        for stream in streams { stream.end() }
+        // A responder that claimed its resume just before the sweep is about to make it.
+        while resumesUnderway.load(ordering: .acquiring) > 0 { sched_yield() }
+    }
+}

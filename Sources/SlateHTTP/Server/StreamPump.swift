@@ -1,0 +1,141 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Feeds one streaming response: a Task copies chunks from the ``Response/Body/stream(_:)``
+/// into a buffer, and the library's content reader takes them out on its own thread.
+///
+/// When the buffer is empty the reader suspends the connection (returning 0 without a
+/// suspension would make the library spin); the next chunk, heartbeat or the end resumes it.
+/// Both sides decide under one lock, so a resume always follows its suspension.
+final class StreamPump: Sendable {
+    /// An SSE comment line: ignored by EventSource, enough to keep proxies and the
+    /// connection alive, and the write that reveals a client that has gone.
+    static let heartbeatFrame = Data(": keepalive\n\n".utf8)
+    /// A client that reads slower than events arrive is dropped past this much backlog.
+    static let backlogLimit = 4 << 20
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var finished = false
+        var failed = false
+        var suspended = false
+        var wroteSinceTick = false
+        var task: Task<Void, Never>?
+    }
+
+    private let source: AsyncStream<Data>
+    private let connection: ConnectionHandle
+    private let heartbeat: Duration?
+    /// Strong, yet no leak: the core's registry lets go of the pump in ``released()``, which
+    /// the library always calls, at the latest when the daemon stops.
+    private let core: ServerCore
+    private let state = Mutex(State())
+
+    init(source: AsyncStream<Data>, connection: ConnectionHandle, heartbeat: Duration?, core: ServerCore) {
+        self.source = source
+        self.connection = connection
+        self.heartbeat = heartbeat
+        self.core = core
+    }
+
+    /// Starts copying chunks, or ends at once when the server is already draining.
+    func start(ended: Bool) {
+        let task = Task { await self.pump(ended: ended) }
+        let alreadyOver = state.withLock { state in
+            state.task = task
+            return state.finished
+        }
+        // Released (or ended) before the task was stored: it could not be cancelled then.
+        if alreadyOver { task.cancel() }
+    }
+
+    private func pump(ended: Bool) async {
+        guard !ended else { return end() }
+        await withTaskGroup(of: Void.self) { group in
+            if let heartbeat {
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        if Task.isCancelled { break }
+                        self.tick()
+                    }
+                }
+            }
+            for await chunk in source where !chunk.isEmpty {
+                append(chunk, isHeartbeat: false)
+            }
+            group.cancelAll()
+        }
+        end()
+    }
+
+    /// Adds bytes for the reader and wakes the connection if it is waiting.
+    private func append(_ chunk: Data, isHeartbeat: Bool) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.buffer.append(contentsOf: chunk)
+            if !isHeartbeat { state.wroteSinceTick = true }
+            if state.buffer.count > Self.backlogLimit {
+                state.buffer = []
+                state.failed = true
+                state.finished = true
+                state.task?.cancel()
+            }
+            wake(&state)
+        }
+    }
+
+    private func tick() {
+        let idle = state.withLock { state in
+            defer { state.wroteSinceTick = false }
+            return !state.wroteSinceTick && state.buffer.isEmpty
+        }
+        if idle { append(Self.heartbeatFrame, isHeartbeat: true) }
+    }
+
+    /// Ends the stream: what is buffered is still sent, then the final chunk. The source is
+    /// cancelled, so its producer's `onTermination` runs.
+    func end() {
+        state.withLock { state in
+            state.finished = true
+            state.task?.cancel()
+            wake(&state)
+        }
+    }
+
+    private func wake(_ state: inout State) {
+        guard state.suspended else { return }
+        state.suspended = false
+        MHD_resume_connection(connection.pointer)
+    }
+
+    /// The content reader, on the library's thread: copies up to `capacity` bytes, ends the
+    /// stream, or suspends the connection until there is something to send.
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        state.withLock { state in
+            if !state.buffer.isEmpty {
+                let count = min(capacity, state.buffer.count)
+                state.buffer.withUnsafeBytes { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: count)
+                }
+                state.buffer.removeFirst(count)
+                return count
+            }
+            if state.finished { return state.failed ? slate_mhd_end_with_error() : slate_mhd_end_of_stream() }
+            state.suspended = true
+            MHD_suspend_connection(connection.pointer)
+            return 0
+        }
+    }
+
+    /// The library freed the response: the client is gone or the stream was sent.
+    func released() {
+        state.withLock { state in
+            state.finished = true
+            state.suspended = false
+            state.task?.cancel()
+        }
+        core.unregister(self)
+    }
+}

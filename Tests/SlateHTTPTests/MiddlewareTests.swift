@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import SlateHTTP
+
+@Suite struct MiddlewareTests {
+    @Test func securityHeadersAreAddedToAnswersAndErrors() async throws {
+        var router = Router()
+        router.use(SecurityHeaders())
+        router.on(.get, "/") { _ in .text("hi") }
+        for path in ["/", "/missing"] {
+            let response = try await router.respond(to: Request(method: .get, target: path))
+            #expect(response.headers["Content-Security-Policy"] == "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+            #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+            #expect(response.headers["Referrer-Policy"] == "no-referrer")
+            #expect(response.headers["X-Frame-Options"] == "DENY")
+        }
+    }
+
+    @Test func securityHeadersAreConfigurableAndRoutesMayOverride() async throws {
+        var headers = SecurityHeaders()
+        headers.frameOptions = nil
+        headers.additional = ["Strict-Transport-Security": "max-age=63072000"]
+        var router = Router()
+        router.use(headers)
+        router.on(.get, "/embed") { _ in Response(headers: ["Content-Security-Policy": "frame-ancestors *"]) }
+        let response = try await router.respond(to: Request(method: .get, target: "/embed"))
+        #expect(response.headers["Content-Security-Policy"] == "frame-ancestors *")
+        #expect(response.headers["X-Frame-Options"] == nil)
+        #expect(response.headers["Strict-Transport-Security"] == "max-age=63072000")
+    }
+
+    @Test func accessLogWritesOneLinePerRequest() async throws {
+        let lines = LogLines()
+        var router = Router()
+        router.use(AccessLog(write: lines.writer))
+        router.on(.get, "/tasks") { _ in .text("12345") }
+        router.on(.get, "/events") { _ in Response(body: .stream(AsyncStream { $0.finish() })) }
+        _ = try await router.respond(to: Request(method: .get, target: "/tasks?token=secret"))
+        _ = try await router.respond(to: Request(method: .get, target: "/missing"))
+        _ = try await router.respond(to: Request(method: .get, target: "/events"))
+        let logged = lines.all
+        #expect(logged.count == 3)
+        #expect(logged[0].hasPrefix("GET /tasks 200 5B ") && logged[0].hasSuffix("ms"))
+        #expect(!logged[0].contains("secret"))
+        #expect(logged[1].hasPrefix("GET /missing 404 "))
+        #expect(logged[2].hasPrefix("GET /events 200 stream "))
+    }
+
+    @Test func accessLogLevels() async throws {
+        let errorsOnly = LogLines()
+        let silent = LogLines()
+        var router = Router()
+        router.use(AccessLog(level: .errors, write: errorsOnly.writer))
+        router.use(AccessLog(level: .off, write: silent.writer))
+        router.on(.get, "/ok") { _ in .text("fine") }
+        router.on(.get, "/boom") { _ in throw CancellationError() }
+        _ = try await router.respond(to: Request(method: .get, target: "/ok"))
+        _ = try await router.respond(to: Request(method: .get, target: "/nope"))
+        await #expect(throws: CancellationError.self) { try await router.respond(to: Request(method: .get, target: "/boom")) }
+        #expect(errorsOnly.all.count == 2)
+        #expect(errorsOnly.all[0].hasPrefix("GET /nope 404 "))
+        #expect(errorsOnly.all[1].hasPrefix("GET /boom 500 - "))
+        #expect(silent.all.isEmpty)
+    }
+}
+
+@Suite struct ServerSentEventTests {
+    @Test(arguments: [
+        (ServerSentEvent(data: "hello"), "data: hello\n\n"),
+        (ServerSentEvent(id: "7", event: "task.updated", data: "{\"id\":1}"), "id: 7\nevent: task.updated\ndata: {\"id\":1}\n\n"),
+        (ServerSentEvent(data: "one\ntwo\r\nthree\rfour"), "data: one\ndata: two\ndata: three\ndata: four\n\n"),
+        (ServerSentEvent(data: ""), "data: \n\n"),
+        (ServerSentEvent(id: "a\nb", event: "x\r\ny", data: "z", retry: 3000), "id: ab\nevent: xy\nretry: 3000\ndata: z\n\n"),
+    ])
+    func encodesFrames(event: ServerSentEvent, expected: String) {
+        #expect(String(decoding: event.encoded, as: UTF8.self) == expected)
+    }
+
+    @Test func commentsAndHeaders() {
+        #expect(String(decoding: ServerSentEvent.comment("keepalive"), as: UTF8.self) == ": keepalive\n\n")
+        #expect(StreamPump.heartbeatFrame == ServerSentEvent.comment("keepalive"))
+        let response = Response.eventStream(AsyncStream<ServerSentEvent> { $0.finish() })
+        #expect(response.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        #expect(response.headers["Cache-Control"] == "no-cache")
+    }
+
+    @Test func eventStreamBodiesCarryEncodedFrames() async {
+        let events = AsyncStream<ServerSentEvent> { continuation in
+            continuation.yield(ServerSentEvent(id: "1", data: "a"))
+            continuation.yield(ServerSentEvent(id: "2", data: "b\nc"))
+            continuation.finish()
+        }
+        guard case .stream(let chunks) = Response.eventStream(events).body else {
+            Issue.record("not a stream")
+            return
+        }
+        var text = ""
+        for await chunk in chunks { text += String(decoding: chunk, as: UTF8.self) }
+        #expect(text == "id: 1\ndata: a\n\nid: 2\ndata: b\ndata: c\n\n")
+    }
+}

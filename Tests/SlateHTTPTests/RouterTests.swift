@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import SlateHTTP
+
+@Suite struct RouterTests {
+    static func router() -> Router {
+        var router = Router()
+        router.on(.get, "/tasks") { _ in .text("list") }
+        router.on(.post, "/tasks") { request in .text("created \(request.text)", status: .created) }
+        router.on(.get, "/tasks/:id") { request in .text("task \(request.parameters["id"] ?? "?")") }
+        router.on(.delete, "/tasks/:id") { _ in Response(status: .noContent) }
+        router.on(.get, "/lists/:list/tasks/:id") { request in
+            .text("\(request.parameters["list"]!)/\(request.parameters["id"]!)")
+        }
+        router.on(.get, "/files/*path") { request in .text("file \(request.parameters["path"]!)") }
+        router.on("PROPFIND", "/dav/:calendar") { request in .text("propfind \(request.parameters["calendar"]!)") }
+        router.on("MKCALENDAR", "/dav/:calendar") { _ in Response(status: .created) }
+        return router
+    }
+
+    @Test(arguments: [
+        ("GET", "/tasks", "list"),
+        ("GET", "/tasks/", "list"),
+        ("GET", "/tasks/42", "task 42"),
+        ("GET", "/tasks/a%20b", "task a b"),
+        ("GET", "/lists/home/tasks/7", "home/7"),
+        ("GET", "/files/css/app.css", "file css/app.css"),
+        ("PROPFIND", "/dav/work", "propfind work"),
+        ("propfind", "/dav/home", "propfind home"),
+    ])
+    func matchesPatternsAndCapturesParameters(method: String, path: String, expected: String) async throws {
+        let response = try await Self.router().respond(to: Request(method: HTTPMethod(rawValue: method), target: path))
+        #expect(response.status == .ok)
+        #expect(response.text == expected)
+    }
+
+    @Test func customMethodsAndBodiesReachHandlers() async throws {
+        let router = Self.router()
+        let created = try await router.respond(to: Request(method: .post, target: "/tasks", body: Data("milk".utf8)))
+        #expect(created.status == .created && created.text == "created milk")
+        let calendar = try await router.respond(to: Request(method: "MKCALENDAR", target: "/dav/new"))
+        #expect(calendar.status == .created)
+    }
+
+    @Test func unknownPathIsA404JSONError() async throws {
+        let response = try await Self.router().respond(to: Request(method: .get, target: "/nowhere"))
+        #expect(response.status == .notFound)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.text == #"{"error":{"code":"not_found","message":"Nothing is at \/nowhere."}}"#
+            || response.text == #"{"error":{"code":"not_found","message":"Nothing is at /nowhere."}}"#)
+        #expect(response.errorObject == ["code": "not_found", "message": "Nothing is at /nowhere."])
+    }
+
+    @Test func wrongMethodIsA405WithAllow() async throws {
+        let response = try await Self.router().respond(to: Request(method: .put, target: "/tasks/3"))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "DELETE, GET")
+        #expect(response.errorObject?["code"] == "method_not_allowed")
+        #expect(response.errorObject?["message"] == "PUT is not allowed on /tasks/3; use DELETE, GET.")
+    }
+
+    @Test func headIsAnsweredByTheGetRoute() async throws {
+        let response = try await Self.router().respond(to: Request(method: .head, target: "/tasks/9"))
+        #expect(response.status == .ok && response.text == "task 9")
+    }
+
+    @Test func fieldErrorsRenderTheirField() async throws {
+        var router = Router()
+        router.on(.post, "/tasks") { _ in
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A title is required.", field: "title")
+        }
+        let response = try await router.respond(to: Request(method: .post, target: "/tasks"))
+        #expect(response.status == .unprocessableContent)
+        #expect(response.text == #"{"error":{"code":"invalid_field","field":"title","message":"A title is required."}}"#)
+    }
+
+    @Test func middlewareRunsInTheOrderAdded() async throws {
+        struct Tag: Middleware {
+            let name: String
+            func handle(_ request: Request, next: Handler) async throws -> Response {
+                var request = request
+                request.headers.add("X-Trail", name)
+                var response = try await next(request)
+                response.headers.add("X-Trail", name)
+                return response
+            }
+        }
+        var router = Router()
+        router.use(Tag(name: "outer"))
+        router.use(Tag(name: "inner"))
+        router.on(.get, "/") { request in .text(request.headers.values("X-Trail").joined(separator: ",")) }
+        let response = try await router.respond(to: Request(method: .get, target: "/"))
+        #expect(response.text == "outer,inner")
+        #expect(response.headers.values("X-Trail") == ["inner", "outer"])
+    }
+
+    @Test func middlewareCanAnswerEarly() async throws {
+        struct Refuse: Middleware {
+            func handle(_ request: Request, next: Handler) async throws -> Response {
+                guard request.headers["Authorization"] != nil else {
+                    throw HTTPError(.unauthorized, code: "unauthorized", message: "Sign in first.", headers: ["WWW-Authenticate": "Bearer"])
+                }
+                return try await next(request)
+            }
+        }
+        var router = Router()
+        router.use(Refuse())
+        router.on(.get, "/") { _ in .text("secret") }
+        let refused = try await router.respond(to: Request(method: .get, target: "/"))
+        #expect(refused.status == .unauthorized && refused.headers["WWW-Authenticate"] == "Bearer")
+        let allowed = try await router.respond(to: Request(method: .get, target: "/", headers: ["Authorization": "Bearer x"]))
+        #expect(allowed.text == "secret")
+    }
+
+    @Test(arguments: [
+        ("a=1&b=2", [("a", "1"), ("b", "2")]),
+        ("q=milk+and+eggs&tag=%23home", [("q", "milk and eggs"), ("tag", "#home")]),
+        ("flag&empty=&x=1=2", [("flag", ""), ("empty", ""), ("x", "1=2")]),
+        ("a=1&a=2&&=skip", [("a", "1"), ("a", "2")]),
+        ("", []),
+    ])
+    func parsesQueries(query: String, expected: [(String, String)]) {
+        let parsed = Request.parseQuery(query)
+        #expect(parsed.map(\.name) == expected.map(\.0))
+        #expect(parsed.map(\.value) == expected.map(\.1))
+    }
+
+    @Test func requestTargetsSplitPathAndQuery() {
+        let request = Request(method: .get, target: "/tasks?list=home&limit=50&list=work")
+        #expect(request.path == "/tasks")
+        #expect(request.queryValue("list") == "work")
+        #expect(request.queryValue("limit") == "50")
+        #expect(request.queryValue("missing") == nil)
+    }
+
+    @Test func headerNamesIgnoreASCIICaseOnly() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-Trace-ID": "1"]
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers["CONTENT-TYPE"] == "text/plain")
+        #expect(headers["x-trace-id"] == "1")
+        #expect(headers["Content-Typ"] == nil && headers["Content-Types"] == nil)
+        #expect(!HTTPHeaders.sameName("a-b", "a\rb") && !HTTPHeaders.sameName("[", "{"))
+        headers["CONTENT-type"] = "application/json"
+        #expect(headers.values("Content-Type") == ["application/json"])
+    }
+
+    @Test func anyOtherErrorBecomesAnOpaque500() async {
+        struct Leaky: Error, CustomStringConvertible { var description: String { "password=hunter2" } }
+        var router = Router()
+        router.on(.get, "/") { _ in throw Leaky() }
+        let response = await ServerCore.respond(to: Request(method: .get, target: "/"), with: router)
+        #expect(response.status == .internalServerError)
+        #expect(response.errorObject == ["code": "internal_error", "message": "The server could not complete the request."])
+        #expect(!response.text.contains("hunter2"))
+    }
+}
+
+extension Request {
+    var text: String { String(decoding: body, as: UTF8.self) }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import SlateHTTP
+
+extension OverTheWire {
+    /// Server-Sent Events and static files through a real socket.
+    @Suite struct StreamingTests {
+        @Test func eventsArriveAsTheyHappenWithHeartbeatsBetween() async throws {
+            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
+            var router = Router()
+            router.on(.get, "/events") { _ in .eventStream(events) }
+            try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(100) }) { server in
+                let connection = try await offPool { try RawConnection(port: server.port) }
+                let head = try await offPool {
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n\r\n")
+                    return try connection.readHead()
+                }
+                #expect(head.status == 200)
+                #expect(head.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+                #expect(head.headers["Transfer-Encoding"] == "chunked")
+
+                continuation.yield(ServerSentEvent(id: "1", event: "task.created", data: "line one\nline two"))
+                let first = try await offPool { try connection.readChunks(until: "line two\n\n") }
+                #expect(first.hasSuffix("id: 1\nevent: task.created\ndata: line one\ndata: line two\n\n"))
+
+                // Nothing happens for a while: the server keeps the stream alive by itself.
+                let idle = try await offPool { try connection.readChunks(until: ": keepalive\n\n") }
+                #expect(idle.hasSuffix(": keepalive\n\n"))
+
+                continuation.yield(ServerSentEvent(id: "2", data: "after"))
+                continuation.finish()
+                let rest = try await offPool { try connection.readToEndOfStream() }
+                #expect(rest.hasSuffix("id: 2\ndata: after\n\n"))
+            }
+        }
+
+        @Test func aClientThatLeavesEndsItsStream() async throws {
+            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
+            let ended = Latch()
+            continuation.onTermination = { _ in ended.open() }
+            var router = Router()
+            router.on(.get, "/events") { _ in .eventStream(events) }
+            try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(50) }) { server in
+                let port = server.port
+                try await offPool {
+                    let connection = try RawConnection(port: port)
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                    _ = try connection.readHead()
+                }  // the connection closes here
+                #expect(await ended.wait(atMost: .seconds(10)))
+            }
+        }
+
+        @Test func staticFilesOverTheWire() async throws {
+            let site = try TemporaryDirectory()
+            let script = String(repeating: "export const answer = 42;\n", count: 200)
+            try site.write("app.js", script)
+            try site.write("index.html", "<!doctype html><title>Slate</title>")
+            var router = Router()
+            router.use(SecurityHeaders())
+            router.use(StaticFiles(root: site.path))
+            try await withServer(router) { server in
+                let port = server.port
+                let (plain, head, gzipped, revalidated, index) = try await offPool {
+                    let connection = try RawConnection(port: port)
+                    let plain = try connection.exchange("GET /app.js HTTP/1.1\r\nHost: t\r\n\r\n")
+                    let head = try connection.exchange("HEAD /app.js HTTP/1.1\r\nHost: t\r\n\r\n", hasBody: false)
+                    let gzipped = try connection.exchange("GET /app.js HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip, deflate\r\n\r\n")
+                    let tag = gzipped.headers["ETag"] ?? ""
+                    let revalidated = try connection.exchange(
+                        "GET /app.js HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip\r\nIf-None-Match: \(tag)\r\n\r\n")
+                    let index = try connection.exchange("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+                    return (plain, head, gzipped, revalidated, index)
+                }
+                #expect(plain.status == 200 && plain.text == script)
+                #expect(plain.headers["Content-Type"] == "text/javascript; charset=utf-8")
+                #expect(plain.headers["X-Content-Type-Options"] == "nosniff")
+                #expect(head.status == 200 && head.headers["Content-Length"] == "\(script.utf8.count)")
+                #expect(gzipped.headers["Content-Encoding"] == "gzip")
+                #expect(gzipped.body.count < script.utf8.count)
+                #expect(Gzip.decompress(gzipped.body).map { String(decoding: $0, as: UTF8.self) } == script)
+                #expect(revalidated.status == 304 && revalidated.body.isEmpty)
+                #expect(revalidated.headers["ETag"] == gzipped.headers["ETag"])
+                #expect(index.text == "<!doctype html><title>Slate</title>")
+            }
+        }
+    }
+}
