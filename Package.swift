@@ -32,7 +32,7 @@ let package = Package(
         ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
-        .target(name: "SlateCLI", dependencies: ["SlateCore"]),
+        .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(
             name: "CSodium",

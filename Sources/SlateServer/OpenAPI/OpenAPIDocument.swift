@@ -100,6 +100,11 @@ enum OpenAPIDocument {
                                   rawBody: true,
                                   responses: ["200": content(object(["listsCreated": ["type": "integer"], "tasksCreated": ["type": "integer"], "tasksUpdated": ["type": "integer"]], required: ["listsCreated", "tasksCreated", "tasksUpdated"]))]),
             ],
+            "/api/v1/events": [
+                "get": operation("events", "Server-Sent Events: a change event per commit to this account; Last-Event-ID resumes",
+                                 parameters: [["name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string"]]],
+                                 responses: ["200": ["description": "An event stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]]]),
+            ],
             "/api/v1/session": [
                 "post": operation("signIn", "Sign in with a name and password; sets the session cookie",
                                   body: object(["name": ["type": "string"], "password": ["type": "string"]], required: ["name", "password"]),

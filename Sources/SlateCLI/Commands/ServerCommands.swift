@@ -1,0 +1,128 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+import SlateServer
+
+/// `slate serve`, `slate user …` and `slate token create`.
+enum ServerCommands {
+    static let serve = CommandSpec(
+        name: "serve", abstract: "Serve the REST API, live events and the web app",
+        discussion: """
+            Listens on 127.0.0.1:8080 unless told otherwise; use --host 0.0.0.0 to reach it from a
+            phone on the same network. On the first start it creates an account and prints its
+            password once. Stop it with Ctrl-C (it finishes requests in flight, then exits 0).
+            """,
+        options: [
+            .value("host", "address", "The address to listen on (default 127.0.0.1)."),
+            .value("port", "port", "The port (default 8080; 0 picks a free one)."),
+            .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
+            .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
+            .value("log-level", "level", "all (default), errors or off."),
+        ],
+        run: runServe)
+
+    @Sendable static func runServe(_ parsed: ParsedCommand, _ session: Session) throws {
+        let host = parsed.value("host") ?? "127.0.0.1"
+        let port = try parsed.value("port").map { text -> Int in
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw session.invalidValue(text, option: "port", expected: "a port number from 0 to 65535", path: parsed.path)
+            }
+            return port
+        } ?? 8080
+        let level: AccessLog.Level
+        switch parsed.value("log-level")?.lowercased() ?? "all" {
+        case "all": level = .all
+        case "errors": level = .errors
+        case "off": level = .off
+        case let other: throw session.invalidValue(other, option: "log-level", expected: "all, errors or off", path: parsed.path)
+        }
+        let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
+
+        let slate = try session.slate()
+        let administration = AccountAdministration(container: slate.container)
+        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: parsed.flag("behind-proxy"), logLevel: level)
+        let server = HTTPServer(configuration: .init(host: host, port: port), responder: service.router)
+        do {
+            try server.start()
+        } catch {
+            throw SlateError.invalid(field: "port", message: "Cannot listen on \(host):\(port): \(error).")
+        }
+        var banner = "Slate is serving \(session.databasePath)\n  http://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(server.port)/\n"
+        if host == "0.0.0.0" { banner += "  reachable from other devices on your network: use this machine's IP address\n" }
+        if let first = try administration.firstStartAccount() {
+            banner += "First start: created the account '\(first.name)' with the password\n  \(first.password)\n"
+            banner += "It is shown once; change it with: slate user passwd \(first.name)\n"
+        }
+        if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
+        FileHandle.standardOutput.write(Data(banner.utf8))
+        let watcher = service.watchExternalChanges()
+        server.shutdownOnSignals()
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            await server.waitUntilStopped()
+            watcher.cancel()
+            stopped.signal()
+        }
+        // The main thread waits here; the server's own threads and Swift's pool do the work.
+        stopped.wait()
+        session.console.line("Stopped.")
+    }
+
+    static let user = CommandSpec(
+        name: "user", abstract: "Add accounts and change passwords",
+        subcommands: [userAdd, userPasswd, userList])
+
+    static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
+
+    static let userAdd = CommandSpec(
+        name: "add", abstract: "Add an account (prints a generated password once)",
+        arguments: [ArgumentSpec(name: "name", help: "The account name.")],
+        options: [passwordOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let password = try administration.addUser(named: parsed.positionals[0], password: try readPassword(parsed))
+            session.console.line(parsed.flag("password-stdin") ? "Added \(parsed.positionals[0])." : "Added \(parsed.positionals[0]) with the password\n  \(password)")
+        })
+
+    static let userPasswd = CommandSpec(
+        name: "passwd", abstract: "Set a new password (prints a generated one once) and sign out its web sessions",
+        arguments: [ArgumentSpec(name: "name", help: "The account name.")],
+        options: [passwordOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let password = try administration.changePassword(of: parsed.positionals[0], to: try readPassword(parsed))
+            session.console.line(parsed.flag("password-stdin") ? "Changed the password of \(parsed.positionals[0])." : "New password for \(parsed.positionals[0]):\n  \(password)")
+        })
+
+    static let userList = CommandSpec(
+        name: "list", abstract: "List the accounts",
+        run: { _, session in
+            let accounts = try AccountDirectory(container: try session.slate().container).accounts()
+            if session.wantsJSON {
+                session.console.out(PublicJSON.render(accounts.map { ["id": $0.id.uuidString.lowercased(), "name": $0.name] }))
+            } else {
+                accounts.forEach { session.console.line("  " + $0.name) }
+            }
+        })
+
+    static let token = CommandSpec(
+        name: "token", abstract: "Create API tokens",
+        subcommands: [tokenCreate])
+
+    static let tokenCreate = CommandSpec(
+        name: "create", abstract: "Create a bearer token for an account (printed once)",
+        options: [.value("user", "name", "The account (default: local)."), .value("label", "text", "What it is for.")],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let token = try administration.createToken(for: parsed.value("user") ?? Account.localName, label: parsed.value("label") ?? "")
+            session.console.line(session.wantsJSON ? PublicJSON.render(["token": token]).trimmingCharacters(in: .newlines) : "Token (shown once; send it as 'Authorization: Bearer <token>'):\n  \(token)")
+        })
+
+    /// The password from standard input (first line), or nil to generate one.
+    static func readPassword(_ parsed: ParsedCommand) throws -> String? {
+        guard parsed.flag("password-stdin") else { return nil }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+import SlateStore
+
+/// Everything `slate serve` runs: the API with sign-in, live events, the web app's files,
+/// the access log and security headers, and a watcher that turns other processes'
+/// writes (the CLI on the same file) into live events.
+public struct SlateService: Sendable {
+    /// The responder to hand to `HTTPServer`.
+    public let router: Router
+    let container: ModelContainer
+
+    /// - Parameters:
+    ///   - webRoot: the folder of the web app; nil serves the API only.
+    ///   - secureCookies: mark session cookies `Secure` (HTTPS, or behind a TLS proxy).
+    ///   - logLevel: which requests get an access-log line on standard error.
+    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
+        self.container = container
+        var router = SlateAPI(container: container, secureCookies: secureCookies).router
+        router.use(AccessLog(level: logLevel))
+        router.use(SecurityHeaders())
+        if let webRoot { router.use(StaticFiles(root: webRoot)) }
+        self.router = router
+    }
+
+    /// Reports writes made by other processes as live events, checking every `interval`,
+    /// until the task is cancelled.
+    public func watchExternalChanges(every interval: Duration = .milliseconds(250)) -> Task<Void, Never> {
+        let container = self.container
+        return Task {
+            while !Task.isCancelled {
+                _ = try? container.publishExternalChanges()
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+import SlateServer
+import SlateStore
+import Testing
+
+@Suite struct EventsTests {
+    /// Reads stream chunks until `count` events (blank-line separated) arrived.
+    func events(_ response: Response, count: Int) async throws -> [String] {
+        guard case .stream(let chunks) = response.body else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
+        var text = ""
+        for await chunk in chunks {
+            text += String(decoding: chunk, as: UTF8.self)
+            if text.components(separatedBy: "\n\n").count > count { break }
+        }
+        return Array(text.components(separatedBy: "\n\n").prefix(count))
+    }
+
+    @Test func eachCommitOfTheAccountIsAnEventAndOtherAccountsAreNot() async throws {
+        let api = try APIHarness()
+        let response = try await api.api.router.respond(to: Request(method: .get, target: "/api/v1/events", headers: ["X-Account": "a"]))
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
+        let reading = Task { try await events(response, count: 2) }
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await api.send(.post, "/api/v1/tasks", as: "b", json: ["title": "Ben's, not news for Ana"])
+        let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "Ana's"])
+        let received = try await reading.value
+        // Revisions 1 and 2 created the two accounts; 3 is Ben's task, skipped.
+        #expect(received[0].hasPrefix("id: 2\nevent: hello\nretry: 2000\n"))
+        let change = received[1]
+        #expect(change.hasPrefix("id: 4\nevent: change\ndata: "), "\(change)")
+        #expect(change.contains(created.json["id"] as? String ?? "?"))
+    }
+
+    @Test func aReconnectingClientIsToldWhereToResyncFrom() async throws {
+        let api = try APIHarness()
+        _ = try await api.send(.post, "/api/v1/tasks", json: ["title": "Missed while away"])
+        let response = try await api.api.router.respond(
+            to: Request(method: .get, target: "/api/v1/events", headers: ["X-Account": "a", "Last-Event-ID": "0"]))
+        let received = try await events(response, count: 2)
+        #expect(received[1] == "id: 3\nevent: sync\ndata: {\"revision\":3,\"since\":0}")
+    }
+}
