@@ -7,16 +7,18 @@ DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 .PHONY: run test build bootstrap bench bench-store bench-cli format clean
 
 SLATE = .build/release/slate --db $(DEMO_DB)
+HOST ?= 127.0.0.1
+PORT ?= 8080
 
-# Until `slate serve` exists: load the sample board into a demo database and show it.
+# Load the sample board into a demo database, show it, then serve it (Ctrl-C stops).
+# `make run HOST=0.0.0.0` makes it reachable from a phone on the same network.
 run: bootstrap
 	$(SWIFT) build -c release --product slate
 	mkdir -p $(dir $(DEMO_DB))
 	$(SLATE) sample
-	$(SLATE) lists
 	$(SLATE) list --status all
 	@echo
-	@echo "Try it: export SLATE_DB=$(DEMO_DB); .build/release/slate add Record the score tomorrow 5pm !high #Sound"
+	$(SLATE) serve --host $(HOST) --port $(PORT) --web $(CURDIR)/Web
 
 test:
 	scripts/bootstrap --test
