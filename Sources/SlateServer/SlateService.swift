@@ -24,9 +24,10 @@ public struct SlateService: Sendable {
         self.router = router
     }
 
-    /// Reports writes made by other processes as live events, checking every `interval`,
-    /// until the task is cancelled.
-    public func watchExternalChanges(every interval: Duration = .milliseconds(250)) -> Task<Void, Never> {
+    /// Reports writes made by other processes as live events, checking every `interval`
+    /// (one indexed read of the revision counter), until the task is cancelled; 50 ms keeps
+    /// a CLI change within the 100 ms the live views promise.
+    public func watchExternalChanges(every interval: Duration = .milliseconds(50)) -> Task<Void, Never> {
         let container = self.container
         return Task {
             while !Task.isCancelled {
