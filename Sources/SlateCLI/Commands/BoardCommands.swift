@@ -120,7 +120,7 @@ struct StatisticsView {
         let days = stats.completionsPerDay
         console.line(style.bold("Completed per day") + style.dim("  (last \(days.count) days)"))
         console.line("  " + sparkline(days.map(\.count)))
-        if let first = days.first?.day, let last = days.last?.day {
+        if let first = days.first?.day {
             let formatter = session.dueFormatter
             let left = formatter.full(first, isAllDay: true), right = "today"
             console.line(style.dim("  " + left + String(repeating: " ", count: max(1, days.count - left.count - right.count)) + right))

@@ -45,6 +45,7 @@ extension SlateError: CustomStringConvertible, LocalizedError {
 
 extension Slate {
     /// Runs a store call, translating store errors into domain errors.
+    @discardableResult
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

@@ -15,7 +15,7 @@ public enum Secrets {
             crypto_pwhash_str(&output, bytes, length, UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
         }
         guard result == 0 else { throw SecretsError.outOfMemory }
-        return String(cString: output)
+        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// True when `password` matches `hash`; timing does not depend on where they differ.

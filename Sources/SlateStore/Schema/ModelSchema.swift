@@ -216,7 +216,7 @@ struct ColumnReference: Sendable {
 struct RawValueMatcher: Sendable {
     let matches: @Sendable (AnyKeyPath) -> Bool
 
-    init<Value: RawRepresentable>(_ type: Value.Type) where Value.RawValue: DatabaseValueConvertible {
+    init<Value: RawRepresentable & DatabaseValueConvertible>(_ type: Value.Type) where Value.RawValue: DatabaseValueConvertible {
         matches = { keyPath in
             guard let typed = keyPath as? KeyPath<Value, Value.RawValue> else { return false }
             guard let iterable = Value.self as? any CaseIterable.Type else { return true }
