@@ -12,19 +12,23 @@ import Testing
 
     /// Runs the built `slate` with `arguments` and a private database.
     func slate(_ arguments: [String], database: String, input: String? = nil, extraEnvironment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = arguments
+        let executable = try Self.executable()
         var environment = ProcessInfo.processInfo.environment
         environment["SLATE_DB"] = database
         environment["TZ"] = "Europe/Paris"
         for (key, value) in extraEnvironment { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdin
-        try process.run()
+        var out = Pipe(), err = Pipe(), stdin = Pipe()
+        let process = try launchRetryingSpawnRace {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            (out, err, stdin) = (Pipe(), Pipe(), Pipe())
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = stdin
+            return process
+        }
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         let output = out.fileHandleForReading.readDataToEndOfFile()
@@ -80,4 +84,27 @@ import Testing
         }
         return found
     }
+}
+
+/// Starts a process made by `make`, retrying when Foundation's spawn fails with EBADF:
+/// tests run in parallel in one process, and a descriptor another test closes at the same
+/// moment can make `Process.run` fail (a Foundation race, not the program under test).
+func launchRetryingSpawnRace(_ make: () throws -> Process) throws -> Process {
+    var attempt = 0
+    while true {
+        let process = try make()
+        do {
+            try process.run()
+            return process
+        } catch let error as NSError where attempt < 5 && spawnRaced(error) {
+            attempt += 1
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+}
+
+private func spawnRaced(_ error: NSError) -> Bool {
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    return (error.domain == NSPOSIXErrorDomain && error.code == Int(EBADF))
+        || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EBADF))
 }

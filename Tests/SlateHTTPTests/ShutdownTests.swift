@@ -160,12 +160,17 @@ extension OverTheWire {
         }
 
         @Test func theCeilingExecutableServesAndExitsZeroOnSIGTERM() async throws {
-            let process = Process()
-            process.executableURL = try Self.executable("http-ceiling")
-            process.arguments = ["0"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
+            let executable = try Self.executable("http-ceiling")
+            var pipe = Pipe()
+            let process = try launchRetryingSpawnRace {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["0"]
+                pipe = Pipe()
+                process.standardOutput = pipe
+                return process
+            }
+            let output = pipe
             let port = try await offPool { () -> Int in
                 var line = Data()
                 while !line.contains(UInt8(ascii: "\n")) {
@@ -205,4 +210,27 @@ extension OverTheWire {
             return found
         }
     }
+}
+
+/// Starts a process made by `make`, retrying when Foundation's spawn fails with EBADF:
+/// tests run in parallel in one process, and a descriptor another test closes at the same
+/// moment can make `Process.run` fail (a Foundation race, not the program under test).
+func launchRetryingSpawnRace(_ make: () throws -> Process) throws -> Process {
+    var attempt = 0
+    while true {
+        let process = try make()
+        do {
+            try process.run()
+            return process
+        } catch let error as NSError where attempt < 5 && spawnRaced(error) {
+            attempt += 1
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+}
+
+private func spawnRaced(_ error: NSError) -> Bool {
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    return (error.domain == NSPOSIXErrorDomain && error.code == Int(EBADF))
+        || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EBADF))
 }

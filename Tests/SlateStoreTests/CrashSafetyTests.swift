@@ -133,7 +133,7 @@ private func verifySurvivingFile(at path: String, reportedBatches: Int) throws -
 
 /// The store-crash-writer child process and the lines it printed.
 private final class CrashWriter {
-    private let process = Process()
+    private let process: Process
     private let output = OutputLines()
     private let exited = DispatchSemaphore(value: 0)
     private let errorLog: String
@@ -141,16 +141,21 @@ private final class CrashWriter {
     /// Starts the writer (found next to the test executable) with `arguments`.
     init(arguments: [String], errorLog: String) throws {
         self.errorLog = errorLog
-        process.executableURL = try Self.executable()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorLog)
-        process.standardInput = FileHandle.nullDevice
+        let executable = try Self.executable()
         let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        var pipe = Pipe()
+        process = try launchRetryingSpawnRace {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            pipe = Pipe()
+            process.standardOutput = pipe
+            _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: errorLog)
+            process.standardInput = FileHandle.nullDevice
+            process.terminationHandler = { _ in exited.signal() }
+            return process
+        }
         let output = self.output
         let reading = pipe.fileHandleForReading
         Thread.detachNewThread { output.read(from: reading) }
@@ -259,4 +264,27 @@ private final class OutputLines: Sendable {
             if ended || arrived.wait(timeout: deadline) == .timedOut { return nil }
         }
     }
+}
+
+/// Starts a process made by `make`, retrying when Foundation's spawn fails with EBADF:
+/// tests run in parallel in one process, and a descriptor another test closes at the same
+/// moment can make `Process.run` fail (a Foundation race, not the program under test).
+func launchRetryingSpawnRace(_ make: () throws -> Process) throws -> Process {
+    var attempt = 0
+    while true {
+        let process = try make()
+        do {
+            try process.run()
+            return process
+        } catch let error as NSError where attempt < 5 && spawnRaced(error) {
+            attempt += 1
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+}
+
+private func spawnRaced(_ error: NSError) -> Bool {
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    return (error.domain == NSPOSIXErrorDomain && error.code == Int(EBADF))
+        || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EBADF))
 }
