@@ -48,11 +48,13 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
-        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer"]),
+        // Shared by the tests that start child processes.
+        .target(name: "ProcessSupport", path: "Tests/Support/ProcessSupport"),
+        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
-        .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate"]),
+        .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
         .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
-        .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling"]),
+        .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
