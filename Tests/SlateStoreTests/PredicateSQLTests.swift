@@ -12,7 +12,7 @@ import Testing
     @Test func comparisonsAndLogicBindEveryValue() throws {
         let now = Date(timeIntervalSinceReferenceDate: 100)
         let clause = try sql(#Predicate { !$0.isDone && ($0.rank >= 2 || $0.created < now) })
-        #expect(clause.sql == #"((NOT t."isDone") AND ((t."rank" >= ?) OR (t."created" < ?)))"#)
+        #expect(clause.sql == #"((t."isDone" = 0) AND ((t."rank" >= ?) OR (t."created" < ?)))"#)
         #expect(clause.arguments == [.integer(2), .real(100)])
     }
 

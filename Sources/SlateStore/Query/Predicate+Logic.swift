@@ -48,6 +48,10 @@ extension PredicateExpressions.Disjunction: SQLTranslatable {
 extension PredicateExpressions.Negation: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
         let inner = try translation.translate(wrapped)
+        // `!$0.isDone` on a stored Bool (0 or 1): an equality lets SQLite use an index.
+        if inner.arguments.isEmpty, inner.sql.hasPrefix(translation.tableAlias + ".\""), !inner.sql.contains(" ") {
+            return SQLExpression("(\(inner.sql) = 0)")
+        }
         return SQLExpression("(NOT \(inner.sql))", inner.arguments)
     }
 }
