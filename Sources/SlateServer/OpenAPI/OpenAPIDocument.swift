@@ -25,7 +25,7 @@ enum OpenAPIDocument {
         [
             "/api/v1/tasks": [
                 "get": operation("listTasks", "Tasks of a view, filtered, searched, sorted and paged", parameters: taskQueryParameters,
-                                 responses: ["200": content(Schemas.ref("TaskPage"))]),
+                                 responses: ["200": content(Schemas.ref("TaskPage")), "404": error]),
                 "post": operation("createTask", "Create a task", body: Schemas.ref("TaskInput"),
                                   responses: ["201": content(Schemas.ref("Task")), "404": error, "409": error]),
             ],
@@ -108,7 +108,7 @@ enum OpenAPIDocument {
             "/api/v1/session": [
                 "post": operation("signIn", "Sign in with a name and password; sets the session cookie",
                                   body: object(["name": ["type": "string"], "password": ["type": "string"]], required: ["name", "password"]),
-                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "429": error],
+                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "401": error, "429": error],
                                   secured: false),
                 "get": operation("currentSession", "The signed-in account", responses: ["200": content(object(["account": ["type": "string"]], required: ["account"]))]),
                 "delete": operation("signOut", "Sign out", responses: ["204": ["description": "Signed out"]]),
