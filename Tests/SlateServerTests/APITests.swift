@@ -37,8 +37,8 @@ import Testing
     @Test func badInputIsA4xxNamingTheFieldAndWritesNothing() async throws {
         let api = try APIHarness()
         let cases: [(Any?, String?, Int, String?)] = [
-            (nil, "{not json", 400, nil),
-            (nil, "[1, 2]", 400, nil),
+            (nil, "{not json", 400, "body"),
+            (nil, "[1, 2]", 400, "body"),
             (["title": "x", "colour": "red"], nil, 422, "colour"),
             (["title": 5], nil, 422, "title"),
             (["title": "   "], nil, 422, "title"),
@@ -64,6 +64,25 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks?sort=size").errorField == "sort")
         #expect(try await api.send(.get, "/api/v1/tasks?limit=0").errorField == "limit")
         #expect(try await api.send(.get, "/api/v1/tasks?colour=red").errorField == "colour")
+    }
+
+    @Test func aBodyInAnotherMediaTypeIsA415NamingContentType() async throws {
+        let api = try APIHarness()
+        let reply = try await api.send(.post, "/api/v1/tasks", raw: "title=x", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(reply.status == 415)
+        #expect(reply.errorCode == "unsupported_media_type")
+        #expect(reply.errorField == "Content-Type")
+        #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 0)
+    }
+
+    @Test func aMethodAPathLacksIsA405EvenWhereAnIdRouteWouldMatch() async throws {
+        let api = try APIHarness()
+        // PATCH and DELETE exist on /tasks/{id}, but /tasks/batch is not a task.
+        for (method, path) in [(HTTPMethod.patch, "/api/v1/tasks/batch"), (.delete, "/api/v1/tasks/parse"), (.get, "/api/v1/tasks/clear-completed")] {
+            let reply = try await api.send(method, path, json: [:])
+            #expect(reply.status == 405, "\(method) \(path)")
+            #expect(reply.headers["Allow"] == "POST", "\(method) \(path)")
+        }
     }
 
     @Test func listingFiltersSortsAndPagesWithACursor() async throws {

@@ -171,17 +171,17 @@ enum OpenAPIDocument {
         var all = responses
         all["400"] = error
         if secured { all["401"] = error }
-        if body != nil {
-            all["415"] = error
+        if body != nil || rawBody {
+            all["413"] = error   // over the server's body limit (1 MiB)
             all["422"] = error
         }
+        if body != nil { all["415"] = error }   // JSON bodies only; an import's format comes from ?format= or the file
         var operation: [String: Any] = ["operationId": id, "summary": summary, "responses": all]
         if !parameters.isEmpty { operation["parameters"] = parameters }
         // A body with no required field may be left out (an empty body reads as {}).
         if let body { operation["requestBody"] = ["required": bodyRequires(body), "content": ["application/json": ["schema": body]]] }
         if rawBody {
             operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": [:]], "text/calendar": ["schema": ["type": "string"]], "text/plain": ["schema": ["type": "string"]]]]
-            all["422"] = error
             operation["responses"] = all
         }
         if !secured { operation["security"] = [] }
