@@ -75,6 +75,33 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 0)
     }
 
+    @Test func batchDeleteOfATaskWithItsSubtaskAndARepeatedIdDeletesThemAll() async throws {
+        let api = try APIHarness()
+        let parent = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Parent"]).json["id"] as? String)
+        let child = try #require(try await api.send(.post, "/api/v1/tasks/\(parent)/subtasks", json: ["title": "Child"]).json["id"] as? String)
+        let other = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Other"]).json["id"] as? String)
+        // The subtask first, the parent twice: each task once, the subtask with its parent.
+        let reply = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "delete", "ids": [child, parent, parent]])
+        #expect(reply.status == 200, "\(reply.errorMessage ?? "")")
+        #expect(reply.json["ids"] as? [String] == [child, parent])
+        #expect(try await api.send(.get, "/api/v1/tasks/\(parent)").status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(child)").status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(other)").status == 200)
+        let completed = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "complete", "ids": [other, other]])
+        #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
+    }
+
+    @Test func aSubtaskCycleIsA422NamingParentId() async throws {
+        let api = try APIHarness()
+        let parent = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Parent"]).json["id"] as? String)
+        let child = try #require(try await api.send(.post, "/api/v1/tasks/\(parent)/subtasks", json: ["title": "Child"]).json["id"] as? String)
+        for target in [parent, child] {
+            let reply = try await api.send(.patch, "/api/v1/tasks/\(parent)", json: ["parentId": target])
+            #expect(reply.status == 422)
+            #expect(reply.errorField == "parentId")
+        }
+    }
+
     @Test func aMethodAPathLacksIsA405EvenWhereAnIdRouteWouldMatch() async throws {
         let api = try APIHarness()
         // PATCH and DELETE exist on /tasks/{id}, but /tasks/batch is not a task.

@@ -7,7 +7,7 @@ extension SlateError {
     var httpError: HTTPError {
         switch self {
         case .invalid(let field, let message):
-            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: field)
+            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: Self.apiFieldName(field))
         case .notFound(let what):
             HTTPError(.notFound, code: "not_found", message: description.isEmpty ? "No \(what)." : description)
         case .ambiguous:
@@ -19,6 +19,13 @@ extension SlateError {
         case .store(let message):
             HTTPError(.internalServerError, code: "store_error", message: message)
         }
+    }
+}
+
+extension SlateError {
+    /// The API's name for a domain field: the domain says `parentID`, JSON says `parentId`.
+    static func apiFieldName(_ field: String) -> String {
+        field.hasSuffix("ID") ? field.dropLast(2) + "Id" : field
     }
 }
 
