@@ -48,7 +48,8 @@ import Testing
             (["title": "x", "isFlagged": 1], nil, 422, "isFlagged"),
             (["title": "x", "tags": "a,b"], nil, 422, "tags"),
             (["title": "x", "listId": "not-a-uuid"], nil, 422, "listId"),
-            (["title": "x", "listId": UUID().uuidString], nil, 404, nil),
+            (["title": "x", "listId": UUID().uuidString], nil, 404, "listId"),
+            (["title": "x", "parentId": UUID().uuidString], nil, 404, "parentId"),
             (["title": String(repeating: "a", count: 501)], nil, 422, "title"),
             (["title": "x", "recurrence": "every blue moon"], nil, 422, "recurrence"),
         ]
@@ -89,6 +90,32 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks/\(other)").status == 200)
         let completed = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "complete", "ids": [other, other]])
         #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
+    }
+
+    @Test func anUnknownIdInTheBodyOrQueryIsA404NamingIt() async throws {
+        let api = try APIHarness()
+        let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T"]).json["id"] as? String)
+        let list = try #require(try await api.send(.post, "/api/v1/lists", json: ["name": "L"]).json["id"] as? String)
+        let nobody = UUID().uuidString.lowercased()
+        let cases: [(HTTPMethod, String, [String: Any]?, String)] = [
+            (.patch, "/api/v1/tasks/\(task)", ["listId": nobody], "listId"),
+            (.patch, "/api/v1/tasks/\(task)", ["parentId": nobody], "parentId"),
+            (.post, "/api/v1/tasks/batch", ["action": "move", "ids": [task], "before": nobody], "before"),
+            (.post, "/api/v1/lists/\(list)/move", ["before": nobody], "before"),
+            (.post, "/api/v1/tasks/clear-completed", ["listId": nobody], "listId"),
+            (.get, "/api/v1/tasks?list=\(nobody)", nil, "list"),
+        ]
+        for (method, target, json, field) in cases {
+            let reply = try await api.send(method, target, json: json)
+            #expect(reply.status == 404, "\(method) \(target)")
+            #expect(reply.errorField == field, "\(method) \(target): \(reply.errorMessage ?? "")")
+        }
+        let selfTask = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "move", "ids": [task], "before": task])
+        #expect(selfTask.status == 422 && selfTask.errorField == "before")
+        let selfList = try await api.send(.post, "/api/v1/lists/\(list)/move", json: ["before": list])
+        #expect(selfList.status == 422 && selfList.errorField == "before")
+        // The resource in the path itself is a plain 404.
+        #expect(try await api.send(.post, "/api/v1/lists/\(nobody)/move", json: ["before": list]).errorField == nil)
     }
 
     @Test func aSubtaskCycleIsA422NamingParentId() async throws {

@@ -38,6 +38,18 @@ func domain<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
+/// Checks that the id given in `field` (a body field or query parameter) names something
+/// of this account: a 404 that names the field otherwise.
+func reference(_ field: String, _ lookup: () throws -> Void) throws {
+    do {
+        try lookup()
+    } catch let error as SlateError {
+        var http = error.httpError
+        if case .notFound = error { http.field = field }
+        throw http
+    }
+}
+
 /// Strong ETags from store revisions: `"r42"`.
 enum ETag {
     static func revision(_ revision: Int) -> String { "\"r\(revision)\"" }

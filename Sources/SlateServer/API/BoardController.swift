@@ -40,7 +40,11 @@ struct BoardController {
                 guard ids.count == 1 else {
                     throw SlateError.invalid(field: "ids", message: "'move' takes exactly one id, with 'before' (an id, or null for the end).")
                 }
-                try slate.moveTask(ids[0], before: try body.uuid("before").value)
+                let before = try body.uuid("before").value
+                _ = try slate.task(id: ids[0])
+                if let before { try reference("before") { _ = try slate.task(id: before) } }
+                guard before != ids[0] else { throw SlateError.invalid(field: "before", message: "A task cannot be moved before itself.") }
+                try slate.moveTask(ids[0], before: before)
             default:
                 throw SlateError.invalid(field: "action", message: "'action' must be complete, reopen, flag, unflag, delete or move; got '\(action)'.")
             }
@@ -67,7 +71,9 @@ struct BoardController {
     @Sendable func clearCompleted(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let body = try JSONBody(request, allowed: ["listId"])
-        let count = try domain { try slate.clearCompleted(in: try body.uuid("listId").value) }
+        let listID = try body.uuid("listId").value
+        if let listID { try reference("listId") { _ = try slate.list(id: listID) } }
+        let count = try domain { try slate.clearCompleted(in: listID) }
         return context.json(["deleted": count])
     }
 
