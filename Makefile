@@ -24,6 +24,7 @@ test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/api-contract-test
 
 build: bootstrap
 	$(SWIFT) build

@@ -75,9 +75,12 @@ public struct Router: Responder {
             if case .literal(let text) = segment { return text }
             return nil
         }
+        // A literal segment wins over a parameter: `/tasks/batch` is not the task `batch`,
+        // so a method `/tasks/batch` lacks answers 405 even though `/tasks/:id` has it.
+        let matching = routes.compactMap { route in Self.match(route.segments, path).map { (route, $0) } }
+        let specificity = matching.map { route, _ in Self.literalCount(route.segments) }.max() ?? 0
         var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = Self.match(route.segments, path) else { continue }
+        for (route, parameters) in matching where Self.literalCount(route.segments) == specificity {
             guard route.method == request.method || (request.method == .head && route.method == .get) else {
                 allowed.append(route.method)
                 continue
@@ -92,6 +95,10 @@ public struct Router: Responder {
                             message: "\(request.method) is not allowed on \(request.path); use \(allow).", headers: ["Allow": allow])
         }
         throw HTTPError(.notFound, code: "not_found", message: "Nothing is at \(request.path).")
+    }
+
+    static func literalCount(_ segments: [Segment]) -> Int {
+        segments.filter { if case .literal = $0 { true } else { false } }.count
     }
 
     static func segments(_ pattern: String) -> [Segment] {

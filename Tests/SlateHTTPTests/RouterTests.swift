@@ -59,6 +59,17 @@ import Testing
         #expect(response.errorObject?["message"] == "PUT is not allowed on /tasks/3; use DELETE, GET.")
     }
 
+    @Test func aLiteralSegmentWinsOverAParameter() async throws {
+        var router = Self.router()
+        router.on(.post, "/tasks/batch") { _ in .text("batch") }
+        #expect(try await router.respond(to: Request(method: .post, target: "/tasks/batch")).text == "batch")
+        // DELETE /tasks/:id exists, but /tasks/batch is not a task: 405, not "no task batch".
+        let response = try await router.respond(to: Request(method: .delete, target: "/tasks/batch"))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "POST")
+        #expect(try await router.respond(to: Request(method: .get, target: "/tasks/7")).text == "task 7")
+    }
+
     @Test func headIsAnsweredByTheGetRoute() async throws {
         let response = try await Self.router().respond(to: Request(method: .head, target: "/tasks/9"))
         #expect(response.status == .ok && response.text == "task 9")

@@ -93,7 +93,7 @@ extension OverTheWire {
                 }
                 #expect(response.status == 413)
                 #expect(response.headers["Content-Type"] == "application/json")
-                #expect(response.text == #"{"error":{"code":"body_too_large","message":"The request body is larger than 1048576 bytes."}}"#)
+                #expect(response.text == #"{"error":{"code":"body_too_large","field":"body","message":"The request body is larger than 1048576 bytes."}}"#)
                 #expect(closed)
             }
             #expect(handled.all.isEmpty)

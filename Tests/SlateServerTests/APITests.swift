@@ -37,8 +37,8 @@ import Testing
     @Test func badInputIsA4xxNamingTheFieldAndWritesNothing() async throws {
         let api = try APIHarness()
         let cases: [(Any?, String?, Int, String?)] = [
-            (nil, "{not json", 400, nil),
-            (nil, "[1, 2]", 400, nil),
+            (nil, "{not json", 400, "body"),
+            (nil, "[1, 2]", 400, "body"),
             (["title": "x", "colour": "red"], nil, 422, "colour"),
             (["title": 5], nil, 422, "title"),
             (["title": "   "], nil, 422, "title"),
@@ -48,7 +48,8 @@ import Testing
             (["title": "x", "isFlagged": 1], nil, 422, "isFlagged"),
             (["title": "x", "tags": "a,b"], nil, 422, "tags"),
             (["title": "x", "listId": "not-a-uuid"], nil, 422, "listId"),
-            (["title": "x", "listId": UUID().uuidString], nil, 404, nil),
+            (["title": "x", "listId": UUID().uuidString], nil, 404, "listId"),
+            (["title": "x", "parentId": UUID().uuidString], nil, 404, "parentId"),
             (["title": String(repeating: "a", count: 501)], nil, 422, "title"),
             (["title": "x", "recurrence": "every blue moon"], nil, 422, "recurrence"),
         ]
@@ -64,6 +65,78 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks?sort=size").errorField == "sort")
         #expect(try await api.send(.get, "/api/v1/tasks?limit=0").errorField == "limit")
         #expect(try await api.send(.get, "/api/v1/tasks?colour=red").errorField == "colour")
+    }
+
+    @Test func aBodyInAnotherMediaTypeIsA415NamingContentType() async throws {
+        let api = try APIHarness()
+        let reply = try await api.send(.post, "/api/v1/tasks", raw: "title=x", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(reply.status == 415)
+        #expect(reply.errorCode == "unsupported_media_type")
+        #expect(reply.errorField == "Content-Type")
+        #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 0)
+    }
+
+    @Test func batchDeleteOfATaskWithItsSubtaskAndARepeatedIdDeletesThemAll() async throws {
+        let api = try APIHarness()
+        let parent = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Parent"]).json["id"] as? String)
+        let child = try #require(try await api.send(.post, "/api/v1/tasks/\(parent)/subtasks", json: ["title": "Child"]).json["id"] as? String)
+        let other = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Other"]).json["id"] as? String)
+        // The subtask first, the parent twice: each task once, the subtask with its parent.
+        let reply = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "delete", "ids": [child, parent, parent]])
+        #expect(reply.status == 200, "\(reply.errorMessage ?? "")")
+        #expect(reply.json["ids"] as? [String] == [child, parent])
+        #expect(try await api.send(.get, "/api/v1/tasks/\(parent)").status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(child)").status == 404)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(other)").status == 200)
+        let completed = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "complete", "ids": [other, other]])
+        #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
+    }
+
+    @Test func anUnknownIdInTheBodyOrQueryIsA404NamingIt() async throws {
+        let api = try APIHarness()
+        let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T"]).json["id"] as? String)
+        let list = try #require(try await api.send(.post, "/api/v1/lists", json: ["name": "L"]).json["id"] as? String)
+        let nobody = UUID().uuidString.lowercased()
+        let cases: [(HTTPMethod, String, [String: Any]?, String)] = [
+            (.patch, "/api/v1/tasks/\(task)", ["listId": nobody], "listId"),
+            (.patch, "/api/v1/tasks/\(task)", ["parentId": nobody], "parentId"),
+            (.post, "/api/v1/tasks/batch", ["action": "move", "ids": [task], "before": nobody], "before"),
+            (.post, "/api/v1/lists/\(list)/move", ["before": nobody], "before"),
+            (.post, "/api/v1/tasks/clear-completed", ["listId": nobody], "listId"),
+            (.get, "/api/v1/tasks?list=\(nobody)", nil, "list"),
+        ]
+        for (method, target, json, field) in cases {
+            let reply = try await api.send(method, target, json: json)
+            #expect(reply.status == 404, "\(method) \(target)")
+            #expect(reply.errorField == field, "\(method) \(target): \(reply.errorMessage ?? "")")
+        }
+        let selfTask = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "move", "ids": [task], "before": task])
+        #expect(selfTask.status == 422 && selfTask.errorField == "before")
+        let selfList = try await api.send(.post, "/api/v1/lists/\(list)/move", json: ["before": list])
+        #expect(selfList.status == 422 && selfList.errorField == "before")
+        // The resource in the path itself is a plain 404.
+        #expect(try await api.send(.post, "/api/v1/lists/\(nobody)/move", json: ["before": list]).errorField == nil)
+    }
+
+    @Test func aSubtaskCycleIsA422NamingParentId() async throws {
+        let api = try APIHarness()
+        let parent = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Parent"]).json["id"] as? String)
+        let child = try #require(try await api.send(.post, "/api/v1/tasks/\(parent)/subtasks", json: ["title": "Child"]).json["id"] as? String)
+        for target in [parent, child] {
+            let reply = try await api.send(.patch, "/api/v1/tasks/\(parent)", json: ["parentId": target])
+            #expect(reply.status == 422)
+            #expect(reply.errorField == "parentId")
+        }
+    }
+
+    @Test func aMethodAPathLacksIsA405EvenWhereAnIdRouteWouldMatch() async throws {
+        let api = try APIHarness()
+        // PATCH and DELETE exist on /tasks/{id}, but /tasks/batch is not a task.
+        for (method, path) in [(HTTPMethod.patch, "/api/v1/tasks/batch"), (.delete, "/api/v1/tasks/parse"), (.get, "/api/v1/tasks/clear-completed")] {
+            let reply = try await api.send(method, path, json: [:])
+            #expect(reply.status == 405, "\(method) \(path)")
+            #expect(reply.headers["Allow"] == "POST", "\(method) \(path)")
+        }
     }
 
     @Test func listingFiltersSortsAndPagesWithACursor() async throws {

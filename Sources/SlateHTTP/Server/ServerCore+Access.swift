@@ -71,7 +71,7 @@ extension ServerCore {
 
     static func tooLarge(_ limit: Int) -> HTTPError {
         var error = HTTPError(.contentTooLarge, code: "body_too_large",
-                              message: "The request body is larger than \(limit) bytes.")
+                              message: "The request body is larger than \(limit) bytes.", field: "body")
         error.headers["Connection"] = "close"
         return error
     }

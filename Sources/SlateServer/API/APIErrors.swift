@@ -7,7 +7,7 @@ extension SlateError {
     var httpError: HTTPError {
         switch self {
         case .invalid(let field, let message):
-            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: field)
+            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: Self.apiFieldName(field))
         case .notFound(let what):
             HTTPError(.notFound, code: "not_found", message: description.isEmpty ? "No \(what)." : description)
         case .ambiguous:
@@ -22,12 +22,31 @@ extension SlateError {
     }
 }
 
+extension SlateError {
+    /// The API's name for a domain field: the domain says `parentID`, JSON says `parentId`.
+    static func apiFieldName(_ field: String) -> String {
+        field.hasSuffix("ID") ? field.dropLast(2) + "Id" : field
+    }
+}
+
 /// Runs domain code, turning its errors into HTTP errors.
 func domain<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as SlateError {
         throw error.httpError
+    }
+}
+
+/// Checks that the id given in `field` (a body field or query parameter) names something
+/// of this account: a 404 that names the field otherwise.
+func reference(_ field: String, _ lookup: () throws -> Void) throws {
+    do {
+        try lookup()
+    } catch let error as SlateError {
+        var http = error.httpError
+        if case .notFound = error { http.field = field }
+        throw http
     }
 }
 

@@ -23,21 +23,28 @@ struct BoardController {
         let slate = try await context.slate(for: request)
         let body = try JSONBody(request, allowed: ["action", "ids", "before"])
         let action = try body.requiredString("action")
-        guard let ids = try body.uuids("ids").value, !ids.isEmpty, ids.count <= 1000 else {
+        guard let given = try body.uuids("ids").value, !given.isEmpty, given.count <= 1000 else {
             throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'ids' must be an array of 1 to 1000 task ids.", field: "ids")
         }
+        // An id given twice is one task (each id once, in the order given).
+        var seen = Set<UUID>()
+        let ids = given.filter { seen.insert($0).inserted }
         try domain {
             switch action {
             case "complete": _ = try slate.setCompleted(ids, true)
             case "reopen": _ = try slate.setCompleted(ids, false)
             case "flag": _ = try slate.setFlagged(ids, true)
             case "unflag": _ = try slate.setFlagged(ids, false)
-            case "delete": try slate.deleteTasks(ids)
+            case "delete": try slate.deleteTasks(try Self.withoutDescendants(ids, slate))
             case "move":
                 guard ids.count == 1 else {
                     throw SlateError.invalid(field: "ids", message: "'move' takes exactly one id, with 'before' (an id, or null for the end).")
                 }
-                try slate.moveTask(ids[0], before: try body.uuid("before").value)
+                let before = try body.uuid("before").value
+                _ = try slate.task(id: ids[0])
+                if let before { try reference("before") { _ = try slate.task(id: before) } }
+                guard before != ids[0] else { throw SlateError.invalid(field: "before", message: "A task cannot be moved before itself.") }
+                try slate.moveTask(ids[0], before: before)
             default:
                 throw SlateError.invalid(field: "action", message: "'action' must be complete, reopen, flag, unflag, delete or move; got '\(action)'.")
             }
@@ -45,11 +52,28 @@ struct BoardController {
         return context.json(["action": action, "ids": ids.map { $0.uuidString.lowercased() }, "revision": try domain { try slate.revision() }] as [String: Any])
     }
 
+    /// `ids` less those whose parent, grandparent… is also in `ids`: deleting a task deletes
+    /// its subtasks, so deleting one again would find nothing (a 404 for a valid selection).
+    static func withoutDescendants(_ ids: [UUID], _ slate: Slate) throws -> [UUID] {
+        let selected = Set(ids)
+        return try ids.filter { id in
+            var parent = try slate.task(id: id).model.parentID
+            var visited: Set<UUID> = [id]
+            while let current = parent, visited.insert(current).inserted {
+                if selected.contains(current) { return false }
+                parent = try? slate.task(id: current).model.parentID
+            }
+            return true
+        }
+    }
+
     /// `POST /tasks/clear-completed {"listId": id|null}`
     @Sendable func clearCompleted(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let body = try JSONBody(request, allowed: ["listId"])
-        let count = try domain { try slate.clearCompleted(in: try body.uuid("listId").value) }
+        let listID = try body.uuid("listId").value
+        if let listID { try reference("listId") { _ = try slate.list(id: listID) } }
+        let count = try domain { try slate.clearCompleted(in: listID) }
         return context.json(["deleted": count])
     }
 

@@ -30,16 +30,16 @@ struct JSONBody {
     init(_ request: Request, allowed: Set<String>) throws {
         if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json") {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
-                            message: "Send the body as application/json; got \(type).")
+                            message: "Send the body as application/json; got \(type).", field: "Content-Type")
         }
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: request.body.isEmpty ? Data("{}".utf8) : request.body)
         } catch {
-            throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON.")
+            throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON.", field: "body")
         }
         guard let object = parsed as? [String: Any] else {
-            throw HTTPError(.badRequest, code: "malformed_json", message: "The body must be a JSON object.")
+            throw HTTPError(.badRequest, code: "malformed_json", message: "The body must be a JSON object.", field: "body")
         }
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw HTTPError(.unprocessableContent, code: "unknown_field",

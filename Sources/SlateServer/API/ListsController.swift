@@ -80,7 +80,13 @@ struct ListsController {
         let slate = try await context.slate(for: request)
         let id = try context.id(request)
         let body = try JSONBody(request, allowed: ["before"])
-        try domain { try slate.moveList(id, before: try body.uuid("before").value) }
+        let before = try body.uuid("before").value
+        _ = try domain { try slate.list(id: id) }
+        if let before { try reference("before") { _ = try slate.list(id: before) } }
+        guard before != id else {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A list cannot be moved before itself.", field: "before")
+        }
+        try domain { try slate.moveList(id, before: before) }
         return try response(for: id, slate: slate)
     }
 

@@ -13,6 +13,12 @@ struct TaskInput {
     let calendar: Calendar
     let now: Date
 
+    /// A `listId` or `parentId` that names nothing of this account is a 404 naming the field.
+    func checkReferences(_ slate: Slate) throws {
+        if let id = try body.uuid("listId").value { try reference("listId") { _ = try slate.list(id: id) } }
+        if let id = try body.uuid("parentId").value { try reference("parentId") { _ = try slate.task(id: id) } }
+    }
+
     func priority() throws -> Priority? {
         guard let name = try body.string("priority").value else {
             if case .null = try body.string("priority") {

@@ -25,7 +25,7 @@ enum TaskQueryParameters {
         }
         if let list = request.queryValue("list") {
             guard let id = UUID(uuidString: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
-            _ = try domain { try slate.list(id: id) }
+            try reference("list") { _ = try slate.list(id: id) }
             query.scope = .list(id)
         }
         if let status = request.queryValue("status") {

@@ -46,6 +46,7 @@ struct TasksController {
     @Sendable func create(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+        try input.checkReferences(slate)
         let task = try domain { try slate.addTask(try input.draft()) }
         var response = try representation(task, revision: try domain { try slate.task(id: task.id).revision }, slate: slate, status: .created)
         response.headers["Location"] = "/api/v1/tasks/\(task.id.uuidString.lowercased())"
@@ -56,6 +57,7 @@ struct TasksController {
         let slate = try await context.slate(for: request)
         let parent = try domain { try slate.task(id: try context.id(request)) }.model
         let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+        try input.checkReferences(slate)
         var draft = try input.draft()
         draft.parentID = parent.id
         if draft.listID == nil { draft.listID = parent.listID }
@@ -77,6 +79,7 @@ struct TasksController {
         let expected = try ETag.expectedRevision(request)
         let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
         let patch = try input.patch()
+        try input.checkReferences(slate)
         do {
             let task = try domain { try slate.updateTask(id, patch, expectedRevision: expected) }
             return try representation(task, revision: try domain { try slate.task(id: id).revision }, slate: slate)

@@ -25,7 +25,7 @@ enum OpenAPIDocument {
         [
             "/api/v1/tasks": [
                 "get": operation("listTasks", "Tasks of a view, filtered, searched, sorted and paged", parameters: taskQueryParameters,
-                                 responses: ["200": content(Schemas.ref("TaskPage"))]),
+                                 responses: ["200": content(Schemas.ref("TaskPage")), "404": error]),
                 "post": operation("createTask", "Create a task", body: Schemas.ref("TaskInput"),
                                   responses: ["201": content(Schemas.ref("Task")), "404": error, "409": error]),
             ],
@@ -69,7 +69,7 @@ enum OpenAPIDocument {
             "/api/v1/lists/{id}": [
                 "parameters": [idParameter],
                 "get": operation("getList", "One list", responses: ["200": content(Schemas.ref("List")), "404": error]),
-                "patch": operation("updateList", "Rename, recolour or change the icon", parameters: [ifMatch], body: Schemas.ref("ListInput", required: false),
+                "patch": operation("updateList", "Rename, recolour or change the icon", parameters: [ifMatch], body: Schemas.ref("ListPatch"),
                                    responses: ["200": content(Schemas.ref("List")), "404": error, "409": error, "412": error]),
                 "delete": operation("deleteList", "Delete a list, keeping or deleting its tasks",
                                     parameters: [ifMatch, query("tasks", ["type": "string", "enum": ["keep", "delete"]], required: true)],
@@ -108,7 +108,7 @@ enum OpenAPIDocument {
             "/api/v1/session": [
                 "post": operation("signIn", "Sign in with a name and password; sets the session cookie",
                                   body: object(["name": ["type": "string"], "password": ["type": "string"]], required: ["name", "password"]),
-                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "429": error],
+                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "401": error, "429": error],
                                   secured: false),
                 "get": operation("currentSession", "The signed-in account", responses: ["200": content(object(["account": ["type": "string"]], required: ["account"]))]),
                 "delete": operation("signOut", "Sign out", responses: ["204": ["description": "Signed out"]]),
@@ -127,7 +127,7 @@ enum OpenAPIDocument {
     ] }
     static var idParameter: [String: Any] { ["name": "id", "in": "path", "required": true, "schema": Schemas.uuid] }
     static var ifMatch: [String: Any] { ["name": "If-Match", "in": "header", "required": false,
-                                         "description": "The ETag read; a stale one answers 412 with the current version.",
+                                         "description": "The ETag read (\"r42\") or *; a stale or foreign one answers 412 with the current version.",
                                          "schema": ["type": "string"]] }
 
     static var taskQueryParameters: [[String: Any]] {
@@ -141,12 +141,19 @@ enum OpenAPIDocument {
             query("sort", ["type": "string", "enum": ["default", "priority", "due", "created", "title", "manual"]]),
             query("parent", Schemas.uuid),
             query("limit", ["type": "integer", "minimum": 1, "maximum": 500]),
-            query("cursor", ["type": "string"]),
+            query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
         ]
     }
 
     static func query(_ name: String, _ schema: [String: Any], required: Bool = false) -> [String: Any] {
         ["name": name, "in": "query", "required": required, "schema": schema]
+    }
+
+    static func bodyRequires(_ body: [String: Any]) -> Bool {
+        if let reference = body["$ref"] as? String {
+            return bodyRequires(Schemas.all[String(reference.split(separator: "/").last ?? "")] as? [String: Any] ?? [:])
+        }
+        return !((body["required"] as? [String]) ?? []).isEmpty
     }
 
     static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
@@ -164,16 +171,17 @@ enum OpenAPIDocument {
         var all = responses
         all["400"] = error
         if secured { all["401"] = error }
-        if body != nil {
-            all["415"] = error
+        if body != nil || rawBody {
+            all["413"] = error   // over the server's body limit (1 MiB)
             all["422"] = error
         }
+        if body != nil { all["415"] = error }   // JSON bodies only; an import's format comes from ?format= or the file
         var operation: [String: Any] = ["operationId": id, "summary": summary, "responses": all]
         if !parameters.isEmpty { operation["parameters"] = parameters }
-        if let body { operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]] }
+        // A body with no required field may be left out (an empty body reads as {}).
+        if let body { operation["requestBody"] = ["required": bodyRequires(body), "content": ["application/json": ["schema": body]]] }
         if rawBody {
             operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": [:]], "text/calendar": ["schema": ["type": "string"]], "text/plain": ["schema": ["type": "string"]]]]
-            all["422"] = error
             operation["responses"] = all
         }
         if !secured { operation["security"] = [] }

@@ -5,7 +5,7 @@ enum Schemas {
     static var uuid: [String: Any] { ["type": "string", "format": "uuid"] }
     static var priority: [String: Any] { ["type": "string", "enum": ["none", "low", "medium", "high", "critical"]] }
 
-    static func ref(_ name: String, required: Bool = true) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
     static func nullable(_ schema: [String: Any]) -> [String: Any] { ["oneOf": [schema, ["type": "null"]]] }
 
     static var all: [String: Any] {
@@ -42,11 +42,8 @@ enum Schemas {
                 "icon": ["type": "string"], "order": ["type": "number"], "activeCount": ["type": "integer"],
                 "created": ["type": "string"], "revision": ["type": "integer"],
             ], required: ["id", "name", "color", "icon", "order", "activeCount", "created", "revision"]),
-            "ListInput": OpenAPIDocument.object([
-                "name": ["type": "string", "minLength": 1, "maxLength": 100],
-                "color": ["type": "string", "pattern": "^#?[0-9A-Fa-f]{6}$"],
-                "icon": ["type": "string", "pattern": "^[A-Za-z0-9.-]{1,64}$"],
-            ], required: ["name"]),
+            "ListInput": OpenAPIDocument.object(listFields, required: ["name"]),
+            "ListPatch": OpenAPIDocument.object(listFields),
             "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood"]],
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
@@ -54,6 +51,15 @@ enum Schemas {
                 "lists": ["type": "array", "items": ["type": "object"]],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+        ]
+    }
+
+    /// null colour or icon: the default (on create) or unchanged (on change).
+    static var listFields: [String: Any] {
+        [
+            "name": ["type": "string", "minLength": 1, "maxLength": 100],
+            "color": nullable(["type": "string", "pattern": "^#?[0-9A-Fa-f]{6}$"]),
+            "icon": nullable(["type": "string", "pattern": "^[A-Za-z0-9.-]{1,64}$"]),
         ]
     }
 
