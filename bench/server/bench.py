@@ -106,7 +106,8 @@ async def sse_fanout(port, token, count, commit_path, commit_body, timeout):
             writer.write(request)
             await writer.drain()
             buffer = b""
-            while b"event: hello" not in buffer or not buffer.endswith(b"\n\n"):
+            # The stream is chunked: wait for the hello event's blank line, not the chunk's end.
+            while b"event: hello" not in buffer or b"\n\n" not in buffer[buffer.index(b"event: hello"):]:
                 chunk = await asyncio.wait_for(reader.read(4096), timeout)
                 if not chunk:
                     raise ConnectionError(f"closed before hello: {buffer[:200]!r}")
@@ -152,9 +153,10 @@ async def sse_fanout(port, token, count, commit_path, commit_body, timeout):
     writer.close()
     status = response.split(b"\r\n", 1)[0].decode(errors="replace")
 
-    done, pending = await asyncio.wait(watchers, timeout=timeout)
-    for task in pending:
-        task.cancel()
+    if watchers:
+        _, pending = await asyncio.wait(watchers, timeout=timeout)
+        for task in pending:
+            task.cancel()
     for _, stream_writer in streams:
         stream_writer.close()
     delays = sorted((a - answered) * 1000 for a in arrivals if a is not None)
