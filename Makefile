@@ -4,7 +4,7 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap bench bench-store bench-cli format clean
+.PHONY: run test build bootstrap bench bench-store bench-cli bench-server format clean
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -32,7 +32,7 @@ build: bootstrap
 bootstrap:
 	scripts/bootstrap
 
-bench: bench-store bench-cli
+bench: bench-store bench-cli bench-server
 
 bench-store: bootstrap
 	bench/store/run
@@ -41,6 +41,10 @@ bench-store: bootstrap
 # Also times slate built with --static-swift-stdlib (see BENCHMARKS.md).
 bench-cli:
 	bench/cli/run --static-stdlib
+
+# The REST API under wrk beside the bridge's ceiling, memory over 60 s, 1,000 SSE streams.
+bench-server:
+	bench/server/run
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

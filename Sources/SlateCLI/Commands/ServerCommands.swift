@@ -18,6 +18,8 @@ enum ServerCommands {
             .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
             .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
             .value("log-level", "level", "all (default), errors or off."),
+            .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
+            .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
         ],
         run: runServe)
 
@@ -41,7 +43,15 @@ enum ServerCommands {
         let slate = try session.slate()
         let administration = AccountAdministration(container: slate.container)
         let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: parsed.flag("behind-proxy"), logLevel: level)
-        let server = HTTPServer(configuration: .init(host: host, port: port), responder: service.router)
+        var configuration = HTTPServer.Configuration(host: host, port: port)
+        for (option, keyPath, least) in [("max-connections", \HTTPServer.Configuration.maxConnections, 1), ("connections-per-ip", \.connectionsPerIP, 0)] {
+            guard let text = parsed.value(option) else { continue }
+            guard let count = Int(text), count >= least else {
+                throw session.invalidValue(text, option: option, expected: "a count of \(least) or more", path: parsed.path)
+            }
+            configuration[keyPath: keyPath] = count
+        }
+        let server = HTTPServer(configuration: configuration, responder: service.router)
         do {
             try server.start()
         } catch {

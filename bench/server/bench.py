@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""bench/server: the REST API under wrk beside the bridge's ceiling, memory over a long run,
+and Server-Sent Events fan-out. Python standard library only; bench/server/run starts it
+after building and seeding (see bench/server/README.md)."""
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
+def rss_kib(pid):
+    values = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("VmRSS:", "VmHWM:", "Threads:")):
+                key, value = line.split(":", 1)
+                values[key] = int(value.split()[0])
+    return values
+
+
+def wait_for_port(port, process, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"bench: the server exited with {process.returncode} before listening on {port}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    sys.exit(f"bench: nothing listens on {port} after {seconds} s")
+
+
+class API:
+    def __init__(self, port, token):
+        self.port, self.token = port, token
+
+    def call(self, method, path, body=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        payload = response.read()
+        connection.close()
+        if response.status >= 300:
+            sys.exit(f"bench: {method} {path} answered {response.status}: {payload[:300]!r}")
+        return json.loads(payload) if payload else None
+
+
+def run_wrk(name, port, mode, seconds, args, env_extra):
+    env = dict(os.environ, SLATE_MODE=mode, **env_extra)
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--latency",
+               "-s", os.path.join(HERE, "lua", "api.lua"), f"http://127.0.0.1:{port}/"]
+    before = loadavg()
+    output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    after = loadavg()
+    match = re.search(r"^WRK_JSON (.*)$", output, re.M)
+    if not match:
+        sys.exit(f"bench: no WRK_JSON line from wrk for {name}:\n{output}")
+    result = json.loads(match.group(1))
+    result["name"], result["mode"], result["seconds"] = name, mode, seconds
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    result["error_total"] = sum(result["errors"].values())
+    result["load_before"], result["load_after"] = before, after
+    return result
+
+
+def describe(result):
+    lat = result["latency_us"]
+    return (f"{result['rps']:>10,.0f} req/s  p50 {lat['p50'] / 1000:7.2f} ms  p99 {lat['p99'] / 1000:7.2f} ms  "
+            f"errors {result['error_total']}  (load {result['load_after'][0]:.1f})")
+
+
+# --- Server-Sent Events fan-out ------------------------------------------------------
+
+async def sse_fanout(port, token, count, commit_path, commit_body, timeout):
+    request = (f"GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
+               f"Authorization: Bearer {token}\r\n\r\n").encode()
+    streams = []
+    failures = []
+
+    async def open_one(index):
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(request)
+            await writer.drain()
+            buffer = b""
+            # The stream is chunked: wait for the hello event's blank line, not the chunk's end.
+            while b"event: hello" not in buffer or b"\n\n" not in buffer[buffer.index(b"event: hello"):]:
+                chunk = await asyncio.wait_for(reader.read(4096), timeout)
+                if not chunk:
+                    raise ConnectionError(f"closed before hello: {buffer[:200]!r}")
+                buffer += chunk
+            if b" 200 " not in buffer.split(b"\r\n", 1)[0]:
+                raise ConnectionError(buffer.split(b"\r\n", 1)[0].decode())
+            streams.append((reader, writer))
+        except Exception as error:  # noqa: BLE001 - counted and reported
+            failures.append(f"{type(error).__name__}: {error}")
+
+    opened_at = time.monotonic()
+    batch = 100  # stay well inside the listen backlog
+    for start in range(0, count, batch):
+        await asyncio.gather(*(open_one(i) for i in range(start, min(count, start + batch))))
+    open_seconds = time.monotonic() - opened_at
+
+    arrivals = [None] * len(streams)
+
+    async def watch(index, reader):
+        buffer = b""
+        try:
+            while b"event: change" not in buffer:
+                chunk = await reader.read(4096)
+                if not chunk:
+                    return
+                buffer += chunk
+            arrivals[index] = time.monotonic()
+        except Exception:  # noqa: BLE001
+            return
+
+    watchers = [asyncio.ensure_future(watch(i, reader)) for i, (reader, _) in enumerate(streams)]
+    await asyncio.sleep(0.5)  # let every watcher sit in read()
+
+    # The commit, on a raw connection so the timestamp is the arrival of the response's end.
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    body = json.dumps(commit_body).encode()
+    sent = time.monotonic()
+    writer.write((f"PATCH {commit_path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+                  f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body)
+    await writer.drain()
+    response = await reader.read()  # Connection: close: until the end
+    answered = time.monotonic()
+    writer.close()
+    status = response.split(b"\r\n", 1)[0].decode(errors="replace")
+
+    if watchers:
+        _, pending = await asyncio.wait(watchers, timeout=timeout)
+        for task in pending:
+            task.cancel()
+    for _, stream_writer in streams:
+        stream_writer.close()
+    delays = sorted((a - answered) * 1000 for a in arrivals if a is not None)
+    from_sent = sorted((a - sent) * 1000 for a in arrivals if a is not None)
+
+    def pct(values, p):
+        if not values:
+            return None
+        return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+    return {
+        "requested": count, "opened": len(streams), "open_failures": len(failures),
+        "failure_examples": failures[:5], "open_seconds": open_seconds,
+        "commit_status": status, "commit_round_trip_ms": (answered - sent) * 1000,
+        "received": len(delays), "within_100ms": sum(1 for d in delays if d <= 100),
+        "delay_after_response_ms": {"min": pct(delays, 0), "p50": pct(delays, 50), "p99": pct(delays, 99), "max": pct(delays, 100)},
+        "delay_after_send_ms": {"p50": pct(from_sent, 50), "p99": pct(from_sent, 99), "max": pct(from_sent, 100)},
+    }
+
+
+# --- main ------------------------------------------------------------------------------
+
+def machine():
+    info = {"nproc": os.cpu_count(), "kernel": platform.release(), "python": platform.python_version()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu"] = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
+        with open("/proc/meminfo") as f:
+            info["mem_kib"] = int(f.readline().split()[1])
+        info["wrk"] = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0].strip()
+        info["swift"] = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip()
+    except Exception:  # noqa: BLE001
+        pass
+    return info
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--slate", required=True)
+    parser.add_argument("--ceiling", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--ceiling-port", type=int, required=True)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--memory-seconds", type=int, default=60)
+    parser.add_argument("--sample-every", type=int, default=5)
+    parser.add_argument("--sse", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--seed-meta")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    started = time.time()
+    load_start = loadavg()
+
+    work = tempfile.mkdtemp(prefix="slate-bench-server-")
+    server = subprocess.Popen([args.slate, "serve", "--db", args.db, "--port", str(args.port), "--log-level", "off",
+                               "--max-connections", "4096", "--connections-per-ip", "0"],
+                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "serve.err"), "w"))
+    ceiling = subprocess.Popen([args.ceiling, str(args.ceiling_port)], stdout=subprocess.DEVNULL)
+    try:
+        wait_for_port(args.port, server)
+        wait_for_port(args.ceiling_port, ceiling)
+        api = API(args.port, args.token)
+
+        lists = api.call("GET", "/api/v1/lists")["lists"]
+        ids, cursor = [], None
+        while True:
+            page = api.call("GET", "/api/v1/tasks?status=all&limit=500" + (f"&cursor={cursor}" if cursor else ""))
+            ids += [task["id"] for task in page["tasks"]]
+            cursor = page["nextCursor"]
+            if not cursor:
+                break
+        if len(ids) < 1000:
+            sys.exit(f"bench: only {len(ids)} tasks in the store")
+        # The list page: the list with the most active tasks (a full page of 50 and a count behind it).
+        sizes = {lst["id"]: api.call("GET", f"/api/v1/tasks?list={lst['id']}&limit=1")["total"] for lst in lists}
+        list_id = max(sizes, key=sizes.get)
+        page = api.call("GET", f"/api/v1/tasks?list={list_id}&limit=50")
+        ids_path = os.path.join(work, "ids.txt")
+        with open(ids_path, "w") as f:
+            f.write("\n".join(ids) + "\n")
+        env = {"SLATE_TOKEN": args.token, "SLATE_IDS": ids_path, "SLATE_LIST": list_id}
+        print(f"{len(ids)} tasks; list page: list {list_id} with {sizes[list_id]} active tasks, page of {len(page['tasks'])}")
+        print(f"wrk -t{args.threads} -c{args.connections} -d{args.seconds}s --latency; load average at start {load_start}")
+
+        # Warm-up: both servers, 2 s each (not recorded).
+        run_wrk("warm-up ceiling", args.ceiling_port, "get", 2, args, env)
+        run_wrk("warm-up api", args.port, "mixed", 2, args, env)
+
+        runs = []
+        plan = [("ceiling", args.ceiling_port, "get"), ("GET /tasks/{id}", args.port, "get"),
+                ("GET /tasks?list= (50)", args.port, "list"), ("PATCH /tasks/{id}", args.port, "patch"),
+                ("ceiling (again)", args.ceiling_port, "get")]
+        for name, port, mode in plan:
+            result = run_wrk(name, port, mode, args.seconds, args, env)
+            print(f"  {name:<24} {describe(result)}", flush=True)
+            runs.append(result)
+            if server.poll() is not None:
+                sys.exit(f"bench: slate serve exited with {server.returncode} during {name}")
+        ceiling_rps = statistics.mean(r["rps"] for r in runs if r["name"].startswith("ceiling"))
+        for r in runs:
+            r["ratio_to_ceiling"] = r["rps"] / ceiling_rps
+
+        # Memory: a mixed load (8 get : 1 list : 1 patch) for --memory-seconds, RSS sampled.
+        print(f"memory: mixed load for {args.memory_seconds} s, VmRSS every {args.sample_every} s", flush=True)
+        samples = [{"t": 0.0, **rss_kib(server.pid)}]
+        env_mem = dict(os.environ, SLATE_MODE="mixed", **env)
+        wrk = subprocess.Popen(["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.memory_seconds}s", "--latency",
+                                "-s", os.path.join(HERE, "lua", "api.lua"), f"http://127.0.0.1:{args.port}/"],
+                               env=env_mem, stdout=subprocess.PIPE, text=True)
+        t0 = time.monotonic()
+        while wrk.poll() is None:
+            time.sleep(args.sample_every)
+            samples.append({"t": round(time.monotonic() - t0, 1), **rss_kib(server.pid)})
+        output = wrk.stdout.read()
+        samples.append({"t": round(time.monotonic() - t0, 1), "after": True, **rss_kib(server.pid)})
+        mixed = json.loads(re.search(r"^WRK_JSON (.*)$", output, re.M).group(1))
+        mixed["rps"] = mixed["requests"] / (mixed["duration_us"] / 1e6)
+        mixed["error_total"] = sum(mixed["errors"].values())
+        loaded = [s["VmRSS"] for s in samples if 0 < s["t"] and not s.get("after")]
+        first_half = loaded[: len(loaded) // 2]
+        second_half = loaded[len(loaded) // 2:]
+        memory = {
+            "seconds": args.memory_seconds, "samples": samples, "wrk": mixed,
+            "rss_idle_kib": samples[0]["VmRSS"], "rss_first_loaded_kib": loaded[0], "rss_last_loaded_kib": loaded[-1],
+            "rss_max_kib": max(loaded), "hwm_kib": samples[-1]["VmHWM"],
+            "growth_first_to_last_kib": loaded[-1] - loaded[0],
+            "growth_half_means_kib": statistics.mean(second_half) - statistics.mean(first_half),
+        }
+        print(f"  mixed {mixed['rps']:,.0f} req/s, errors {mixed['error_total']}; VmRSS idle {memory['rss_idle_kib'] / 1024:.1f} MiB, "
+              f"loaded {loaded[0] / 1024:.1f} → {loaded[-1] / 1024:.1f} MiB (max {max(loaded) / 1024:.1f})", flush=True)
+
+        # SSE fan-out.
+        print(f"SSE: opening {args.sse} streams", flush=True)
+        target = ids[len(ids) // 3]
+        current = api.call("GET", f"/api/v1/tasks/{target}")
+        sse = asyncio.run(sse_fanout(args.port, args.token, args.sse, f"/api/v1/tasks/{target}",
+                                     {"isCompleted": not current["isCompleted"]}, timeout=15))
+        sse["rss_with_streams_kib"] = rss_kib(server.pid)["VmRSS"]
+        d = sse["delay_after_response_ms"]
+        fmt = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
+        print(f"  opened {sse['opened']}/{sse['requested']} in {sse['open_seconds']:.1f} s; commit {sse['commit_status']!r} "
+              f"in {sse['commit_round_trip_ms']:.1f} ms; change received by {sse['received']}, within 100 ms: {sse['within_100ms']}; "
+              f"delay after the response p50 {fmt(d['p50'])} ms, p99 {fmt(d['p99'])} ms, max {fmt(d['max'])} ms", flush=True)
+        if sse["failure_examples"]:
+            print(f"  open failures, e.g. {sse['failure_examples']}")
+        server_alive = server.poll() is None
+    finally:
+        for process in (server, ceiling):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in (server, ceiling):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    seed_meta = None
+    if args.seed_meta and os.path.exists(args.seed_meta):
+        with open(args.seed_meta) as f:
+            seed_meta = json.load(f)
+    by_name = {r["name"]: r for r in runs}
+    targets = {
+        "single GET >= 50% of ceiling": by_name["GET /tasks/{id}"]["ratio_to_ceiling"] >= 0.5,
+        "list page p99 < 10 ms": by_name["GET /tasks?list= (50)"]["latency_us"]["p99"] < 10_000,
+        "no errors": all(r["error_total"] == 0 for r in runs) and mixed["error_total"] == 0,
+        "1000 SSE within 100 ms": sse["opened"] == args.sse and sse["within_100ms"] == args.sse,
+    }
+    results = {
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime(started)),
+        "wall_seconds": round(time.time() - started, 1), "machine": machine(),
+        "load_start": load_start, "load_end": loadavg(),
+        "wrk": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds},
+        "store": {"tasks": len(ids), "list_id": list_id, "list_active_tasks": sizes[list_id], "seed": seed_meta},
+        "ceiling_rps_mean": ceiling_rps, "runs": runs, "memory": memory, "sse": sse,
+        "server_alive_at_end": server_alive, "targets": targets,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(results, f, indent=2)
+        f.write("\n")
+
+    print()
+    print(f"| line | req/s | p50 | p99 | errors | ratio to ceiling |")
+    print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
+    for r in runs:
+        lat = r["latency_us"]
+        print(f"| {r['name']} | {r['rps']:,.0f} | {lat['p50'] / 1000:.2f} ms | {lat['p99'] / 1000:.2f} ms | "
+              f"{r['error_total']} | {r['ratio_to_ceiling']:.2f} |")
+    lat = mixed["latency_us"]
+    print(f"| mixed {args.memory_seconds} s (8 get : 1 list : 1 patch) | {mixed['rps']:,.0f} | {lat['p50'] / 1000:.2f} ms | "
+          f"{lat['p99'] / 1000:.2f} ms | {mixed['error_total']} | {mixed['rps'] / ceiling_rps:.2f} |")
+    print()
+    for name, ok in targets.items():
+        print(f"  {'met ' if ok else 'MISS'}  {name}")
+    print(f"\nwrote {args.out}; {results['wall_seconds']} s; load average {load_start} → {results['load_end']}")
+
+
+if __name__ == "__main__":
+    main()
