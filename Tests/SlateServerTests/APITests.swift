@@ -1,6 +1,6 @@
 import Foundation
 import SlateHTTP
-import SlateServer
+@testable import SlateServer
 import Testing
 
 @Suite struct TaskAPITests {
@@ -259,5 +259,20 @@ import Testing
         let document = try #require(try await api.send(.get, "/api/v1/openapi.json").json["components"] as? [String: Any])
         let schema = try #require((document["schemas"] as? [String: Any])?["Task"] as? [String: Any])
         #expect(Set(schema["required"] as? [String] ?? []) == Set(task.json.keys))
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func writesValidCompactJSONWithSortedKeysAndEscapes() throws {
+        let value: [String: Any] = [
+            "b": [1, 2.5, true, NSNull(), "x"] as [Any], "a": "quote \" slash \\ line\n tab\t bell\u{07} é ✓",
+            "c": ["z": 1, "y": [String: Any]()] as [String: Any], "d": -0.25, "e": false,
+        ]
+        let data = JSONSerialization.body(value)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"a":"quote \" slash \\ line\n tab\t bell\u0007 é ✓","b":[1,2.5,true,null,"x"],"c":{"y":{},"z":1}"#))
+        let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(parsed["a"] as? String == value["a"] as? String)
+        #expect(parsed["d"] as? Double == -0.25 && parsed["e"] as? Bool == false)
     }
 }

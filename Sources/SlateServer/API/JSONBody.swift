@@ -107,8 +107,6 @@ private func isJSONBoolean(_ value: Any) -> Bool {
 }
 
 extension JSONSerialization {
-    /// Compact JSON with sorted keys.
-    static func body(_ object: Any) -> Data {
-        (try? data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    }
+    /// Compact JSON with keys in byte order (see `JSONWriter`).
+    static func body(_ object: Any) -> Data { JSONWriter.data(object) }
 }

@@ -43,7 +43,11 @@ public enum Secrets {
         var output = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         let bytes = Array(secret.utf8)
         crypto_hash_sha256(&output, bytes, UInt64(bytes.count))
-        return output.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(output.count * 2)
+        for byte in output { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
