@@ -195,3 +195,19 @@ import Testing
         #expect(cli.run("export", "--format", "csv").err.hasPrefix("error: invalid value 'csv' for --format: expected json, ics, todotxt, taskwarrior."))
     }
 }
+
+@Suite struct CLIAccountTests {
+    @Test func usersAndTokensArePrintedOnceAndMistakesNamed() throws {
+        let cli = try CLIHarness()
+        let added = cli.run("user", "add", "ana")
+        #expect(added.code == 0 && added.out.hasPrefix("Added ana with the password\n  "))
+        let password = added.out.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        #expect(password.count == 20)
+        #expect(cli.run("user", "add", "ANA").err == "error: An account named ANA already exists.\n")
+        #expect(cli.run("user", "passwd", "nobody").err == "error: No account named nobody.\n")
+        let token = try #require(try cli.json("token", "create", "--user", "ana", "--label", "phone") as? [String: Any])
+        #expect((token["token"] as? String)?.count == 43)
+        let users = try #require(try cli.json("user", "list") as? [[String: Any]])
+        #expect(users.compactMap { $0["name"] as? String } == ["ana", "local"], "local is the CLI's own account")
+    }
+}

@@ -84,25 +84,33 @@ enum ServerCommands {
 
     static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
 
-    static let userAdd = CommandSpec(
-        name: "add", abstract: "Add an account (prints a generated password once)",
-        arguments: [ArgumentSpec(name: "name", help: "The account name.")],
-        options: [passwordOption],
-        run: { parsed, session in
-            let administration = AccountAdministration(container: try session.slate().container)
-            let password = try administration.addUser(named: parsed.positionals[0], password: try readPassword(parsed))
-            session.console.line(parsed.flag("password-stdin") ? "Added \(parsed.positionals[0])." : "Added \(parsed.positionals[0]) with the password\n  \(password)")
-        })
+    static let userAdd = passwordCommand(
+        "add", "Add an account (prints a generated password once)",
+        perform: { try $0.addUser(named: $1, password: $2) },
+        chosen: { "Added \($0)." }, generated: { "Added \($0) with the password\n  \($1)" })
 
-    static let userPasswd = CommandSpec(
-        name: "passwd", abstract: "Set a new password (prints a generated one once) and sign out its web sessions",
-        arguments: [ArgumentSpec(name: "name", help: "The account name.")],
-        options: [passwordOption],
-        run: { parsed, session in
-            let administration = AccountAdministration(container: try session.slate().container)
-            let password = try administration.changePassword(of: parsed.positionals[0], to: try readPassword(parsed))
-            session.console.line(parsed.flag("password-stdin") ? "Changed the password of \(parsed.positionals[0])." : "New password for \(parsed.positionals[0]):\n  \(password)")
-        })
+    static let userPasswd = passwordCommand(
+        "passwd", "Set a new password (prints a generated one once) and sign out its web sessions",
+        perform: { try $0.changePassword(of: $1, to: $2) },
+        chosen: { "Changed the password of \($0)." }, generated: { "New password for \($0):\n  \($1)" })
+
+    /// A `slate user` subcommand that sets a password, chosen on standard input or generated.
+    static func passwordCommand(
+        _ name: String, _ abstract: String,
+        perform: @escaping @Sendable (AccountAdministration, String, String?) throws -> String,
+        chosen: @escaping @Sendable (String) -> String, generated: @escaping @Sendable (String, String) -> String
+    ) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract,
+            arguments: [ArgumentSpec(name: "name", help: "The account name.")],
+            options: [passwordOption],
+            run: { parsed, session in
+                let administration = AccountAdministration(container: try session.slate().container)
+                let account = parsed.positionals[0]
+                let password = try perform(administration, account, try readPassword(parsed))
+                session.console.line(parsed.flag("password-stdin") ? chosen(account) : generated(account, password))
+            })
+    }
 
     static let userList = CommandSpec(
         name: "list", abstract: "List the accounts",
