@@ -24,31 +24,12 @@ struct HelpRenderer {
             lines.append("")
             lines.append(discussion)
         }
-        if !command.subcommands.isEmpty {
-            lines.append("")
-            lines.append("Commands:")
-            let width = (command.subcommands.map(\.name.count).max() ?? 0) + 2
-            for sub in command.subcommands {
-                lines.append("  " + sub.name.padding(toLength: width, withPad: " ", startingAt: 0) + sub.abstract)
-            }
-        }
-        if !command.arguments.isEmpty {
-            lines.append("")
-            lines.append("Arguments:")
-            let width = (command.arguments.map(\.usage.count).max() ?? 0) + 2
-            for argument in command.arguments {
-                lines.append("  " + argument.usage.padding(toLength: width, withPad: " ", startingAt: 0) + argument.help)
-            }
-        }
-        let sections: [(String, [OptionSpec])] = [("Options:", command.options), ("Global options:", globalOptions)]
+        section("Commands:", command.subcommands.map { ($0.name, $0.abstract) }, into: &lines)
+        section("Arguments:", command.arguments.map { ($0.usage, $0.help) }, into: &lines)
+        // Options and global options share one column width, so they line up.
         let width = ((command.options + globalOptions).map(\.synopsis.count).max() ?? 0) + 2
-        for (title, options) in sections where !options.isEmpty {
-            lines.append("")
-            lines.append(title)
-            for option in options {
-                lines.append("  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
-            }
-        }
+        section("Options:", command.options.map { ($0.synopsis, $0.help) }, width: width, into: &lines)
+        section("Global options:", globalOptions.map { ($0.synopsis, $0.help) }, width: width, into: &lines)
         if isRoot {
             lines.append("")
             lines.append("Exit codes:")
@@ -60,5 +41,14 @@ struct HelpRenderer {
             lines.append("Run 'slate <command> --help' for a command's options.")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A titled two-column table: names padded to one width, then their help.
+    private func section(_ title: String, _ rows: [(String, String)], width: Int? = nil, into lines: inout [String]) {
+        guard !rows.isEmpty else { return }
+        let width = width ?? (rows.map(\.0.count).max() ?? 0) + 2
+        lines.append("")
+        lines.append(title)
+        for (name, help) in rows { lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + help) }
     }
 }
