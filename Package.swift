@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
-        .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashWriter"),
+        .target(name: "StoreCrashModel", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashModel"),
+        .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore", "StoreCrashModel"], path: "Tests/Support/StoreCrashWriter"),
         // Serves a fixed 200 "ok" through the same bridge: the ceiling for the API benchmark.
         .executableTarget(name: "http-ceiling", dependencies: ["SlateHTTP"], path: "bench/server/Ceiling"),
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
@@ -50,7 +51,7 @@ let package = Package(
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
         // Shared by the tests that start child processes.
         .target(name: "ProcessSupport", path: "Tests/Support/ProcessSupport"),
-        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport"]),
+        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
         .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),

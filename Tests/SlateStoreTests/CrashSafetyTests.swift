@@ -1,5 +1,6 @@
 import Foundation
 @testable import SlateStore
+import StoreCrashModel
 import Synchronization
 import ProcessSupport
 import Testing
@@ -7,21 +8,6 @@ import Testing
 // A real writer process (Tests/Support/StoreCrashWriter) is killed with SIGKILL while it
 // commits; the file must then open with every reported commit, whole transactions only,
 // and pass SQLite's integrity check.
-
-/// The writer's model, declared identically in Tests/Support/StoreCrashWriter/main.swift.
-private struct CrashRow: PersistentModel {
-    var id = UUID()
-    var batch: Int
-    var seq: Int
-    var payload: String
-
-    static let schema = ModelSchema<CrashRow>(
-        table: "crash_rows",
-        columns: [.column(\.batch, "batch"), .column(\.seq, "seq"), .column(\.payload, "payload")],
-        indexes: [Index("crash_rows_by_batch", on: ["batch", "seq"])],
-        searchable: ["payload"]
-    )
-}
 
 /// Rows in each transaction of the writer.
 private let rowsPerBatch = 25

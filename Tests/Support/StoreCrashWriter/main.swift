@@ -11,24 +11,10 @@
 // batch and adds a column, then prints `migrating` and sleeps inside the migration
 // transaction until it is killed.
 //
-// The model is declared here and again in CrashSafetyTests: both must keep the same
-// table, columns and searchable text.
+// The model, `CrashRow`, is shared with CrashSafetyTests through StoreCrashModel.
 import Foundation
 import SlateStore
-
-struct CrashRow: PersistentModel {
-    var id = UUID()
-    var batch: Int
-    var seq: Int
-    var payload: String
-
-    static let schema = ModelSchema<CrashRow>(
-        table: "crash_rows",
-        columns: [.column(\.batch, "batch"), .column(\.seq, "seq"), .column(\.payload, "payload")],
-        indexes: [Index("crash_rows_by_batch", on: ["batch", "seq"])],
-        searchable: ["payload"]
-    )
-}
+import StoreCrashModel
 
 /// The batch number the `migrate` mode writes; the test checks it never survives.
 let migrationBatch = 999_999
