@@ -1,0 +1,105 @@
+// The REST API client: every request the app makes goes through `api`.
+// Cookie sessions must send the CSRF header on every mutation; we send it always.
+
+/** An API error: the server's `{"error": {code, message, field, current}}` with its status. */
+export class ApiError extends Error {
+  constructor(status, body, etag = null) {
+    const error = (body && body.error) || {};
+    super(error.message || `The server answered ${status}.`);
+    this.status = status;
+    this.code = error.code || "http_" + status;
+    this.field = error.field || null;
+    this.current = error.current || null;
+    this.etag = etag;
+  }
+}
+
+/** Raised instead of ApiError when the network is unreachable. */
+export class OfflineError extends Error {
+  constructor() {
+    super("You are offline.");
+    this.code = "offline";
+  }
+}
+
+const listeners = new Set();
+/** Calls `handler()` whenever a request is refused with 401 (the session is gone). */
+export function onUnauthorized(handler) {
+  listeners.add(handler);
+}
+
+function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== "") search.set(key, value);
+  }
+  const text = search.toString();
+  return text ? "?" + text : "";
+}
+
+/**
+ * Sends one request. Resolves to `{data, etag, status}`; rejects with ApiError or OfflineError.
+ * Options: `body` (JSON), `query`, `ifMatch` (an ETag), `signal`, `quiet401` (no session event).
+ */
+export async function request(method, path, options = {}) {
+  const headers = { "X-Requested-With": "slate", Accept: "application/json" };
+  let body;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.body);
+  }
+  if (options.ifMatch) headers["If-Match"] = options.ifMatch;
+  let response;
+  try {
+    response = await fetch("/api/v1" + path + query(options.query), {
+      method,
+      headers,
+      body,
+      credentials: "same-origin",
+      signal: options.signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new OfflineError();
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    if (response.status === 401 && !options.quiet401) listeners.forEach((handler) => handler());
+    throw new ApiError(response.status, data, response.headers.get("ETag"));
+  }
+  return { data, etag: response.headers.get("ETag"), status: response.status };
+}
+
+/** Shorthands for the resources the app uses. */
+export const api = {
+  session: () => request("GET", "/session", { quiet401: true }),
+  signIn: (name, password) => request("POST", "/session", { body: { name, password }, quiet401: true }),
+  signOut: () => request("DELETE", "/session"),
+  lists: () => request("GET", "/lists"),
+  createList: (fields) => request("POST", "/lists", { body: fields }),
+  updateList: (id, fields) => request("PATCH", `/lists/${id}`, { body: fields }),
+  deleteList: (id, tasks) => request("DELETE", `/lists/${id}`, { query: { tasks } }),
+  moveList: (id, before) => request("POST", `/lists/${id}/move`, { body: { before } }),
+  tasks: (params, signal) => request("GET", "/tasks", { query: params, signal }),
+  task: (id) => request("GET", `/tasks/${id}`),
+  createTask: (fields) => request("POST", "/tasks", { body: fields }),
+  updateTask: (id, fields, ifMatch) => request("PATCH", `/tasks/${id}`, { body: fields, ifMatch }),
+  deleteTask: (id) => request("DELETE", `/tasks/${id}`),
+  subtasks: (id) => request("GET", `/tasks/${id}/subtasks`),
+  addSubtask: (id, fields) => request("POST", `/tasks/${id}/subtasks`, { body: fields }),
+  parse: (text, signal) => request("POST", "/tasks/parse", { body: { text }, signal }),
+  batch: (action, ids, extra = {}) => request("POST", "/tasks/batch", { body: { action, ids, ...extra } }),
+  clearCompleted: (listId) => request("POST", "/tasks/clear-completed", { body: listId ? { listId } : {} }),
+  undo: () => request("POST", "/undo"),
+  redo: () => request("POST", "/redo"),
+  stats: () => request("GET", "/stats"),
+};

@@ -1,0 +1,123 @@
+// How things look: priorities, due dates, list icons and colours.
+
+/** Priorities from highest; `marks` is the Reminders style used where space is short. */
+export const PRIORITIES = {
+  critical: { label: "Critical", marks: "!!!!" },
+  high: { label: "High", marks: "!!!" },
+  medium: { label: "Medium", marks: "!!" },
+  low: { label: "Low", marks: "!" },
+  none: { label: "None", marks: "" },
+};
+
+/** The list palette (the sample board's colours first) and the icons a list can have. */
+export const PALETTE = ["#FF6B6B", "#FF9F43", "#FFE66D", "#A8E6CF", "#4ECDC4", "#54A0FF", "#C3A6FF", "#FF8ED4", "#8E8E93"];
+
+export const ICONS = {
+  "list.bullet": "📋",
+  book: "📖",
+  "figure.walk": "🚶",
+  lightbulb: "💡",
+  "music.note": "🎵",
+  film: "🎬",
+  camera: "📷",
+  paintbrush: "🖌️",
+  briefcase: "💼",
+  house: "🏠",
+  cart: "🛒",
+  heart: "❤️",
+  star: "⭐",
+  flag: "🚩",
+  calendar: "📅",
+  gift: "🎁",
+  "fork.knife": "🍴",
+  airplane: "✈️",
+  "graduationcap": "🎓",
+  wrench: "🔧",
+};
+
+/** The emoji standing for a list icon name (SF Symbols names, as the iOS apps use). */
+export function iconGlyph(name) {
+  return ICONS[name] || "📋";
+}
+
+const DAY = 86_400_000;
+
+function startOfDay(date) {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate());
+}
+
+/** Parses a task's `due` (a `YYYY-MM-DD` day or an ISO date-time) as a local Date. */
+export function dueDate(task) {
+  if (!task.due) return null;
+  if (task.isAllDay) {
+    const [y, m, d] = task.due.slice(0, 10).split("-").map(Number);
+    return new Date(y, m - 1, d);
+  }
+  return new Date(task.due);
+}
+
+/** "Today", "Tomorrow 5:00 PM", "Friday", "Mon 3 Dec", "3 Dec 2027": the due date for a row. */
+export function friendlyDue(task, now = new Date()) {
+  const date = dueDate(task);
+  if (!date) return "";
+  const days = Math.round((startOfDay(date) - startOfDay(now)) / DAY);
+  let day;
+  if (days === 0) day = "Today";
+  else if (days === 1) day = "Tomorrow";
+  else if (days === -1) day = "Yesterday";
+  else if (days > 1 && days < 7) day = date.toLocaleDateString(undefined, { weekday: "long" });
+  else if (date.getFullYear() === now.getFullYear()) day = date.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+  else day = date.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+  if (task.isAllDay) return day;
+  return day + " " + date.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+}
+
+/** A date-time for the detail pane ("30 Nov 2026, 14:05"). */
+export function friendlyDateTime(iso) {
+  if (!iso) return "—";
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The value of a `datetime-local` input for a task's due date, and back. */
+export function dueInputValue(task) {
+  const date = dueDate(task);
+  if (!date) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return task.isAllDay ? day : `${day}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The API's `due` for an input value: a day for all-day, else an ISO date-time with the zone. */
+export function dueFromInput(value, allDay) {
+  if (!value) return null;
+  if (allDay) return value.slice(0, 10);
+  const date = new Date(value.length === 10 ? value + "T09:00" : value);
+  return date.toISOString();
+}
+
+/** `YYYY-MM-DD` of the local day `offset` days from today. */
+export function localDay(offset = 0) {
+  const date = new Date();
+  date.setDate(date.getDate() + offset);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Black or white text, whichever reads better on a list colour (WCAG contrast). */
+export function textOn(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
+  return l > 0.179 ? "#000" : "#fff";
+}
+
+/** Creates an element with a class and text (text, never HTML). */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}

@@ -1,0 +1,214 @@
+// The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
+// the list form (name, colour from the palette or custom, icon) and deleting a list.
+import { api } from "./api.js";
+import { ICONS, PALETTE, dueFromInput, dueInputValue, el, localDay } from "./format.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class TaskForm {
+  /** `app` gives `lists`, `currentListId()`, `onError`, `taskChanged(task)`, `refreshAll()`. */
+  constructor(app) {
+    this.app = app;
+    this.dialog = $("task-form");
+    this.form = this.dialog.querySelector("form");
+    this.editing = null;
+    const f = this.form.elements;
+    const updateButton = () => {
+      $("task-form-add").disabled = !f.title.value.trim();
+    };
+    f.title.addEventListener("input", updateButton);
+    const dueToggle = () => {
+      f.due.hidden = !f.hasDue.checked;
+      f.allDay.parentElement.hidden = !f.hasDue.checked;
+      const type = f.allDay.checked ? "date" : "datetime-local";
+      const value = f.due.value;
+      if (f.due.type !== type) {
+        f.due.type = type;
+        f.due.value = f.allDay.checked ? value.slice(0, 10) : value ? (value.length === 10 ? value + "T09:00" : value) : "";
+      }
+      if (f.hasDue.checked && !f.due.value) f.due.value = localDay(1) + (f.allDay.checked ? "" : "T09:00");
+    };
+    f.hasDue.addEventListener("change", dueToggle);
+    f.allDay.addEventListener("change", dueToggle);
+    this.dueToggle = dueToggle;
+    this.updateButton = updateButton;
+    $("task-form-cancel").addEventListener("click", () => this.dialog.close());
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+  }
+
+  /** Opens the form empty (new task) or with `task`'s values (edit). */
+  open(task = null) {
+    this.editing = task;
+    const f = this.form.elements;
+    this.form.reset();
+    $("task-form-title").textContent = task ? "Edit Task" : "New Task";
+    $("task-form-add").textContent = task ? "Save" : "Add";
+    const select = f.listId;
+    const none = el("option", null, "No list (Inbox)");
+    none.value = "";
+    select.replaceChildren(
+      none,
+      ...this.app.lists.map((list) => {
+        const option = el("option", null, list.name);
+        option.value = list.id;
+        return option;
+      }),
+    );
+    select.value = task ? task.listId || "" : this.app.currentListId() || "";
+    f.title.value = task ? task.title : "";
+    f.notes.value = task ? task.notes : "";
+    f.priority.value = task ? task.priority : "medium";
+    f.hasDue.checked = !!(task && task.due);
+    f.allDay.checked = !!(task && task.due && task.isAllDay);
+    f.due.type = f.allDay.checked ? "date" : "datetime-local";
+    f.due.value = task ? dueInputValue(task) : "";
+    f.isFlagged.checked = !!(task && task.isFlagged);
+    this.form.querySelector(".form-error").hidden = true;
+    this.dueToggle();
+    this.updateButton();
+    this.dialog.showModal();
+    f.title.focus();
+  }
+
+  async submit() {
+    const f = this.form.elements;
+    const title = f.title.value.trim();
+    if (!title) return;
+    const fields = {
+      title,
+      notes: f.notes.value,
+      listId: f.listId.value || null,
+      priority: f.priority.value,
+      due: f.hasDue.checked ? dueFromInput(f.due.value, f.allDay.checked) : null,
+      isFlagged: f.isFlagged.checked,
+    };
+    const error = this.form.querySelector(".form-error");
+    try {
+      const { data } = this.editing ? await api.updateTask(this.editing.id, fields) : await api.createTask(fields);
+      this.dialog.close();
+      this.app.taskChanged(data, { created: !this.editing });
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+      if (failure.status === 401) this.dialog.close();
+    }
+  }
+}
+
+export class ListForm {
+  /** `app` gives `onError`, `reloadLists()`, `navigate(changes)`, `state()`. */
+  constructor(app) {
+    this.app = app;
+    this.dialog = $("list-form");
+    this.form = this.dialog.querySelector("form");
+    this.list = null;
+    this.color = PALETTE[0];
+    this.icon = "list.bullet";
+    const swatches = this.form.querySelector(".swatches");
+    swatches.replaceChildren(
+      ...PALETTE.map((color) => {
+        const button = el("button", "swatch");
+        button.type = "button";
+        button.dataset.color = color;
+        button.style.backgroundColor = color;
+        button.setAttribute("aria-label", `Colour ${color}`);
+        button.addEventListener("click", () => this.pickColor(color));
+        return button;
+      }),
+    );
+    this.form.elements.customColor.addEventListener("input", (event) => this.pickColor(event.target.value.toUpperCase()));
+    const icons = this.form.querySelector(".icon-choices");
+    icons.replaceChildren(
+      ...Object.entries(ICONS).map(([name, glyph]) => {
+        const button = el("button", "icon-choice", glyph);
+        button.type = "button";
+        button.dataset.icon = name;
+        button.setAttribute("aria-label", `Icon ${name.replace(/[.]/g, " ")}`);
+        button.addEventListener("click", () => this.pickIcon(name));
+        return button;
+      }),
+    );
+    $("list-form-cancel").addEventListener("click", () => this.dialog.close());
+    $("list-delete").addEventListener("click", () => this.confirmDelete());
+    $("delete-list-cancel").addEventListener("click", () => $("list-delete-dialog").close());
+    $("delete-list-keep-tasks").addEventListener("click", () => this.remove("keep"));
+    $("delete-list-with-tasks").addEventListener("click", () => this.remove("delete"));
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+  }
+
+  pickColor(color) {
+    this.color = color;
+    this.form.querySelectorAll(".swatch").forEach((s) => s.setAttribute("aria-pressed", String(s.dataset.color === color)));
+    this.form.elements.customColor.value = color.toLowerCase();
+  }
+
+  pickIcon(icon) {
+    this.icon = icon;
+    this.form.querySelectorAll(".icon-choice").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.icon === icon)));
+  }
+
+  /** Opens the form for a new list, or to edit `list`. */
+  open(list = null) {
+    this.list = list;
+    this.form.reset();
+    $("list-form-title").textContent = list ? "Edit List" : "New List";
+    this.form.elements.name.value = list ? list.name : "";
+    this.pickColor(list ? list.color : PALETTE[Math.floor(Math.random() * PALETTE.length)]);
+    this.pickIcon(list && ICONS[list.icon] ? list.icon : list ? list.icon : "list.bullet");
+    $("list-delete").hidden = !list;
+    this.form.querySelector(".form-error").hidden = true;
+    this.dialog.showModal();
+    this.form.elements.name.focus();
+  }
+
+  async submit() {
+    const name = this.form.elements.name.value.trim();
+    const error = this.form.querySelector(".form-error");
+    if (!name) {
+      error.textContent = "A list needs a name.";
+      error.hidden = false;
+      return;
+    }
+    const fields = { name, color: this.color, icon: this.icon };
+    try {
+      const { data } = this.list ? await api.updateList(this.list.id, fields) : await api.createList(fields);
+      this.dialog.close();
+      await this.app.reloadLists();
+      if (!this.list) this.app.navigate({ list: data.id, task: "" });
+      else this.app.refreshAll();
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  }
+
+  confirmDelete() {
+    const list = this.list;
+    if (!list) return;
+    const count = list.activeCount;
+    document.querySelector("#list-delete-dialog .list-delete-message").textContent =
+      `“${list.name}” has ${count} active ${count === 1 ? "task" : "tasks"}. Delete its tasks too, or keep them without a list (in the Inbox)?`;
+    $("list-delete-dialog").showModal();
+  }
+
+  async remove(tasks) {
+    const list = this.list;
+    $("list-delete-dialog").close();
+    this.dialog.close();
+    try {
+      await api.deleteList(list.id, tasks);
+      await this.app.reloadLists();
+      if (this.app.state().list === list.id) this.app.navigate({ view: "all", list: "" });
+      else this.app.refreshAll();
+      this.app.toast(`Deleted list “${list.name}”`, { undoable: true });
+    } catch (error) {
+      this.app.onError(error);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Live changes: the server's events (GET /api/v1/events). A change anywhere reaches this tab
+// within a second; a dropped connection resumes from the last revision it saw.
+
+export class Live {
+  /** `app` gives `onChange(change)`, `refreshAll()`, `setOffline(bool)`. */
+  constructor(app) {
+    this.app = app;
+    this.source = null;
+    this.revision = null;
+  }
+
+  start() {
+    this.stop();
+    const source = new EventSource("/api/v1/events", { withCredentials: true });
+    this.source = source;
+    source.addEventListener("hello", (event) => {
+      const revision = JSON.parse(event.data).revision;
+      // Reconnected after missing changes: read everything again.
+      if (this.revision !== null && revision !== this.revision) this.app.refreshAll();
+      this.revision = revision;
+      this.app.setOffline(false);
+    });
+    source.addEventListener("sync", () => this.app.refreshAll());
+    source.addEventListener("change", (event) => {
+      const change = JSON.parse(event.data);
+      this.revision = change.revision;
+      this.app.onChange(change);
+    });
+    source.addEventListener("error", () => {
+      if (!navigator.onLine) this.app.setOffline(true);
+    });
+  }
+
+  reconnect() {
+    if (!this.source || this.source.readyState === EventSource.CLOSED) this.start();
+  }
+
+  stop() {
+    this.source?.close();
+    this.source = null;
+  }
+}

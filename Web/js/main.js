@@ -1,0 +1,357 @@
+// Slate's web app: signs in, then shows the sidebar, the selected view's tasks and a task's
+// details, kept live by the server's events. Talks only to the public REST API.
+import { OfflineError, api, onUnauthorized } from "./api.js";
+import { Detail } from "./detail.js";
+import { ListForm, TaskForm } from "./forms.js";
+import { enableKeyboard } from "./keyboard.js";
+import { Live } from "./live.js";
+import { QuickEntry } from "./quickentry.js";
+import { enableReorder } from "./reorder.js";
+import { SMART_LISTS, Sidebar } from "./sidebar.js";
+import * as route from "./state.js";
+import { showStats } from "./stats.js";
+import { TaskList } from "./tasklist.js";
+import { hideToast, setUpToast, showToast } from "./toast.js";
+
+const $ = (id) => document.getElementById(id);
+
+class App {
+  constructor() {
+    this.lists = [];
+    this.started = false;
+    this.actions = {
+      toggle: (task) => this.toggle(task),
+      flag: (task) => this.flag(task),
+      remove: (task) => this.remove(task),
+      open: (task) => this.navigate({ task: task.id }),
+      colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
+    };
+  }
+
+  // MARK: signing in and out
+
+  async boot() {
+    this.registerServiceWorker();
+    onUnauthorized(() => this.sessionExpired());
+    $("login").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.signIn();
+    });
+    try {
+      await api.session();
+      this.start();
+    } catch (error) {
+      if (error instanceof OfflineError) this.setOffline(true);
+      this.showLogin();
+    }
+  }
+
+  showLogin(message = "") {
+    $("app").hidden = true;
+    $("login-screen").hidden = false;
+    const error = $("login-error");
+    error.textContent = message;
+    error.hidden = !message;
+    $("login").elements.name.focus();
+  }
+
+  async signIn() {
+    const form = $("login");
+    const name = form.elements.name.value.trim();
+    const password = form.elements.password.value;
+    if (!name || !password) {
+      this.showLogin("Enter your name and password.");
+      return;
+    }
+    try {
+      await api.signIn(name, password);
+      form.elements.password.value = "";
+      $("session-expired").hidden = true;
+      this.start();
+    } catch (error) {
+      this.showLogin(error instanceof OfflineError ? "You are offline; sign in when the connection returns." : error.message);
+    }
+  }
+
+  async signOut() {
+    try {
+      await api.signOut();
+    } catch {
+      // Signing out of an expired session is still signing out.
+    }
+    this.live?.stop();
+    this.showLogin();
+  }
+
+  sessionExpired() {
+    if ($("app").hidden) return;
+    this.live?.stop();
+    $("session-expired").hidden = false;
+    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    this.showLogin();
+  }
+
+  // MARK: the app
+
+  start() {
+    $("login-screen").hidden = true;
+    $("app").hidden = false;
+    if (!this.started) {
+      this.started = true;
+      this.taskList = new TaskList(this);
+      this.sidebar = new Sidebar(this);
+      this.detail = new Detail(this);
+      this.taskForm = new TaskForm(this);
+      this.listForm = new ListForm(this);
+      this.quickEntry = new QuickEntry(this);
+      this.wire();
+      route.subscribe((state, previous) => this.render(state, previous));
+    }
+    this.live = new Live(this);
+    this.live.start();
+    this.reloadLists().then(() => this.render(route.current(), null));
+  }
+
+  wire() {
+    setUpToast((error) => this.onError(error));
+    $("logout").addEventListener("click", () => this.signOut());
+    $("add-list").addEventListener("click", () => this.listForm.open());
+    $("new-task").addEventListener("click", () => this.taskForm.open());
+    $("back-to-lists").addEventListener("click", () => this.navigate({ view: "", list: "", task: "" }));
+    $("undo").addEventListener("click", () => this.undo());
+    $("redo").addEventListener("click", () => this.redo());
+    $("clear-completed").addEventListener("click", () => this.clearCompleted());
+    $("search").addEventListener("input", (event) => this.navigate({ q: event.target.value }, { replace: true }));
+    $("status-filter").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-status]");
+      if (button) this.navigate({ status: button.dataset.status });
+    });
+    $("priority-filter").addEventListener("change", (event) => this.navigate({ priority: event.target.value }));
+    $("sort").addEventListener("change", (event) => this.navigate({ sort: event.target.value }));
+    $("sidebar").addEventListener("click", (event) => {
+      const link = event.target.closest("a.nav-item");
+      if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      if (link.dataset.listId) this.navigate({ list: link.dataset.listId, task: "" });
+      else this.navigate({ view: link.dataset.view, list: "", task: "" });
+    });
+    $("help-close").addEventListener("click", () => $("help-dialog").close());
+    enableReorder($("task-scroller"), (id, before) => this.moveTask(id, before));
+    enableKeyboard(this);
+    window.addEventListener("online", () => this.setOffline(false));
+    window.addEventListener("offline", () => this.setOffline(true));
+    if (!navigator.onLine) this.setOffline(true);
+  }
+
+  /** Shows `state`; `previous` tells what changed, so only that is reloaded. */
+  render(state, previous) {
+    const view = route.effectiveView(state);
+    document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
+    this.sidebar.highlight(state);
+    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : SMART_LISTS.find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : "All Tasks");
+    $("view-title").textContent = title;
+    document.title = `${title} — Slate`;
+    if ($("search").value !== state.q) $("search").value = state.q;
+    $("priority-filter").value = state.priority;
+    $("sort").value = state.sort;
+    document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
+    const stats = view === "stats";
+    $("stats").hidden = !stats;
+    $("task-scroller").hidden = stats;
+    $("task-tools").hidden = stats;
+    $("quick-entry-form").hidden = stats;
+    if (stats) {
+      showStats($("stats")).catch((error) => this.onError(error));
+    } else {
+      const same = previous && ["view", "list", "q", "status", "priority", "sort"].every((k) => previous[k] === state[k]);
+      if (!same) this.taskList.show(state);
+    }
+    if (state.task) this.detail.open(state.task);
+    else if (this.detail.task) this.detail.close();
+  }
+
+  navigate(changes, options) {
+    route.navigate(changes, options);
+  }
+
+  state() {
+    return route.current();
+  }
+
+  currentView() {
+    return route.effectiveView(route.current());
+  }
+
+  currentListId() {
+    return route.current().list || null;
+  }
+
+  close() {
+    if (route.current().task) this.navigate({ task: "" });
+    else this.detail.close();
+  }
+
+  async reloadLists() {
+    try {
+      const { data } = await api.lists();
+      this.lists = data.lists;
+      this.sidebar.renderLists(this.lists);
+      const state = route.current();
+      if (state.list) $("view-title").textContent = this.lists.find((l) => l.id === state.list)?.name || "List";
+      this.sidebar.refreshCounts();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** Everything on screen again (after a live change or an undo). */
+  refreshAll() {
+    this.reloadLists();
+    const state = route.current();
+    if (route.effectiveView(state) === "stats") showStats($("stats")).catch((error) => this.onError(error));
+    else this.taskList.refresh();
+  }
+
+  // MARK: actions on tasks
+
+  async toggle(task) {
+    const optimistic = { ...task, isCompleted: !task.isCompleted, isOverdue: false };
+    this.taskList.update(optimistic);
+    try {
+      const { data } = await api.updateTask(task.id, { isCompleted: !task.isCompleted });
+      this.taskList.update(data);
+      if (data.isCompleted && task.recurrence) this.toast(`Completed “${task.title}”; the next one is scheduled.`);
+    } catch (error) {
+      this.taskList.update(task);
+      this.onError(error);
+    }
+  }
+
+  async flag(task) {
+    this.taskList.update({ ...task, isFlagged: !task.isFlagged });
+    try {
+      const { data } = await api.updateTask(task.id, { isFlagged: !task.isFlagged });
+      this.taskList.update(data);
+    } catch (error) {
+      this.taskList.update(task);
+      this.onError(error);
+    }
+  }
+
+  async remove(task) {
+    this.taskList.remove(task.id);
+    if (route.current().task === task.id) this.close();
+    try {
+      await api.deleteTask(task.id);
+      this.toast(`Deleted “${task.title}”`, { undoable: true });
+    } catch (error) {
+      this.onError(error);
+      this.refreshAll();
+    }
+  }
+
+  async moveTask(id, before) {
+    try {
+      await api.batch("move", [id], { before });
+    } catch (error) {
+      this.onError(error);
+      this.refreshAll();
+    }
+  }
+
+  async clearCompleted() {
+    try {
+      const { data } = await api.clearCompleted(this.currentListId());
+      const count = data && data.ids ? data.ids.length : data?.count;
+      this.toast(count !== undefined ? `Cleared ${count} completed ${count === 1 ? "task" : "tasks"}` : "Cleared completed tasks", { undoable: true });
+      this.refreshAll();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  async undo() {
+    try {
+      const { data } = await api.undo();
+      this.toast(data.undone ? `Undone: ${data.undone}` : "Nothing to undo");
+      this.refreshAll();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  async redo() {
+    try {
+      const { data } = await api.redo();
+      this.toast(data.redone ? `Redone: ${data.redone}` : "Nothing to redo");
+      this.refreshAll();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  editList(list) {
+    this.listForm.open(list);
+  }
+
+  editTask(task) {
+    this.taskForm.open(task);
+  }
+
+  /** A task this client created or changed: show it now, without waiting for the event. */
+  taskChanged(task, { created = false } = {}) {
+    if (created) {
+      this.taskList.refresh().then(() => this.taskList.select(task.id));
+      this.toast(`Added “${task.title}”`);
+    } else this.taskList.update(task);
+    if (this.detail.task && this.detail.task.id === task.id && !created) {
+      // The form edited the open task: show its values.
+      if (!Object.keys(this.detail.pending).length) this.detail.open(task.id);
+    }
+  }
+
+  /** A live change from the server (another tab, the CLI, another device, or us). */
+  onChange(change) {
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => this.refreshAll(), 60);
+    const open = this.detail.task;
+    if (open && change.tasks) {
+      if (change.tasks.deleted.includes(open.id)) this.detail.externalChange(true);
+      else if (change.tasks.updated.includes(open.id) || change.tasks.inserted.length) this.detail.externalChange(false);
+    } else if (open && !change.tasks) this.detail.externalChange(false);
+  }
+
+  toast(message, options) {
+    showToast(message, options);
+  }
+
+  onError(error, { quiet = false } = {}) {
+    if (error instanceof OfflineError) {
+      this.setOffline(true);
+      return;
+    }
+    if (error.status === 401) return; // handled by sessionExpired
+    console.warn("Slate:", error.message);
+    if (!quiet) showToast(error.message);
+  }
+
+  setOffline(offline) {
+    $("offline-banner").hidden = !offline;
+    document.body.classList.toggle("offline", offline);
+    if (!offline && this.started && !$("app").hidden) {
+      this.live?.reconnect();
+      this.refreshAll();
+    }
+  }
+
+  registerServiceWorker() {
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("Slate: no service worker:", error.message));
+    }
+  }
+}
+
+const app = new App();
+window.slate = app; // for the browser tests and the console
+hideToast();
+app.boot();

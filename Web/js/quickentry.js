@@ -1,0 +1,97 @@
+// Quick entry: one line such as "Storyboard tomorrow 5pm !high #Story", with chips showing
+// what the server understood as you type (POST /tasks/parse); Enter adds it.
+import { api } from "./api.js";
+import { PRIORITIES, el, friendlyDue } from "./format.js";
+
+export class QuickEntry {
+  /** `app` gives `currentListId()`, `taskChanged(task, {created})`, `onError`. */
+  constructor(app) {
+    this.app = app;
+    this.input = document.getElementById("quick-entry");
+    this.chips = document.getElementById("quick-chips");
+    this.timer = null;
+    this.input.addEventListener("input", () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.preview(), 120);
+    });
+    document.getElementById("quick-entry-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.add();
+    });
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        this.input.value = "";
+        this.chips.replaceChildren();
+        this.input.blur();
+      }
+    });
+  }
+
+  async preview() {
+    const text = this.input.value.trim();
+    this.abort?.abort();
+    if (!text) {
+      this.chips.replaceChildren();
+      return;
+    }
+    this.abort = new AbortController();
+    try {
+      const { data } = await api.parse(text, this.abort.signal);
+      this.showChips(data);
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      if (error.status === 422) {
+        const chip = el("span", "chip chip-error", error.message);
+        chip.dataset.kind = "error";
+        this.chips.replaceChildren(chip);
+      }
+    }
+  }
+
+  showChips(parsed) {
+    const chips = [];
+    const chip = (kind, text) => {
+      const node = el("span", `chip chip-${kind}`, text);
+      node.dataset.kind = kind;
+      chips.push(node);
+    };
+    if (parsed.due) chip("due", "📅 " + friendlyDue({ due: parsed.due, isAllDay: parsed.isAllDay }));
+    if (parsed.priority) chip("priority", "! " + PRIORITIES[parsed.priority].label);
+    if (parsed.list) chip("list", (parsed.listId ? "# " : "# new list? ") + parsed.list);
+    for (const tag of parsed.tags || []) chip("tag", "🏷 " + tag);
+    if (parsed.recurrence) chip("recurrence", "↻ " + parsed.recurrence);
+    if (parsed.isFlagged) chip("flag", "⚑ Flagged");
+    this.chips.replaceChildren(...chips);
+  }
+
+  async add() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    clearTimeout(this.timer);
+    try {
+      const { data: parsed } = await api.parse(text);
+      if (!parsed.title.trim()) {
+        this.app.toast("A task needs a title — the line only had a date, priority or list.");
+        return;
+      }
+      if (parsed.list && !parsed.listId) {
+        this.app.toast(`There is no list named “${parsed.list}”. Create it first, or quote the word.`);
+        return;
+      }
+      const fields = { title: parsed.title, priority: parsed.priority || "none", isFlagged: !!parsed.isFlagged, tags: parsed.tags || [] };
+      const listId = parsed.listId || this.app.currentListId();
+      if (listId) fields.listId = listId;
+      if (parsed.due) fields.due = parsed.due;
+      if (parsed.recurrence) fields.recurrence = parsed.recurrence;
+      if (parsed.notes) fields.notes = parsed.notes;
+      if (this.app.currentView() === "flagged") fields.isFlagged = true;
+      if (this.app.currentView() === "today" && !fields.due) fields.due = new Date().toLocaleDateString("sv");
+      const { data } = await api.createTask(fields);
+      this.input.value = "";
+      this.chips.replaceChildren();
+      this.app.taskChanged(data, { created: true });
+    } catch (error) {
+      this.app.onError(error);
+    }
+  }
+}

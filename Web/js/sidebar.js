@@ -1,0 +1,147 @@
+// The sidebar: All Tasks, the smart lists with their counts, and the user's lists with
+// colour, icon and active count. Lists reorder by dragging.
+import { api } from "./api.js";
+import { el, iconGlyph } from "./format.js";
+import { effectiveView } from "./state.js";
+
+export const SMART_LISTS = [
+  { view: "all", name: "All Tasks", icon: "🗂️" },
+  { view: "today", name: "Today", icon: "📅" },
+  { view: "scheduled", name: "Scheduled", icon: "🗓️" },
+  { view: "flagged", name: "Flagged", icon: "🚩" },
+  { view: "overdue", name: "Overdue", icon: "⏰" },
+  { view: "inbox", name: "Inbox", icon: "📥" },
+  { view: "completed", name: "Completed", icon: "✅" },
+];
+
+export class Sidebar {
+  /** `app` gives `editList(list)`, `onError(error)`, and `lists` (kept current here). */
+  constructor(app) {
+    this.app = app;
+    this.smart = document.getElementById("smart-lists");
+    this.user = document.getElementById("user-lists");
+    this.counts = {};
+    this.smart.replaceChildren(
+      ...SMART_LISTS.map((item) => {
+        const li = el("li");
+        const link = el("a", "nav-item");
+        link.dataset.view = item.view;
+        link.href = `?view=${item.view}`;
+        const icon = el("span", "nav-icon", item.icon);
+        icon.setAttribute("aria-hidden", "true");
+        link.append(icon, el("span", "nav-name", item.name), el("span", "nav-count"));
+        li.append(link);
+        return li;
+      }),
+    );
+    this.enableListDrag();
+  }
+
+  /** Draws the user's lists. */
+  renderLists(lists) {
+    const items = lists.map((list) => {
+      const li = el("li", "list-entry");
+      const link = el("a", "nav-item");
+      link.dataset.listId = list.id;
+      link.href = `?list=${list.id}`;
+      link.draggable = true;
+      const icon = el("span", "nav-icon list-icon", iconGlyph(list.icon));
+      icon.setAttribute("aria-hidden", "true");
+      icon.style.backgroundColor = list.color;
+      const count = el("span", "nav-count", String(list.activeCount));
+      count.setAttribute("aria-label", `${list.activeCount} active`);
+      link.append(icon, el("span", "nav-name", list.name), count);
+      const edit = el("button", "list-edit ghost small", "⋯");
+      edit.type = "button";
+      edit.setAttribute("aria-label", `Edit list “${list.name}”`);
+      edit.addEventListener("click", () => this.app.editList(list));
+      li.append(link, edit);
+      return li;
+    });
+    this.user.replaceChildren(...items);
+    if (!lists.length) this.user.append(el("li", "nav-empty", "No lists yet"));
+    this.highlight(this.state);
+  }
+
+  /** Marks the current view's entry. */
+  highlight(state) {
+    this.state = state;
+    if (!state) return;
+    const view = effectiveView(state);
+    document.querySelectorAll("#sidebar .nav-item").forEach((link) => {
+      const current = state.list ? link.dataset.listId === state.list : link.dataset.view === view && !link.dataset.listId;
+      if (current) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    });
+  }
+
+  /** Reads the smart lists' counts (active tasks; completed for Completed). */
+  async refreshCounts() {
+    try {
+      const results = await Promise.all(
+        SMART_LISTS.map((item) => {
+          const query = { limit: 1, status: item.view === "completed" ? "completed" : "active" };
+          if (item.view !== "all" && item.view !== "completed") query.scope = item.view;
+          return api.tasks(query).then((r) => r.data.total);
+        }),
+      );
+      SMART_LISTS.forEach((item, index) => {
+        const count = this.smart.querySelector(`[data-view="${item.view}"] .nav-count`);
+        count.textContent = String(results[index]);
+        count.setAttribute("aria-label", `${results[index]} ${item.view === "completed" ? "completed" : "active"}`);
+      });
+    } catch (error) {
+      this.app.onError(error);
+    }
+  }
+
+  /** Drag a list (mouse: HTML5 drag and drop) onto another to put it before that one. */
+  enableListDrag() {
+    let dragged = null;
+    this.user.addEventListener("dragstart", (event) => {
+      const link = event.target.closest("a.nav-item[data-list-id]");
+      if (!link) return;
+      dragged = link.dataset.listId;
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", dragged);
+      link.classList.add("dragging");
+    });
+    this.user.addEventListener("dragover", (event) => {
+      if (!dragged) return;
+      event.preventDefault();
+      const target = event.target.closest("li.list-entry");
+      this.user.querySelectorAll(".drop-before, .drop-after").forEach((n) => n.classList.remove("drop-before", "drop-after"));
+      if (target) target.classList.add(this.isAfter(event, target) ? "drop-after" : "drop-before");
+    });
+    this.user.addEventListener("dragend", () => {
+      dragged = null;
+      this.user.querySelectorAll(".dragging, .drop-before, .drop-after").forEach((n) => n.classList.remove("dragging", "drop-before", "drop-after"));
+    });
+    this.user.addEventListener("drop", async (event) => {
+      event.preventDefault();
+      const id = dragged || event.dataTransfer.getData("text/plain");
+      const target = event.target.closest("li.list-entry");
+      dragged = null;
+      if (!id || !target) return;
+      let beforeEntry = this.isAfter(event, target) ? target.nextElementSibling : target;
+      const before = beforeEntry?.querySelector("a.nav-item")?.dataset.listId || null;
+      if (before === id) return;
+      await this.moveList(id, before);
+    });
+  }
+
+  isAfter(event, target) {
+    const rect = target.getBoundingClientRect();
+    return event.clientY > rect.top + rect.height / 2;
+  }
+
+  /** Moves list `id` before list `before` (null: to the end). */
+  async moveList(id, before) {
+    try {
+      await api.moveList(id, before);
+      await this.app.reloadLists();
+    } catch (error) {
+      this.app.onError(error);
+    }
+  }
+}
