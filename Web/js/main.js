@@ -138,6 +138,8 @@ class App {
     $("help-close").addEventListener("click", () => $("help-dialog").close());
     enableReorder($("task-scroller"), (id, before) => this.moveTask(id, before));
     enableKeyboard(this);
+    // Hover affordances only for a mouse: a finger's tap must not leave them showing.
+    document.addEventListener("pointerover", (event) => document.body.classList.toggle("mouse", event.pointerType === "mouse"), { passive: true });
     window.addEventListener("online", () => this.setOffline(false));
     window.addEventListener("offline", () => this.setOffline(true));
     if (!navigator.onLine) this.setOffline(true);

@@ -61,7 +61,7 @@ function chart(days) {
   const innerW = width - pad.left - pad.right;
   const innerH = height - pad.top - pad.bottom;
   const step = innerW / days.length;
-  for (const fraction of [0, 0.5, 1]) {
+  for (const fraction of max % 2 === 0 ? [0, 0.5, 1] : [0, 1]) {
     const y = pad.top + innerH * (1 - fraction);
     root.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y, y2: y, class: "grid" }));
     const label = svg("text", { x: pad.left - 6, y: y + 4, "text-anchor": "end", class: "axis" });
