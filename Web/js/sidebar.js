@@ -39,6 +39,9 @@ export class Sidebar {
 
   /** Draws the user's lists. */
   renderLists(lists) {
+    const signature = JSON.stringify(lists.map((l) => [l.id, l.name, l.color, l.icon, l.activeCount]));
+    if (signature === this.signature) return;
+    this.signature = signature;
     const items = lists.map((list) => {
       const li = el("li", "list-entry");
       const link = el("a", "nav-item");
