@@ -32,7 +32,6 @@ function bars(id, title, rows) {
   section.append(el("h3", null, title));
   const max = Math.max(1, ...rows.map((r) => r[1]));
   const list = el("ul");
-  list.setAttribute("role", "list");
   for (const [label, value, color] of rows) {
     const item = el("li");
     const bar = el("span", "bar");
