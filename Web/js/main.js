@@ -107,9 +107,11 @@ class App {
       this.wire();
       route.subscribe((state, previous) => this.render(state, previous));
     }
+    // The view first, then the lists beside it; the live stream and counts after that.
+    this.render(route.current(), null);
+    this.reloadLists();
     this.live = new Live(this);
     this.live.start();
-    this.reloadLists().then(() => this.render(route.current(), null));
   }
 
   wire() {
@@ -200,6 +202,8 @@ class App {
       this.sidebar.renderLists(this.lists);
       const state = route.current();
       if (state.list) $("view-title").textContent = this.lists.find((l) => l.id === state.list)?.name || "List";
+      // The counts wait for the view's first page, which matters more.
+      await this.taskList.ready;
       this.sidebar.refreshCounts();
     } catch (error) {
       this.onError(error);
@@ -338,9 +342,10 @@ class App {
   }
 
   setOffline(offline) {
+    const wasOffline = document.body.classList.contains("offline");
     $("offline-banner").hidden = !offline;
     document.body.classList.toggle("offline", offline);
-    if (!offline && this.started && !$("app").hidden) {
+    if (wasOffline && !offline && this.started && !$("app").hidden) {
       this.live?.reconnect();
       this.refreshAll();
     }

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { closeSwipe, signature, taskRow } from "./rows.js";
 import { effectiveView } from "./state.js";
 
+const FIRST_PAGE = 60;
 const PAGE = 100;
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
 
@@ -20,6 +21,7 @@ class Section {
     this.enabled = true;
   }
 
+  /** No more pages. A cursor of "" means the section has rows but none loaded yet. */
   get done() {
     return this.cursor === null;
   }
@@ -37,6 +39,7 @@ export class TaskList {
     this.state = null;
     this.loading = false;
     this.selectedId = null;
+    this.ready = Promise.resolve();
     this.observer = new IntersectionObserver(() => this.loadMoreIfNeeded(), {
       root: document.getElementById("task-scroller"),
       rootMargin: "600px",
@@ -65,18 +68,27 @@ export class TaskList {
     this.abort?.abort();
     this.abort = new AbortController();
     const signal = this.abort.signal;
-    const sections = [this.active, this.completed];
+    let done;
+    this.ready = new Promise((resolve) => (done = resolve));
     try {
-      const pages = await Promise.all(
-        sections.map((section) =>
-          section.enabled ? api.tasks({ ...this.params(state, section), limit: PAGE }, signal).then((r) => r.data) : null,
-        ),
-      );
+      // Active first; Completed sits below it, so while Active has more pages only its
+      // count is read, and its rows load when the user scrolls down to it.
+      const active = this.active.enabled ? (await api.tasks({ ...this.params(state, this.active), limit: FIRST_PAGE }, signal)).data : null;
       if (generation !== this.generation) return;
-      sections.forEach((section, index) => this.replace(section, pages[index]));
+      this.replace(this.active, active);
+      let completed = null;
+      if (this.completed.enabled) {
+        const activeHasMore = active && active.nextCursor !== null;
+        completed = (await api.tasks({ ...this.params(state, this.completed), limit: activeHasMore ? 1 : PAGE }, signal)).data;
+        if (activeHasMore) completed = { ...completed, tasks: [], nextCursor: "" };
+      }
+      if (generation !== this.generation) return;
+      this.replace(this.completed, completed);
       this.afterRender();
     } catch (error) {
       if (error.name !== "AbortError") this.app.onError(error);
+    } finally {
+      done();
     }
   }
 
@@ -89,7 +101,10 @@ export class TaskList {
       const pages = await Promise.all(
         sections.map((section) => {
           if (!section.enabled) return null;
-          const limit = Math.min(1000, Math.max(PAGE, section.rows.size));
+          if (section.cursor === "" && section.rows.size === 0) {
+            return api.tasks({ ...this.params(this.state, section), limit: 1 }).then((r) => ({ ...r.data, tasks: [], nextCursor: "" }));
+          }
+          const limit = Math.min(1000, Math.max(FIRST_PAGE, section.rows.size));
           return api.tasks({ ...this.params(this.state, section), limit }).then((r) => r.data);
         }),
       );
@@ -146,7 +161,7 @@ export class TaskList {
     this.loading = true;
     const generation = this.generation;
     try {
-      const { data } = await api.tasks({ ...this.params(this.state, section), limit: PAGE, cursor: section.cursor });
+      const { data } = await api.tasks({ ...this.params(this.state, section), limit: PAGE, cursor: section.cursor || undefined });
       if (generation !== this.generation) return;
       const fragment = document.createDocumentFragment();
       for (const task of data.tasks) {
