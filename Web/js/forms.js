@@ -133,6 +133,8 @@ export class ListForm {
     );
     $("list-form-cancel").addEventListener("click", () => this.dialog.close());
     $("list-delete").addEventListener("click", () => this.confirmDelete());
+    $("list-move-up").addEventListener("click", () => this.move(-1));
+    $("list-move-down").addEventListener("click", () => this.move(1));
     $("delete-list-cancel").addEventListener("click", () => $("list-delete-dialog").close());
     $("delete-list-keep-tasks").addEventListener("click", () => this.remove("keep"));
     $("delete-list-with-tasks").addEventListener("click", () => this.remove("delete"));
@@ -162,6 +164,8 @@ export class ListForm {
     this.pickColor(list ? list.color : PALETTE[Math.floor(Math.random() * PALETTE.length)]);
     this.pickIcon(list && ICONS[list.icon] ? list.icon : list ? list.icon : "list.bullet");
     $("list-delete").hidden = !list;
+    $("list-move-up").hidden = !list;
+    $("list-move-down").hidden = !list;
     this.form.querySelector(".form-error").hidden = true;
     this.dialog.showModal();
     this.form.elements.name.focus();
@@ -185,6 +189,23 @@ export class ListForm {
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
+    }
+  }
+
+  /** Moves the edited list one place up or down (touch and keyboard users' reorder). */
+  async move(delta) {
+    const lists = this.app.lists;
+    const index = lists.findIndex((l) => l.id === this.list?.id);
+    if (index === -1) return;
+    const target = index + delta;
+    if (target < 0 || target >= lists.length) return;
+    // "before" names the list it ends up in front of; null puts it last.
+    const before = delta < 0 ? lists[target].id : lists[target + 1]?.id || null;
+    try {
+      await api.moveList(this.list.id, before);
+      await this.app.reloadLists();
+    } catch (error) {
+      this.app.onError(error);
     }
   }
 

@@ -83,6 +83,18 @@ class App {
     this.showLogin();
   }
 
+  /** True while signed in; shows the session-expired message when not. */
+  async checkSession() {
+    try {
+      await api.session();
+      return true;
+    } catch (error) {
+      if (error.status === 401) this.sessionExpired();
+      else if (error instanceof OfflineError) this.setOffline(true);
+      return error.status !== 401;
+    }
+  }
+
   sessionExpired() {
     if ($("app").hidden) return;
     this.live?.stop();
@@ -142,6 +154,9 @@ class App {
     enableKeyboard(this);
     // Hover affordances only for a mouse: a finger's tap must not leave them showing.
     document.addEventListener("pointerover", (event) => document.body.classList.toggle("mouse", event.pointerType === "mouse"), { passive: true });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && !$("app").hidden) this.checkSession();
+    });
     window.addEventListener("online", () => this.setOffline(false));
     window.addEventListener("offline", () => this.setOffline(true));
     if (!navigator.onLine) this.setOffline(true);
