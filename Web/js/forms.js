@@ -71,6 +71,14 @@ export class TaskForm {
     this.updateButton();
     this.dialog.showModal();
     f.title.focus();
+    // The version being edited, so Save cannot silently overwrite someone else's change.
+    this.etag = null;
+    if (task) {
+      api.task(task.id).then(
+        ({ etag }) => this.editing === task && (this.etag = etag),
+        () => {},
+      );
+    }
   }
 
   async submit() {
@@ -87,11 +95,16 @@ export class TaskForm {
     };
     const error = this.form.querySelector(".form-error");
     try {
-      const { data } = this.editing ? await api.updateTask(this.editing.id, fields) : await api.createTask(fields);
+      const { data } = this.editing ? await api.updateTask(this.editing.id, fields, this.etag) : await api.createTask(fields);
       this.dialog.close();
       this.app.taskChanged(data, { created: !this.editing });
     } catch (failure) {
-      error.textContent = failure.message;
+      if (failure.status === 412 && failure.current) {
+        // Someone else saved first: say what they saved; a second Save is a deliberate overwrite.
+        const theirs = failure.current;
+        this.etag = failure.etag;
+        error.textContent = `This task was changed elsewhere while you edited it (now “${theirs.title}”, ${theirs.priority} priority${theirs.isCompleted ? ", completed" : ""}). Save again to keep your version, or Cancel to keep theirs.`;
+      } else error.textContent = failure.message;
       error.hidden = false;
       if (failure.status === 401) this.dialog.close();
     }
