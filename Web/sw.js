@@ -11,6 +11,7 @@ const SHELL = [
   "/icons/icon-512.png",
   "/js/main.js",
   "/js/api.js",
+  "/js/batch.js",
   "/js/detail.js",
   "/js/format.js",
   "/js/forms.js",

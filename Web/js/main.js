@@ -1,6 +1,7 @@
 // Slate's web app: signs in, then shows the sidebar, the selected view's tasks and a task's
 // details, kept live by the server's events. Talks only to the public REST API.
 import { OfflineError, api, onUnauthorized } from "./api.js";
+import { Batch } from "./batch.js";
 import { Detail } from "./detail.js";
 import { ListForm, TaskForm } from "./forms.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -24,6 +25,7 @@ class App {
       flag: (task) => this.flag(task),
       remove: (task) => this.remove(task),
       open: (task) => this.navigate({ task: task.id }),
+      pick: (task, selected) => this.batch.pick(task, selected),
       colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
     };
   }
@@ -116,6 +118,7 @@ class App {
       this.taskForm = new TaskForm(this);
       this.listForm = new ListForm(this);
       this.quickEntry = new QuickEntry(this);
+      this.batch = new Batch(this);
       this.wire();
       route.subscribe((state, previous) => this.render(state, previous));
     }

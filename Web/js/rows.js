@@ -83,7 +83,11 @@ export function taskRow(task, actions) {
   if (meta.childNodes.length) body.append(meta);
   if (task.notes) body.append(el("div", "task-notes", task.notes.split("\n")[0]));
 
-  content.append(handle, toggle, body);
+  const pick = el("input", "select-box");
+  pick.type = "checkbox";
+  pick.setAttribute("aria-label", `Select “${task.title}”`);
+  pick.addEventListener("change", () => actions.pick && actions.pick(row.task, pick.checked));
+  content.append(pick, handle, toggle, body);
   row.append(left, right, content);
   row.classList.toggle("done", task.isCompleted);
   row.task = task;

@@ -202,6 +202,7 @@ export class TaskList {
     document.getElementById("clear-completed").hidden = this.completed.total === 0;
     document.getElementById("tasks").classList.toggle("manual-sort", state.sort === "manual");
     if (this.selectedId) this.select(this.selectedId, { scroll: false });
+    this.app.batch?.restore();
   }
 
   hasAny() {
