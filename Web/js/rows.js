@@ -78,6 +78,7 @@ export function taskRow(task, actions) {
     if (task.isOverdue && !task.isCompleted) due.setAttribute("aria-label", `Overdue: ${friendlyDue(task)}`);
     meta.append(due);
   }
+  if (task.parentId) meta.append(el("span", "task-subtask", "↳ Subtask"));
   if (task.recurrence) meta.append(el("span", "task-repeat", "↻ " + task.recurrence));
   for (const tag of task.tags || []) meta.append(el("span", "task-tag", "#" + tag));
   if (meta.childNodes.length) body.append(meta);
