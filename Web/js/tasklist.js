@@ -265,7 +265,7 @@ export class TaskList {
     const index = rows.findIndex((row) => row.dataset.id === this.selectedId);
     const next = index === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, index + delta));
     this.select(rows[next].dataset.id);
-    rows[next].querySelector(".complete-toggle").focus({ preventScroll: true });
+    rows[next].focus({ preventScroll: true });
   }
 
   selectedTask() {
