@@ -9,7 +9,6 @@ export function taskRow(task, actions) {
   const row = el("li", "task-row");
   row.dataset.id = task.id;
   row.tabIndex = -1;
-  row.setAttribute("aria-label", `${task.title}${task.isCompleted ? ", completed" : ""}`);
 
   const left = el("div", "swipe-under swipe-complete");
   left.setAttribute("aria-hidden", "true");
