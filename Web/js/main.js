@@ -25,6 +25,7 @@ class App {
       flag: (task) => this.flag(task),
       remove: (task) => this.remove(task),
       open: (task) => this.navigate({ task: task.id }),
+      filterTag: (tag) => this.navigate({ tag }),
       pick: (task, selected) => this.batch.pick(task, selected),
       colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
     };
@@ -144,6 +145,7 @@ class App {
       if (button) this.navigate({ status: button.dataset.status });
     });
     $("priority-filter").addEventListener("change", (event) => this.navigate({ priority: event.target.value }));
+    $("tag-filter").addEventListener("click", () => this.navigate({ tag: "" }));
     $("sort").addEventListener("change", (event) => this.navigate({ sort: event.target.value }));
     $("sidebar").addEventListener("click", (event) => {
       const link = event.target.closest("a.nav-item");
@@ -175,6 +177,9 @@ class App {
     document.title = `${title} — Slate`;
     if ($("search").value !== state.q) $("search").value = state.q;
     $("priority-filter").value = state.priority;
+    $("tag-filter").hidden = !state.tag;
+    $("tag-filter").textContent = state.tag ? `@${state.tag} ✕` : "";
+    $("tag-filter").setAttribute("aria-label", `Tagged ${state.tag}; remove this filter`);
     $("sort").value = state.sort;
     document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
     const stats = view === "stats";
@@ -185,7 +190,7 @@ class App {
     if (stats) {
       showStats($("stats")).catch((error) => this.onError(error));
     } else {
-      const same = previous && ["view", "list", "q", "status", "priority", "sort"].every((k) => previous[k] === state[k]);
+      const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
       if (!same) this.taskList.show(state);
     }
     if (state.task) this.detail.open(state.task);

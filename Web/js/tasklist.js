@@ -55,6 +55,7 @@ export class TaskList {
     else if (SMART.includes(view) && view !== "all" && view !== "completed") params.scope = view;
     if (state.q) params.search = state.q;
     if (state.priority) params.priority = state.priority;
+    if (state.tag) params.tag = state.tag;
     return params;
   }
 
@@ -197,6 +198,8 @@ export class TaskList {
       this.completed.node.hidden = true;
       this.empty.textContent = state.q
         ? `No tasks match “${state.q}”.`
+        : state.tag
+        ? `No tasks tagged @${state.tag} here.`
         : "No tasks here — add one with the field above, or press n.";
     }
     document.getElementById("clear-completed").hidden = this.completed.total === 0;
