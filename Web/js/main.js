@@ -209,6 +209,14 @@ class App {
     return route.effectiveView(route.current());
   }
 
+  /** The active tasks a view can show at most, when known (the sidebar's counts); else null. */
+  activeCountFor(state) {
+    if (state.list) return this.lists.find((l) => l.id === state.list)?.activeCount ?? null;
+    const view = route.effectiveView(state);
+    const count = document.querySelector(`#smart-lists [data-view="${view}"] .nav-count`)?.textContent;
+    return view !== "completed" && count ? Number(count) : null;
+  }
+
   currentListId() {
     return route.current().list || null;
   }

@@ -74,15 +74,17 @@ export class TaskList {
     try {
       // Active first; Completed sits below it, so while Active has more pages only its
       // count is read, and its rows load when the user scrolls down to it.
-      const active = this.active.enabled ? (await api.tasks({ ...this.params(state, this.active), limit: FIRST_PAGE }, signal)).data : null;
+      // Both at once: Completed's first page too when Active is known to fit on one page
+      // (a list's active count is an upper bound for any filter of it), else its count.
+      const known = this.app.activeCountFor(state);
+      const completedLimit = !this.active.enabled || (known !== null && known <= FIRST_PAGE) ? PAGE : 1;
+      const fetch = (section, limit) => (section.enabled ? api.tasks({ ...this.params(state, section), limit }, signal).then((r) => r.data) : null);
+      const [active, first] = await Promise.all([fetch(this.active, FIRST_PAGE), fetch(this.completed, completedLimit)]);
       if (generation !== this.generation) return;
       this.replace(this.active, active);
-      let completed = null;
-      if (this.completed.enabled) {
-        const activeHasMore = active && active.nextCursor !== null;
-        completed = (await api.tasks({ ...this.params(state, this.completed), limit: activeHasMore ? 1 : PAGE }, signal)).data;
-        if (activeHasMore) completed = { ...completed, tasks: [], nextCursor: "" };
-      }
+      let completed = first;
+      if (completed && active && active.nextCursor !== null) completed = { ...completed, tasks: [], nextCursor: "" };
+      else if (completed && completedLimit === 1 && completed.total > 0) completed = await fetch(this.completed, PAGE);
       if (generation !== this.generation) return;
       this.replace(this.completed, completed);
       this.afterRender();
