@@ -11,6 +11,7 @@ const SHELL = [
   "/icons/icon-512.png",
   "/js/main.js",
   "/js/api.js",
+  "/js/batch.js",
   "/js/detail.js",
   "/js/format.js",
   "/js/forms.js",
@@ -39,19 +40,27 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// The shell: the network first (so an updated server is seen at once), the cache when offline.
+// The shell comes from the cache at once and is refreshed from the network behind it (a new
+// version shows on the next load); without a cache entry, or offline, the network or the
+// cached page answers.
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  const key = event.request.mode === "navigate" ? "/" : url.pathname;
   event.respondWith(
-    fetch(event.request)
-      .then((response) => {
-        if (response.ok) {
-          const copy = response.clone();
-          caches.open(CACHE).then((cache) => cache.put(url.pathname === "/" ? "/" : event.request, copy));
-        }
-        return response;
-      })
-      .catch(() => caches.match(url.pathname === "/" || event.request.mode === "navigate" ? "/" : event.request).then((hit) => hit || Response.error())),
+    caches.open(CACHE).then(async (cache) => {
+      const cached = await cache.match(key);
+      const fresh = fetch(event.request)
+        .then((response) => {
+          if (response.ok) cache.put(key, response.clone());
+          return response;
+        })
+        .catch(() => cached || Response.error());
+      if (cached) {
+        event.waitUntil(fresh.catch(() => {}));
+        return cached;
+      }
+      return fresh;
+    }),
   );
 });

@@ -21,7 +21,14 @@ export class Detail {
 
   wire() {
     const edit = (field, read) => () => this.change(field, read());
-    $("detail-title").addEventListener("input", edit("title", () => $("detail-title").value));
+    $("detail-title").addEventListener("input", edit("title", () => $("detail-title").value.replace(/\n/g, " ")));
+    // A title is one line: Enter leaves the field instead of breaking the line.
+    $("detail-title").addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        $("detail-notes").focus();
+      }
+    });
     $("detail-notes").addEventListener("input", edit("notes", () => $("detail-notes").value));
     $("detail-list").addEventListener("change", edit("listId", () => $("detail-list").value || null));
     $("detail-flag").addEventListener("change", edit("isFlagged", () => $("detail-flag").checked));

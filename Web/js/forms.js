@@ -71,6 +71,14 @@ export class TaskForm {
     this.updateButton();
     this.dialog.showModal();
     f.title.focus();
+    // The version being edited, so Save cannot silently overwrite someone else's change.
+    this.etag = null;
+    if (task) {
+      api.task(task.id).then(
+        ({ etag }) => this.editing === task && (this.etag = etag),
+        () => {},
+      );
+    }
   }
 
   async submit() {
@@ -87,11 +95,16 @@ export class TaskForm {
     };
     const error = this.form.querySelector(".form-error");
     try {
-      const { data } = this.editing ? await api.updateTask(this.editing.id, fields) : await api.createTask(fields);
+      const { data } = this.editing ? await api.updateTask(this.editing.id, fields, this.etag) : await api.createTask(fields);
       this.dialog.close();
       this.app.taskChanged(data, { created: !this.editing });
     } catch (failure) {
-      error.textContent = failure.message;
+      if (failure.status === 412 && failure.current) {
+        // Someone else saved first: say what they saved; a second Save is a deliberate overwrite.
+        const theirs = failure.current;
+        this.etag = failure.etag;
+        error.textContent = `This task was changed elsewhere while you edited it (now “${theirs.title}”, ${theirs.priority} priority${theirs.isCompleted ? ", completed" : ""}). Save again to keep your version, or Cancel to keep theirs.`;
+      } else error.textContent = failure.message;
       error.hidden = false;
       if (failure.status === 401) this.dialog.close();
     }
@@ -133,6 +146,8 @@ export class ListForm {
     );
     $("list-form-cancel").addEventListener("click", () => this.dialog.close());
     $("list-delete").addEventListener("click", () => this.confirmDelete());
+    $("list-move-up").addEventListener("click", () => this.move(-1));
+    $("list-move-down").addEventListener("click", () => this.move(1));
     $("delete-list-cancel").addEventListener("click", () => $("list-delete-dialog").close());
     $("delete-list-keep-tasks").addEventListener("click", () => this.remove("keep"));
     $("delete-list-with-tasks").addEventListener("click", () => this.remove("delete"));
@@ -162,6 +177,8 @@ export class ListForm {
     this.pickColor(list ? list.color : PALETTE[Math.floor(Math.random() * PALETTE.length)]);
     this.pickIcon(list && ICONS[list.icon] ? list.icon : list ? list.icon : "list.bullet");
     $("list-delete").hidden = !list;
+    $("list-move-up").hidden = !list;
+    $("list-move-down").hidden = !list;
     this.form.querySelector(".form-error").hidden = true;
     this.dialog.showModal();
     this.form.elements.name.focus();
@@ -185,6 +202,23 @@ export class ListForm {
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
+    }
+  }
+
+  /** Moves the edited list one place up or down (touch and keyboard users' reorder). */
+  async move(delta) {
+    const lists = this.app.lists;
+    const index = lists.findIndex((l) => l.id === this.list?.id);
+    if (index === -1) return;
+    const target = index + delta;
+    if (target < 0 || target >= lists.length) return;
+    // "before" names the list it ends up in front of; null puts it last.
+    const before = delta < 0 ? lists[target].id : lists[target + 1]?.id || null;
+    try {
+      await api.moveList(this.list.id, before);
+      await this.app.reloadLists();
+    } catch (error) {
+      this.app.onError(error);
     }
   }
 

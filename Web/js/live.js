@@ -28,6 +28,12 @@ export class Live {
     });
     source.addEventListener("error", () => {
       if (!navigator.onLine) this.app.setOffline(true);
+      // The browser gives up on a stream that was refused (a 401 when the session ended):
+      // find out why, and start again unless the session is gone.
+      if (source.readyState === EventSource.CLOSED && this.source === source) {
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => this.app.checkSession().then((ok) => ok && this.source === source && this.start()), 2000);
+      }
     });
   }
 
@@ -36,6 +42,7 @@ export class Live {
   }
 
   stop() {
+    clearTimeout(this.retry);
     this.source?.close();
     this.source = null;
   }

@@ -1,6 +1,7 @@
 // Slate's web app: signs in, then shows the sidebar, the selected view's tasks and a task's
 // details, kept live by the server's events. Talks only to the public REST API.
 import { OfflineError, api, onUnauthorized } from "./api.js";
+import { Batch } from "./batch.js";
 import { Detail } from "./detail.js";
 import { ListForm, TaskForm } from "./forms.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -24,6 +25,8 @@ class App {
       flag: (task) => this.flag(task),
       remove: (task) => this.remove(task),
       open: (task) => this.navigate({ task: task.id }),
+      filterTag: (tag) => this.navigate({ tag }),
+      pick: (task, selected) => this.batch.pick(task, selected),
       colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
     };
   }
@@ -83,6 +86,18 @@ class App {
     this.showLogin();
   }
 
+  /** True while signed in; shows the session-expired message when not. */
+  async checkSession() {
+    try {
+      await api.session();
+      return true;
+    } catch (error) {
+      if (error.status === 401) this.sessionExpired();
+      else if (error instanceof OfflineError) this.setOffline(true);
+      return error.status !== 401;
+    }
+  }
+
   sessionExpired() {
     if ($("app").hidden) return;
     this.live?.stop();
@@ -104,12 +119,15 @@ class App {
       this.taskForm = new TaskForm(this);
       this.listForm = new ListForm(this);
       this.quickEntry = new QuickEntry(this);
+      this.batch = new Batch(this);
       this.wire();
       route.subscribe((state, previous) => this.render(state, previous));
     }
+    // The view first, then the lists beside it; the live stream and counts after that.
+    this.render(route.current(), null);
+    this.reloadLists();
     this.live = new Live(this);
     this.live.start();
-    this.reloadLists().then(() => this.render(route.current(), null));
   }
 
   wire() {
@@ -127,6 +145,7 @@ class App {
       if (button) this.navigate({ status: button.dataset.status });
     });
     $("priority-filter").addEventListener("change", (event) => this.navigate({ priority: event.target.value }));
+    $("tag-filter").addEventListener("click", () => this.navigate({ tag: "" }));
     $("sort").addEventListener("change", (event) => this.navigate({ sort: event.target.value }));
     $("sidebar").addEventListener("click", (event) => {
       const link = event.target.closest("a.nav-item");
@@ -140,6 +159,9 @@ class App {
     enableKeyboard(this);
     // Hover affordances only for a mouse: a finger's tap must not leave them showing.
     document.addEventListener("pointerover", (event) => document.body.classList.toggle("mouse", event.pointerType === "mouse"), { passive: true });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && !$("app").hidden) this.checkSession();
+    });
     window.addEventListener("online", () => this.setOffline(false));
     window.addEventListener("offline", () => this.setOffline(true));
     if (!navigator.onLine) this.setOffline(true);
@@ -155,6 +177,9 @@ class App {
     document.title = `${title} — Slate`;
     if ($("search").value !== state.q) $("search").value = state.q;
     $("priority-filter").value = state.priority;
+    $("tag-filter").hidden = !state.tag;
+    $("tag-filter").textContent = state.tag ? `@${state.tag} ✕` : "";
+    $("tag-filter").setAttribute("aria-label", `Tagged ${state.tag}; remove this filter`);
     $("sort").value = state.sort;
     document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
     const stats = view === "stats";
@@ -165,7 +190,7 @@ class App {
     if (stats) {
       showStats($("stats")).catch((error) => this.onError(error));
     } else {
-      const same = previous && ["view", "list", "q", "status", "priority", "sort"].every((k) => previous[k] === state[k]);
+      const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
       if (!same) this.taskList.show(state);
     }
     if (state.task) this.detail.open(state.task);
@@ -184,6 +209,14 @@ class App {
     return route.effectiveView(route.current());
   }
 
+  /** The active tasks a view can show at most, when known (the sidebar's counts); else null. */
+  activeCountFor(state) {
+    if (state.list) return this.lists.find((l) => l.id === state.list)?.activeCount ?? null;
+    const view = route.effectiveView(state);
+    const count = document.querySelector(`#smart-lists [data-view="${view}"] .nav-count`)?.textContent;
+    return view !== "completed" && count ? Number(count) : null;
+  }
+
   currentListId() {
     return route.current().list || null;
   }
@@ -200,6 +233,8 @@ class App {
       this.sidebar.renderLists(this.lists);
       const state = route.current();
       if (state.list) $("view-title").textContent = this.lists.find((l) => l.id === state.list)?.name || "List";
+      // The counts wait for the view's first page, which matters more.
+      await this.taskList.ready;
       this.sidebar.refreshCounts();
     } catch (error) {
       this.onError(error);
@@ -338,9 +373,10 @@ class App {
   }
 
   setOffline(offline) {
+    const wasOffline = document.body.classList.contains("offline");
     $("offline-banner").hidden = !offline;
     document.body.classList.toggle("offline", offline);
-    if (!offline && this.started && !$("app").hidden) {
+    if (wasOffline && !offline && this.started && !$("app").hidden) {
       this.live?.reconnect();
       this.refreshAll();
     }

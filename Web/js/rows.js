@@ -78,12 +78,26 @@ export function taskRow(task, actions) {
     if (task.isOverdue && !task.isCompleted) due.setAttribute("aria-label", `Overdue: ${friendlyDue(task)}`);
     meta.append(due);
   }
+  if (task.parentId) meta.append(el("span", "task-subtask", "↳ Subtask"));
   if (task.recurrence) meta.append(el("span", "task-repeat", "↻ " + task.recurrence));
-  for (const tag of task.tags || []) meta.append(el("span", "task-tag", "#" + tag));
+  for (const tag of task.tags || []) {
+    const chip = el("button", "task-tag", "@" + tag);
+    chip.type = "button";
+    chip.setAttribute("aria-label", `Show tasks tagged ${tag}`);
+    chip.addEventListener("click", (event) => {
+      event.stopPropagation();
+      actions.filterTag && actions.filterTag(tag);
+    });
+    meta.append(chip);
+  }
   if (meta.childNodes.length) body.append(meta);
   if (task.notes) body.append(el("div", "task-notes", task.notes.split("\n")[0]));
 
-  content.append(handle, toggle, body);
+  const pick = el("input", "select-box");
+  pick.type = "checkbox";
+  pick.setAttribute("aria-label", `Select “${task.title}”`);
+  pick.addEventListener("change", () => actions.pick && actions.pick(row.task, pick.checked));
+  content.append(pick, handle, toggle, body);
   row.append(left, right, content);
   row.classList.toggle("done", task.isCompleted);
   row.task = task;
@@ -94,7 +108,7 @@ export function taskRow(task, actions) {
 
 /** What a row shows; a row is rebuilt only when this changes. */
 export function signature(task) {
-  return JSON.stringify([task.title, task.notes, task.priority, task.isCompleted, task.isFlagged, task.due, task.isAllDay, task.isOverdue, task.list, task.listId, task.tags, task.recurrence]);
+  return JSON.stringify([task.title, task.notes, task.priority, task.isCompleted, task.isFlagged, task.due, task.isAllDay, task.isOverdue, task.list, task.listId, task.tags, task.recurrence, task.parentId]);
 }
 
 const REVEAL = 168; // the width of Flag + Delete

@@ -1,7 +1,7 @@
 // The sidebar: All Tasks, the smart lists with their counts, and the user's lists with
 // colour, icon and active count. Lists reorder by dragging.
 import { api } from "./api.js";
-import { el, iconGlyph } from "./format.js";
+import { el, iconGlyph, textOn } from "./format.js";
 import { effectiveView } from "./state.js";
 
 export const SMART_LISTS = [
@@ -39,6 +39,9 @@ export class Sidebar {
 
   /** Draws the user's lists. */
   renderLists(lists) {
+    const signature = JSON.stringify(lists.map((l) => [l.id, l.name, l.color, l.icon, l.activeCount]));
+    if (signature === this.signature) return;
+    this.signature = signature;
     const items = lists.map((list) => {
       const li = el("li", "list-entry");
       const link = el("a", "nav-item");
@@ -48,6 +51,7 @@ export class Sidebar {
       const icon = el("span", "nav-icon list-icon", iconGlyph(list.icon));
       icon.setAttribute("aria-hidden", "true");
       icon.style.backgroundColor = list.color;
+      icon.style.color = textOn(list.color);
       const count = el("span", "nav-count", String(list.activeCount));
       count.setAttribute("aria-label", `${list.activeCount} active`);
       link.append(icon, el("span", "nav-name", list.name), count);

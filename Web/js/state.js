@@ -1,8 +1,8 @@
 // The view's state lives in the URL's query string, so views can be bookmarked and the back
-// button works: ?view=today | ?list=UUID, &q=, &status=, &priority=, &sort=, &task=UUID.
+// button works: ?view=today | ?list=UUID, &q=, &status=, &priority=, &tag=, &sort=, &task=UUID.
 
-const KEYS = ["view", "list", "q", "status", "priority", "sort", "task"];
-const DEFAULTS = { view: "", list: "", q: "", status: "all", priority: "", sort: "default", task: "" };
+const KEYS = ["view", "list", "q", "status", "priority", "tag", "sort", "task"];
+const DEFAULTS = { view: "", list: "", q: "", status: "all", priority: "", tag: "", sort: "default", task: "" };
 
 /** The current state, read from the URL. */
 export function current() {

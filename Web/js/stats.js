@@ -32,8 +32,7 @@ function bars(id, title, rows) {
   section.append(el("h3", null, title));
   const max = Math.max(1, ...rows.map((r) => r[1]));
   const list = el("ul");
-  list.setAttribute("role", "list");
-  for (const [label, value, color] of rows) {
+  for (const [label, value, color = "priority-none"] of rows) {
     const item = el("li");
     const bar = el("span", "bar");
     const fill = el("span", "bar-fill" + (color.startsWith("#") ? "" : " " + color));
@@ -104,7 +103,7 @@ export async function showStats(section) {
     card("stat-mean", "Average time to complete", duration(data.meanTimeToCompleteSeconds)),
   );
   const priorities = ["critical", "high", "medium", "low", "none"].map((p) => [PRIORITIES[p].label, data.activeByPriority[p] || 0, `priority-${p}`]);
-  const lists = data.byList.map((list) => [list.name, list.active, list.color]);
+  const lists = data.byList.map((list) => [list.name || "No list", list.active, list.color || undefined]);
   const chartSection = el("section", "stat-chart");
   chartSection.append(el("h3", null, "Completions per day"), chart(data.completionsPerDay));
   section.replaceChildren(cards, chartSection, bars("stats-by-priority", "Active by priority", priorities), bars("stats-by-list", "Active by list", lists));

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { closeSwipe, signature, taskRow } from "./rows.js";
 import { effectiveView } from "./state.js";
 
+const FIRST_PAGE = 60;
 const PAGE = 100;
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
 
@@ -20,6 +21,7 @@ class Section {
     this.enabled = true;
   }
 
+  /** No more pages. A cursor of "" means the section has rows but none loaded yet. */
   get done() {
     return this.cursor === null;
   }
@@ -37,6 +39,7 @@ export class TaskList {
     this.state = null;
     this.loading = false;
     this.selectedId = null;
+    this.ready = Promise.resolve();
     this.observer = new IntersectionObserver(() => this.loadMoreIfNeeded(), {
       root: document.getElementById("task-scroller"),
       rootMargin: "600px",
@@ -52,6 +55,7 @@ export class TaskList {
     else if (SMART.includes(view) && view !== "all" && view !== "completed") params.scope = view;
     if (state.q) params.search = state.q;
     if (state.priority) params.priority = state.priority;
+    if (state.tag) params.tag = state.tag;
     return params;
   }
 
@@ -65,18 +69,29 @@ export class TaskList {
     this.abort?.abort();
     this.abort = new AbortController();
     const signal = this.abort.signal;
-    const sections = [this.active, this.completed];
+    let done;
+    this.ready = new Promise((resolve) => (done = resolve));
     try {
-      const pages = await Promise.all(
-        sections.map((section) =>
-          section.enabled ? api.tasks({ ...this.params(state, section), limit: PAGE }, signal).then((r) => r.data) : null,
-        ),
-      );
+      // Active first; Completed sits below it, so while Active has more pages only its
+      // count is read, and its rows load when the user scrolls down to it.
+      // Both at once: Completed's first page too when Active is known to fit on one page
+      // (a list's active count is an upper bound for any filter of it), else its count.
+      const known = this.app.activeCountFor(state);
+      const completedLimit = !this.active.enabled || (known !== null && known <= FIRST_PAGE) ? PAGE : 1;
+      const fetch = (section, limit) => (section.enabled ? api.tasks({ ...this.params(state, section), limit }, signal).then((r) => r.data) : null);
+      const [active, first] = await Promise.all([fetch(this.active, FIRST_PAGE), fetch(this.completed, completedLimit)]);
       if (generation !== this.generation) return;
-      sections.forEach((section, index) => this.replace(section, pages[index]));
+      this.replace(this.active, active);
+      let completed = first;
+      if (completed && active && active.nextCursor !== null) completed = { ...completed, tasks: [], nextCursor: "" };
+      else if (completed && completedLimit === 1 && completed.total > 0) completed = await fetch(this.completed, PAGE);
+      if (generation !== this.generation) return;
+      this.replace(this.completed, completed);
       this.afterRender();
     } catch (error) {
       if (error.name !== "AbortError") this.app.onError(error);
+    } finally {
+      done();
     }
   }
 
@@ -89,7 +104,10 @@ export class TaskList {
       const pages = await Promise.all(
         sections.map((section) => {
           if (!section.enabled) return null;
-          const limit = Math.min(1000, Math.max(PAGE, section.rows.size));
+          if (section.cursor === "" && section.rows.size === 0) {
+            return api.tasks({ ...this.params(this.state, section), limit: 1 }).then((r) => ({ ...r.data, tasks: [], nextCursor: "" }));
+          }
+          const limit = Math.min(1000, Math.max(FIRST_PAGE, section.rows.size));
           return api.tasks({ ...this.params(this.state, section), limit }).then((r) => r.data);
         }),
       );
@@ -146,7 +164,7 @@ export class TaskList {
     this.loading = true;
     const generation = this.generation;
     try {
-      const { data } = await api.tasks({ ...this.params(this.state, section), limit: PAGE, cursor: section.cursor });
+      const { data } = await api.tasks({ ...this.params(this.state, section), limit: PAGE, cursor: section.cursor || undefined });
       if (generation !== this.generation) return;
       const fragment = document.createDocumentFragment();
       for (const task of data.tasks) {
@@ -182,11 +200,14 @@ export class TaskList {
       this.completed.node.hidden = true;
       this.empty.textContent = state.q
         ? `No tasks match “${state.q}”.`
+        : state.tag
+        ? `No tasks tagged @${state.tag} here.`
         : "No tasks here — add one with the field above, or press n.";
     }
     document.getElementById("clear-completed").hidden = this.completed.total === 0;
     document.getElementById("tasks").classList.toggle("manual-sort", state.sort === "manual");
     if (this.selectedId) this.select(this.selectedId, { scroll: false });
+    this.app.batch?.restore();
   }
 
   hasAny() {
@@ -249,7 +270,7 @@ export class TaskList {
     const index = rows.findIndex((row) => row.dataset.id === this.selectedId);
     const next = index === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, index + delta));
     this.select(rows[next].dataset.id);
-    rows[next].querySelector(".complete-toggle").focus({ preventScroll: true });
+    rows[next].focus({ preventScroll: true });
   }
 
   selectedTask() {

@@ -62,6 +62,8 @@ enum ServerCommands {
         if let first = try administration.firstStartAccount() {
             banner += "First start: created the account '\(first.name)' with the password\n  \(first.password)\n"
             banner += "It is shown once; change it with: slate user passwd \(first.name)\n"
+        } else if webRoot != nil {
+            banner += "Sign in with your account's name and password (slate user list names them; slate user passwd NAME sets a new password).\n"
         }
         if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
         FileHandle.standardOutput.write(Data(banner.utf8))
