@@ -4,6 +4,7 @@ scripts/web-test started (SLATE_WEB_* variables), and a signed-in app page per t
 from __future__ import annotations
 
 import os
+import re
 import pathlib
 import sys
 
@@ -153,6 +154,12 @@ def page(driver, env, api):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
+    if report.failed and report.longrepr is not None:
+        # chromedriver's native stack (#0 0x… <unknown>) says nothing; keep the message.
+        text = str(report.longrepr)
+        lines = [l for l in text.splitlines() if not re.match(r"^E\s+(#\d+ 0x[0-9a-f]+ <unknown>|Stacktrace:)$", l)]
+        if len(lines) != len(text.splitlines()):
+            report.longrepr = "\n".join(lines)
     if report.when == "call" and report.failed and "driver" in item.fixturenames:
         driver = item.funcargs.get("driver")
         if driver is not None:

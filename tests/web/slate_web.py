@@ -267,7 +267,8 @@ def app_ready(driver):
         const title = document.querySelector('#view-title');
         if (!app || !title || app.hidden || !app.offsetParent && getComputedStyle(app).position !== 'fixed') return false;
         if (!title.textContent.trim()) return false;
-        return !!document.querySelector('li.task-row, .empty-state, section#stats');
+        const shown = (e) => e && !e.hidden && e.getClientRects().length > 0;
+        return [...document.querySelectorAll('li.task-row, .empty-state, section#stats')].some(shown);
         """
     )
 
