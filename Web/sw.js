@@ -1,6 +1,6 @@
 // Slate's service worker: caches the app shell so the app opens, and what is on screen stays
 // readable, without a connection. API requests always go to the network (never cached).
-const CACHE = "slate-shell-v1";
+const CACHE = "slate-shell-v2";
 const SHELL = [
   "/",
   "/index.html",
@@ -46,7 +46,11 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
-  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  const navigation = event.request.mode === "navigate";
+  // Only the app's page is the app's page: opening another file in the tab is left alone.
+  if (navigation && url.pathname !== "/" && url.pathname !== "/index.html") return;
+  if (!navigation && !SHELL.includes(url.pathname)) return;
+  const key = navigation ? "/" : url.pathname;
   event.respondWith(
     caches.open(CACHE).then(async (cache) => {
       const cached = await cache.match(key);

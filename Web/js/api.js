@@ -57,6 +57,7 @@ export async function request(method, path, options = {}) {
       body,
       credentials: "same-origin",
       signal: options.signal,
+      keepalive: options.keepalive,
       cache: "no-store",
     });
   } catch (error) {
@@ -92,7 +93,7 @@ export const api = {
   tasks: (params, signal) => request("GET", "/tasks", { query: params, signal }),
   task: (id) => request("GET", `/tasks/${id}`),
   createTask: (fields) => request("POST", "/tasks", { body: fields }),
-  updateTask: (id, fields, ifMatch) => request("PATCH", `/tasks/${id}`, { body: fields, ifMatch }),
+  updateTask: (id, fields, ifMatch, extra = {}) => request("PATCH", `/tasks/${id}`, { body: fields, ifMatch, ...extra }),
   deleteTask: (id) => request("DELETE", `/tasks/${id}`),
   subtasks: (id) => request("GET", `/tasks/${id}/subtasks`),
   addSubtask: (id, fields) => request("POST", `/tasks/${id}/subtasks`, { body: fields }),

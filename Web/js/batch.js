@@ -74,8 +74,10 @@ export class Batch {
 
   async run(action) {
     const ids = [...this.ids];
-    if (!ids.length) return;
+    if (!ids.length || this.busy) return;
+    this.busy = true;
     try {
+      await this.app.detail.flush(); // so Undo undoes this batch and nothing else
       await api.batch(action, ids);
       const verb = { complete: "Completed", reopen: "Reopened", flag: "Flagged", delete: "Deleted" }[action];
       this.app.toast(`${verb} ${ids.length} ${ids.length === 1 ? "task" : "tasks"}`, { undoable: true });
@@ -83,6 +85,8 @@ export class Batch {
       this.app.refreshAll();
     } catch (error) {
       this.app.onError(error);
+    } finally {
+      this.busy = false;
     }
   }
 

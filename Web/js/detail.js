@@ -1,7 +1,8 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
-import { api } from "./api.js";
-import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, localDay } from "./format.js";
+import { OfflineError, api } from "./api.js";
+import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, friendlyDue, localDay } from "./format.js";
+import * as route from "./state.js";
 
 const SAVE_DELAY = 500;
 const $ = (id) => document.getElementById(id);
@@ -61,6 +62,8 @@ export class Detail {
       }
     });
     $("conflict-keep-mine").addEventListener("click", () => this.resolve("mine"));
+    // The choice must be made: Esc does not dismiss the conflict.
+    $("conflict-dialog").addEventListener("cancel", (event) => event.preventDefault());
     $("conflict-use-theirs").addEventListener("click", () => this.resolve("theirs"));
   }
 
@@ -78,20 +81,22 @@ export class Detail {
     }
   }
 
-  /** Opens task `id`; flushes any edit of the previous task first. */
+  /** Opens task `id`; saves any edit of the previous task first (settling a conflict). */
   async open(id) {
-    if (this.task && this.task.id === id) return;
+    if (this.task && this.task.id === id && !this.pane.hidden) return;
     await this.flush();
     this.pane.hidden = false;
     document.body.classList.add("detail-open");
     try {
       const { data, etag } = await api.task(id);
+      if (route.current().task !== id) return; // the user moved on meanwhile
       this.task = data;
       this.etag = etag;
       this.pending = {};
       this.fill(data);
       this.setState("Saved");
       this.loadSubtasks();
+      $("detail-title").focus({ preventScroll: true });
     } catch (error) {
       if (error.status === 404) {
         this.app.close();
@@ -102,10 +107,39 @@ export class Detail {
 
   /** Closes the pane (saving what is typed first). */
   async close() {
+    const id = this.task?.id;
     await this.flush();
+    this.reset();
+    if (id) document.querySelector(`li.task-row[data-id="${id}"]`)?.focus({ preventScroll: true });
+  }
+
+  /** Forgets the open task without saving (signing out). */
+  reset() {
+    clearTimeout(this.timer);
     this.task = null;
+    this.etag = null;
+    this.pending = {};
     this.pane.hidden = true;
     document.body.classList.remove("detail-open");
+  }
+
+  /** Reads the open task again (after the form changed it), unless edits are waiting. */
+  async reload() {
+    if (!this.task || this.hasPending() || this.saving) return;
+    const id = this.task.id;
+    try {
+      const { data, etag } = await api.task(id);
+      if (this.task?.id !== id || this.hasPending() || this.saving) return;
+      this.task = data;
+      this.etag = etag;
+      this.fill(data);
+    } catch (error) {
+      if (error.status === 404) this.externalChange(true);
+    }
+  }
+
+  hasPending() {
+    return Object.keys(this.pending).length > 0;
   }
 
   /** Puts a task's values into the fields. */
@@ -169,114 +203,148 @@ export class Detail {
     this.timer = setTimeout(() => this.save(), SAVE_DELAY);
   }
 
-  /** Saves now whatever is waiting. */
+  /** Saves now whatever is waiting; resolves once saved, refused, or a conflict is settled. */
   async flush() {
     clearTimeout(this.timer);
-    if (this.saving) await this.saving;
-    if (Object.keys(this.pending).length) await this.save();
+    await this.save();
   }
 
   async save() {
-    if (!this.task || !Object.keys(this.pending).length) return;
     if (this.saving) {
       await this.saving;
-      return this.save();
+      if (this.hasPending() && !this.failed) return this.save();
+      return;
     }
-    const changes = this.pending;
-    this.pending = {};
-    this.setState("Saving…", "pending");
-    this.saving = (async () => {
+    if (!this.task || !this.hasPending()) return;
+    this.failed = false;
+    this.saving = this.saveAll();
+    try {
+      await this.saving;
+    } finally {
+      this.saving = null;
+    }
+    if (this.remoteChanged) {
+      this.remoteChanged = false;
+      this.externalChange(false);
+    }
+  }
+
+  /** Sends the waiting edits until none are left; a 412 asks the user and then goes on. */
+  async saveAll() {
+    while (this.task && this.hasPending()) {
+      const id = this.task.id;
+      const changes = this.pending;
+      this.pending = {};
+      this.setState("Saving…", "pending");
       try {
-        const { data, etag } = await api.updateTask(this.task.id, changes, this.etag);
-        this.task = data;
-        this.etag = etag;
-        $("detail-completed").textContent = data.completedAt ? friendlyDateTime(data.completedAt) : "Not completed";
+        const { data, etag } = await api.updateTask(id, changes, this.etag);
+        if (this.task?.id === id) {
+          this.task = data;
+          this.etag = etag;
+          $("detail-completed").textContent = data.completedAt ? friendlyDateTime(data.completedAt) : "Not completed";
+        }
         this.app.taskChanged(data);
-        if (!Object.keys(this.pending).length) this.setState("Saved", "saved");
       } catch (error) {
         this.pending = { ...changes, ...this.pending };
-        if (error.status === 412 && error.current) this.conflict(error.current, error.etag);
-        else {
+        if (error.status === 412 && error.current) {
+          const choice = await this.conflict(error.current, this.pending);
+          this.task = error.current;
+          this.etag = error.etag || (await api.task(id)).etag;
+          if (choice === "theirs") {
+            this.pending = {};
+            this.fill(this.task);
+            this.app.taskChanged(this.task);
+          }
+          continue; // "mine": the edits are sent again, now against their version
+        }
+        this.failed = true;
+        if (error instanceof OfflineError) {
+          this.setState("Not saved yet: offline (saved when the connection returns)", "error");
+        } else {
+          // Refused (a 4xx naming the field): the field keeps what was typed, marked unsaved.
+          this.pending = {};
           this.setState(`Not saved: ${error.message}`, "error");
           if (error.field === "title") {
             $("detail-title-error").textContent = error.message;
             $("detail-title-error").hidden = false;
           }
-          this.app.onError(error, { quiet: true });
         }
-      } finally {
-        this.saving = null;
+        this.app.onError(error, { quiet: true });
+        return;
       }
-    })();
-    return this.saving;
+    }
+    if (!this.hasPending()) this.setState("Saved", "saved");
   }
 
-  /** Shows both versions when someone else changed the task since we read it. */
-  conflict(theirs, etag) {
-    this.theirs = theirs;
-    this.theirsEtag = etag;
+  /**
+   * Shows both versions when someone else changed the task since we read it; resolves with
+   * "mine" or "theirs" once the user chooses (the dialog cannot be dismissed otherwise).
+   */
+  conflict(theirs, pending) {
     this.setState("Conflict: choose a version", "error");
-    const mine = { ...this.task, ...this.pending };
+    const mine = { ...theirs, ...pending };
     const fields = [
-      ["Title", (t) => t.title],
-      ["Notes", (t) => t.notes || "—"],
-      ["Priority", (t) => PRIORITIES[t.priority]?.label || t.priority],
-      ["Due", (t) => t.due || "—"],
-      ["Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
-      ["Completed", (t) => (t.isCompleted ? "Yes" : "No")],
-      ["List", (t) => this.app.lists.find((l) => l.id === t.listId)?.name || "No list"],
+      ["title", "Title", (t) => t.title],
+      ["notes", "Notes", (t) => t.notes || "—"],
+      ["priority", "Priority", (t) => PRIORITIES[t.priority]?.label || t.priority],
+      ["due", "Due", (t) => (t.due ? friendlyDue(t) : "—")],
+      ["isFlagged", "Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
+      ["isCompleted", "Completed", (t) => (t.isCompleted ? "Yes" : "No")],
+      ["listId", "List", (t) => this.app.lists.find((l) => l.id === t.listId)?.name || "No list"],
     ];
-    const describe = (node, task) =>
-      node.replaceChildren(...fields.flatMap(([label, read]) => [el("dt", null, label), el("dd", null, String(read(task)))]));
-    describe(document.querySelector("#conflict-dialog .conflict-mine"), mine);
-    describe(document.querySelector("#conflict-dialog .conflict-theirs"), theirs);
+    const describe = (node, task, marked) =>
+      node.replaceChildren(
+        ...fields.flatMap(([key, label, read]) => {
+          const value = el("dd", marked && key in pending ? "changed" : null, String(read(task)));
+          return [el("dt", null, label), value];
+        }),
+      );
+    describe(document.querySelector("#conflict-dialog .conflict-mine"), mine, true);
+    describe(document.querySelector("#conflict-dialog .conflict-theirs"), theirs, false);
     const dialog = $("conflict-dialog");
     if (!dialog.open) dialog.showModal();
+    return new Promise((resolve) => (this.settle = resolve));
   }
 
-  async resolve(choice) {
+  resolve(choice) {
     $("conflict-dialog").close();
-    if (!this.theirs) return;
-    this.task = this.theirs;
-    this.etag = this.theirsEtag || null;
-    this.theirs = null;
-    if (choice === "theirs") {
-      this.pending = {};
-      this.fill(this.task);
-      this.setState("Saved", "saved");
-      this.app.taskChanged(this.task);
-    } else {
-      if (!this.etag) {
-        // The 412 had no version: read it, so the next save is checked against it.
-        const { etag } = await api.task(this.task.id);
-        this.etag = etag;
-      }
-      await this.save();
-    }
+    const settle = this.settle;
+    this.settle = null;
+    if (settle) settle(choice);
   }
 
-  /** A live change to the open task: refresh the fields unless the user is mid-edit. */
+  /** A live change to the open task: show it, unless edits are waiting (their save meets the 412). */
   async externalChange(deleted) {
     if (!this.task) return;
     if (deleted) {
+      this.reset();
       this.app.close();
       this.app.toast("The task you had open was deleted.");
       return;
     }
     this.loadSubtasks();
-    if (Object.keys(this.pending).length || this.saving) return; // the save will meet the conflict
+    if (this.saving || this.hasPending()) {
+      this.remoteChanged = true; // looked at again once the save is done
+      return;
+    }
+    const id = this.task.id;
     try {
-      const { data, etag } = await api.task(this.task.id);
-      if (etag === this.etag || Object.keys(this.pending).length) return;
+      const { data, etag } = await api.task(id);
+      if (this.task?.id !== id || etag === this.etag || this.hasPending() || this.saving) return;
       this.task = data;
       this.etag = etag;
-      const focused = document.activeElement;
-      const keep = focused && this.pane.contains(focused) && (focused.id === "detail-title" || focused.id === "detail-notes") ? focused.value : null;
       this.fill(data);
-      if (keep !== null && focused.value !== keep) focused.value = keep;
     } catch (error) {
       if (error.status === 404) this.externalChange(true);
     }
+  }
+
+  /** The page is going away: send waiting edits with a request that outlives it. */
+  saveOnExit() {
+    if (!this.task || !this.hasPending()) return;
+    clearTimeout(this.timer);
+    api.updateTask(this.task.id, this.pending, this.etag, { keepalive: true }).catch(() => {});
+    this.pending = {};
   }
 
   async loadSubtasks() {

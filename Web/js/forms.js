@@ -1,7 +1,7 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
 import { api } from "./api.js";
-import { ICONS, PALETTE, dueFromInput, dueInputValue, el, localDay } from "./format.js";
+import { ICONS, PALETTE, dueFromInput, dueInputValue, el, friendlyDue, localDay } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,8 +39,23 @@ export class TaskForm {
     });
   }
 
-  /** Opens the form empty (new task) or with `task`'s values (edit). */
-  open(task = null) {
+  /**
+   * Opens the form empty (new task), or to edit `task`: its current version is read first,
+   * and Save sends only what the user changed, checked against that version.
+   */
+  async open(task = null) {
+    this.editing = null;
+    this.etag = null;
+    if (task) {
+      try {
+        const { data, etag } = await api.task(task.id);
+        task = data;
+        this.etag = etag;
+      } catch (error) {
+        this.app.onError(error);
+        return;
+      }
+    }
     this.editing = task;
     const f = this.form.elements;
     this.form.reset();
@@ -69,44 +84,58 @@ export class TaskForm {
     this.form.querySelector(".form-error").hidden = true;
     this.dueToggle();
     this.updateButton();
+    this.original = task ? this.values() : null;
     this.dialog.showModal();
     f.title.focus();
-    // The version being edited, so Save cannot silently overwrite someone else's change.
-    this.etag = null;
-    if (task) {
-      api.task(task.id).then(
-        ({ etag }) => this.editing === task && (this.etag = etag),
-        () => {},
-      );
-    }
   }
 
-  async submit() {
+  /** The form's fields as the API takes them. */
+  values() {
     const f = this.form.elements;
-    const title = f.title.value.trim();
-    if (!title) return;
-    const fields = {
-      title,
+    return {
+      title: f.title.value.trim(),
       notes: f.notes.value,
       listId: f.listId.value || null,
       priority: f.priority.value,
       due: f.hasDue.checked ? dueFromInput(f.due.value, f.allDay.checked) : null,
       isFlagged: f.isFlagged.checked,
     };
+  }
+
+  async submit() {
+    const fields = this.values();
+    if (!fields.title || this.busy) return;
     const error = this.form.querySelector(".form-error");
+    let changes = fields;
+    if (this.editing) {
+      changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== this.original[key]));
+      if (!Object.keys(changes).length) {
+        this.dialog.close();
+        return;
+      }
+    }
+    this.busy = true;
+    $("task-form-add").disabled = true;
     try {
-      const { data } = this.editing ? await api.updateTask(this.editing.id, fields, this.etag) : await api.createTask(fields);
+      const { data } = this.editing ? await api.updateTask(this.editing.id, changes, this.etag) : await api.createTask(fields);
       this.dialog.close();
       this.app.taskChanged(data, { created: !this.editing });
     } catch (failure) {
       if (failure.status === 412 && failure.current) {
-        // Someone else saved first: say what they saved; a second Save is a deliberate overwrite.
+        // Someone else saved first: show their version; a second Save is a deliberate overwrite.
         const theirs = failure.current;
         this.etag = failure.etag;
-        error.textContent = `This task was changed elsewhere while you edited it (now “${theirs.title}”, ${theirs.priority} priority${theirs.isCompleted ? ", completed" : ""}). Save again to keep your version, or Cancel to keep theirs.`;
+        const list = this.app.lists.find((l) => l.id === theirs.listId)?.name || "no list";
+        error.textContent =
+          `This task was changed elsewhere while you edited it. Their version: “${theirs.title}”; notes “${theirs.notes || "—"}”; ` +
+          `${theirs.priority} priority; due ${theirs.due ? friendlyDue(theirs) : "—"}; ${theirs.isFlagged ? "flagged" : "not flagged"}; ` +
+          `${theirs.isCompleted ? "completed" : "not completed"}; in ${list}. Save again to apply your changes over it, or Cancel to keep theirs.`;
       } else error.textContent = failure.message;
       error.hidden = false;
       if (failure.status === 401) this.dialog.close();
+    } finally {
+      this.busy = false;
+      this.updateButton();
     }
   }
 }
@@ -193,6 +222,8 @@ export class ListForm {
       return;
     }
     const fields = { name, color: this.color, icon: this.icon };
+    if (this.busy) return;
+    this.busy = true;
     try {
       const { data } = this.list ? await api.updateList(this.list.id, fields) : await api.createList(fields);
       this.dialog.close();
@@ -202,6 +233,8 @@ export class ListForm {
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
+    } finally {
+      this.busy = false;
     }
   }
 

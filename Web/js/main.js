@@ -44,8 +44,11 @@ class App {
       await api.session();
       this.start();
     } catch (error) {
-      if (error instanceof OfflineError) this.setOffline(true);
-      this.showLogin();
+      // Offline: open the app shell anyway (it says so); signing in needs the server.
+      if (error instanceof OfflineError) {
+        this.setOffline(true);
+        this.start();
+      } else this.showLogin();
     }
   }
 
@@ -83,7 +86,18 @@ class App {
       // Signing out of an expired session is still signing out.
     }
     this.live?.stop();
+    this.forget();
     this.showLogin();
+  }
+
+  /** Drops everything shown for the signed-out account, so the next one never sees it. */
+  forget() {
+    if (!this.started) return;
+    this.detail.reset();
+    this.taskList.clear();
+    this.batch.toggleMode(false);
+    this.lists = [];
+    this.sidebar.renderLists([]);
   }
 
   /** True while signed in; shows the session-expired message when not. */
@@ -101,6 +115,7 @@ class App {
   sessionExpired() {
     if ($("app").hidden) return;
     this.live?.stop();
+    this.forget();
     $("session-expired").hidden = false;
     for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
     this.showLogin();
@@ -162,6 +177,13 @@ class App {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && !$("app").hidden) this.checkSession();
     });
+    // Edits typed just before leaving are not lost: saved when the page is hidden, sent
+    // with a request that outlives the page when it goes, and the browser asks while any wait.
+    document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && this.detail.flush());
+    window.addEventListener("pagehide", () => this.detail.saveOnExit());
+    window.addEventListener("beforeunload", (event) => {
+      if (this.detail.hasPending() || this.detail.saving) event.preventDefault();
+    });
     window.addEventListener("online", () => this.setOffline(false));
     window.addEventListener("offline", () => this.setOffline(true));
     if (!navigator.onLine) this.setOffline(true);
@@ -191,7 +213,10 @@ class App {
       showStats($("stats")).catch((error) => this.onError(error));
     } else {
       const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
-      if (!same) this.taskList.show(state);
+      if (!same) {
+        if (this.batch.active) this.batch.toggleMode(false); // never act on rows out of sight
+        this.taskList.show(state);
+      }
     }
     if (state.task) this.detail.open(state.task);
     else if (this.detail.task) this.detail.close();
@@ -232,7 +257,15 @@ class App {
       this.lists = data.lists;
       this.sidebar.renderLists(this.lists);
       const state = route.current();
-      if (state.list) $("view-title").textContent = this.lists.find((l) => l.id === state.list)?.name || "List";
+      if (state.list) {
+        const list = this.lists.find((l) => l.id === state.list);
+        if (!list) {
+          // The list was deleted (elsewhere, or just now): leave it.
+          this.navigate({ view: "all", list: "", task: "" }, { replace: true });
+          this.toast("That list no longer exists; showing All Tasks.");
+        } else $("view-title").textContent = list.name;
+      }
+      this.taskList.recolor((id) => this.lists.find((l) => l.id === id)?.color);
       // The counts wait for the view's first page, which matters more.
       await this.taskList.ready;
       this.sidebar.refreshCounts();
@@ -276,8 +309,13 @@ class App {
   }
 
   async remove(task) {
+    // Waiting edits go first, so the toast's Undo undoes this delete and nothing else.
+    if (this.detail.task && this.detail.task.id !== task.id) await this.detail.flush();
     this.taskList.remove(task.id);
-    if (route.current().task === task.id) this.close();
+    if (this.detail.task?.id === task.id) {
+      this.detail.reset(); // its waiting edits go with it
+      if (route.current().task === task.id) this.navigate({ task: "" });
+    }
     try {
       await api.deleteTask(task.id);
       this.toast(`Deleted “${task.title}”`, { undoable: true });
@@ -288,6 +326,12 @@ class App {
   }
 
   async moveTask(id, before) {
+    if (before === null && !this.taskList.active.done) {
+      // Below the last loaded row are more tasks: "the end" is not where the user dropped it.
+      this.toast("Scroll to the end of the list to move a task to the bottom.");
+      this.taskList.refresh();
+      return;
+    }
     try {
       await api.batch("move", [id], { before });
     } catch (error) {
@@ -331,7 +375,8 @@ class App {
     this.listForm.open(list);
   }
 
-  editTask(task) {
+  async editTask(task) {
+    if (this.detail.task?.id === task.id) await this.detail.flush(); // the form starts from what was typed
     this.taskForm.open(task);
   }
 
@@ -341,10 +386,7 @@ class App {
       this.taskList.refresh().then(() => this.taskList.select(task.id));
       this.toast(`Added “${task.title}”`);
     } else this.taskList.update(task);
-    if (this.detail.task && this.detail.task.id === task.id && !created) {
-      // The form edited the open task: show its values.
-      if (!Object.keys(this.detail.pending).length) this.detail.open(task.id);
-    }
+    if (this.detail.task && this.detail.task.id === task.id && !created) this.detail.reload();
   }
 
   /** A live change from the server (another tab, the CLI, another device, or us). */
@@ -377,6 +419,7 @@ class App {
     $("offline-banner").hidden = !offline;
     document.body.classList.toggle("offline", offline);
     if (wasOffline && !offline && this.started && !$("app").hidden) {
+      this.detail.flush();
       this.live?.reconnect();
       this.refreshAll();
     }

@@ -66,8 +66,9 @@ export class QuickEntry {
 
   async add() {
     const text = this.input.value.trim();
-    if (!text) return;
+    if (!text || this.busy) return;
     clearTimeout(this.timer);
+    this.busy = true; // one task per Enter, however fast the second comes
     try {
       const { data: parsed } = await api.parse(text);
       if (!parsed.title.trim()) {
@@ -87,11 +88,15 @@ export class QuickEntry {
       if (this.app.currentView() === "flagged") fields.isFlagged = true;
       if (this.app.currentView() === "today" && !fields.due) fields.due = new Date().toLocaleDateString("sv");
       const { data } = await api.createTask(fields);
-      this.input.value = "";
-      this.chips.replaceChildren();
+      if (this.input.value.trim() === text) {
+        this.input.value = "";
+        this.chips.replaceChildren();
+      }
       this.app.taskChanged(data, { created: true });
     } catch (error) {
       this.app.onError(error);
+    } finally {
+      this.busy = false;
     }
   }
 }

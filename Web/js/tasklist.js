@@ -99,6 +99,7 @@ export class TaskList {
   async refresh() {
     if (!this.state) return;
     const generation = this.generation;
+    const sequence = (this.refreshes = (this.refreshes || 0) + 1);
     const sections = [this.active, this.completed];
     try {
       const pages = await Promise.all(
@@ -111,11 +112,35 @@ export class TaskList {
           return api.tasks({ ...this.params(this.state, section), limit }).then((r) => r.data);
         }),
       );
-      if (generation !== this.generation) return;
+      // A newer view or a newer refresh wins over this one.
+      if (generation !== this.generation || sequence !== this.refreshes) return;
       sections.forEach((section, index) => this.replace(section, pages[index]));
       this.afterRender();
     } catch (error) {
       this.app.onError(error);
+    }
+  }
+
+  /** Empties both sections (signing out). */
+  clear() {
+    this.generation++;
+    this.abort?.abort();
+    this.state = null;
+    for (const section of [this.active, this.completed]) {
+      section.rows.clear();
+      section.list.replaceChildren();
+      section.cursor = null;
+      section.total = 0;
+    }
+  }
+
+  /** Paints each row's list dot with its list's colour (lists load beside the rows). */
+  recolor(colorOf) {
+    for (const section of [this.active, this.completed]) {
+      for (const row of section.rows.values()) {
+        const dot = row.querySelector(".list-dot");
+        if (dot) dot.style.backgroundColor = colorOf(row.task.listId) || "transparent";
+      }
     }
   }
 
