@@ -75,12 +75,50 @@ def browser_log():
     return BrowserLog()
 
 
+class Browser:
+    """The run's chromium, replaceable: a renderer that stops answering (a page stuck in a
+    loop) is restarted so that one broken screen does not fail every later test.
+    Attribute access goes to the current selenium driver."""
+
+    def __init__(self, log):
+        self._log = log
+        self._driver = make_driver()
+        self.restarts = 0
+
+    def __getattr__(self, name):
+        return getattr(self._driver, name)
+
+    def responsive(self):
+        try:
+            self._driver.set_script_timeout(3)
+            return self._driver.execute_script("return 1") == 1
+        except Exception:
+            return False
+        finally:
+            try:
+                self._driver.set_script_timeout(20)
+            except Exception:
+                pass
+
+    def restart(self):
+        self._log.drain(self._driver)
+        try:
+            self._driver.quit()
+        except Exception:
+            pass
+        self._driver = make_driver()
+        self.restarts += 1
+
+    def quit(self):
+        self._log.drain(self._driver)
+        self._driver.quit()
+
+
 @pytest.fixture(scope="session")
 def driver(browser_log):
-    driver = make_driver()
-    yield driver
-    browser_log.drain(driver)
-    driver.quit()
+    browser = Browser(browser_log)
+    yield browser
+    browser.quit()
 
 
 def sign_in(driver, base, name, password):
@@ -142,12 +180,22 @@ def page(driver, env, api):
     set_offline(driver, False)
     page = Page(driver, env, api)
     try:
-        page.open("view=all")
+        try:
+            page.open("view=all")
+        except Exception as error:
+            if driver.responsive():
+                raise
+            driver.restart()  # frozen by an earlier test: start afresh once
+            page.open("view=all")
     except Exception as error:  # an app that never opens fails the rest fast
         _login_failure.append(f"{type(error).__name__}: {error}".splitlines()[0])
         raise
     _login_failure.clear()
-    return page
+    yield page
+    # A test that left the page frozen fails here, and the next test gets a new browser.
+    if not driver.responsive():
+        driver.restart()
+        pytest.fail("the page stopped responding (its renderer did not answer a script within 3 s); browser restarted")
 
 
 @pytest.hookimpl(hookwrapper=True)

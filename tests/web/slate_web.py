@@ -135,7 +135,11 @@ document.addEventListener('securitypolicyviolation', function (event) {
 """
 
 
-def make_driver(width=DESKTOP[0], height=DESKTOP[1], record=True):
+def make_driver(width=DESKTOP[0], height=DESKTOP[1], record=True, back_forward_cache=False):
+    """Headless system chromium. The back/forward cache is off unless asked for: the tests
+    load the app hundreds of times with driver.get, which a person never does, and every
+    cached page keeps its live event stream open (see test_11_navigation.py, which checks
+    exactly that with the cache on)."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for argument in (
@@ -150,6 +154,8 @@ def make_driver(width=DESKTOP[0], height=DESKTOP[1], record=True):
         "--disable-component-update",
         "--disable-sync",
         "--lang=en-US",
+        *([] if back_forward_cache else ["--disable-features=BackForwardCache"]),
+        *os.environ.get("WEB_TEST_CHROMIUM_ARGS", "").split(),
         f"--window-size={width},{height}",
     ):
         options.add_argument(argument)

@@ -129,7 +129,7 @@ def test_smart_lists_show_what_the_api_shows(page):
         expected = {t["id"] for t in page.api.tasks(f"scope={view}&status=active")}
         def shown(d):
             ids = {e.get_attribute("data-id") for e in d.find_elements(By.CSS_SELECTOR, "#active-section li.task-row")}
-            return ids if ids == expected else None
+            return ids == expected
         wait_for(page.driver, shown, message=f"view {view} does not show the API's {len(expected)} active tasks")
         if not expected:
             assert page.css(".empty-state").is_displayed()
