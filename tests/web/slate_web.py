@@ -293,6 +293,7 @@ def wait_until(predicate, timeout=None, message="condition not met", interval=0.
 
 def touch_swipe(driver, element, dx, steps=8, dy=0, start_fraction=0.5):
     """A one-finger swipe across element by dx CSS pixels, as touch events (CDP)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
     rect = driver.execute_script(
         "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", element
     )
@@ -310,12 +311,29 @@ def touch_swipe(driver, element, dx, steps=8, dy=0, start_fraction=0.5):
 
 
 def touch_tap(driver, element):
-    rect = driver.execute_script(
+    """A finger tap in the middle of element: touch events (CDP), then the click a tap
+    makes. Headless chromium runs the touch and pointer events of a CDP tap but does not
+    follow them with the click a real tap produces, so that click is dispatched when the
+    tap alone made none (at the element the finger was on)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'});", element)
+    x, y = driver.execute_script(
         "const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
         element,
     )
-    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": rect[0], "y": rect[1], "id": 2}]})
+    driver.execute_script(
+        "window.__slateTap = false; document.addEventListener('click', () => { window.__slateTap = true; }, {capture: true, once: true});"
+    )
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": 2}]})
+    time.sleep(0.05)
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    time.sleep(0.1)
+    driver.execute_script(
+        """if (!window.__slateTap) {
+             const target = document.elementFromPoint(arguments[0], arguments[1]);
+             if (target) target.click();
+           }""",
+        x, y,
+    )
 
 
 __all__ = [

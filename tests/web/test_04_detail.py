@@ -8,7 +8,7 @@ from slate_web import By, is_visible, unique, visible, wait_for, wait_row, wait_
 def open_detail(page, task_id):
     wait_row(page.driver, task_id).find_element(By.CSS_SELECTOR, ".task-title").click()
     detail = visible(page.driver, "aside#detail")
-    wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "input#detail-title").get_attribute("value"),
+    wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "#detail-title").get_attribute("value"),
              message="the detail shows no title")
     return detail
 
@@ -20,7 +20,7 @@ def saved(driver):
 def test_clicking_a_title_opens_the_detail_with_every_field_and_the_url(page):
     task = next(t for t in page.api.tasks("scope=all") if t["title"] == "Write Act 2 outline")
     open_detail(page, task["id"])
-    assert page.css("input#detail-title").get_attribute("value") == "Write Act 2 outline"
+    assert page.css("#detail-title").get_attribute("value") == "Write Act 2 outline"
     assert page.css("textarea#detail-notes").get_attribute("value") == task["notes"]
     assert page.css("select#detail-list").get_attribute("value") == task["listId"]
     pressed = [b.get_attribute("data-priority") for b in page.all("#detail-priority button[data-priority]")
@@ -39,7 +39,7 @@ def test_detail_edits_save_as_you_type_with_a_saved_state(page):
     try:
         page.open("view=all")
         open_detail(page, task["id"])
-        title = page.css("input#detail-title")
+        title = page.css("#detail-title")
         title.send_keys(Keys.END, " now")
         wait_until(lambda: page.api.task(task["id"])["title"] == task["title"] + " now",
                    message="typing in the title did not save it (no Save button press)")
@@ -97,11 +97,11 @@ def test_conflict_use_theirs_takes_the_server_version(page):
     try:
         page.open("view=all")
         open_detail(page, task["id"])
-        page.css("input#detail-title").send_keys(Keys.END, " (mine)")
+        page.css("#detail-title").send_keys(Keys.END, " (mine)")
         page.api.patch(f"/tasks/{task['id']}", {"title": task["title"] + " (theirs)"})
         dialog = visible(page.driver, "dialog#conflict-dialog", timeout=6)
         dialog.find_element(By.CSS_SELECTOR, "#conflict-use-theirs").click()
-        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "input#detail-title").get_attribute("value")
+        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "#detail-title").get_attribute("value")
                  == task["title"] + " (theirs)", message="Use theirs did not show the server's title")
         assert page.api.task(task["id"])["title"] == task["title"] + " (theirs)"
     finally:

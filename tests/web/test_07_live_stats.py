@@ -18,10 +18,13 @@ def test_a_change_from_another_client_appears_within_a_second_without_losing_typ
     entry = visible(page.driver, "input#quick-entry")
     entry.click()
     entry.send_keys("Half-typed idea !lo")
-    # Let the live event stream settle (it is opened when the app starts).
-    wait_for(page.driver, lambda d: d.execute_script(
-        "return performance.getEntriesByType('resource').some(e => e.name.includes('/api/v1/events'))"),
-        message="the app did not open /api/v1/events")
+    # The live stream is opened as the app starts; a first change shows it is connected.
+    warmup = page.api.add_task(unique("Warm-up"))
+    try:
+        wait_row(page.driver, warmup["id"], timeout=5)
+    finally:
+        page.api.delete(f"/tasks/{warmup['id']}")
+    wait_for(page.driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f'li.task-row[data-id="{warmup["id"]}"]'))
     title = unique("From another device")
     created = page.api.add_task(title)
     created_id = created["id"]

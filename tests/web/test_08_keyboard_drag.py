@@ -45,12 +45,18 @@ def test_j_k_move_the_selection_and_x_completes_e_edits(page):
         press(page, "k")
         wait_for(page.driver, lambda d: selected_id(d) == ids[0], message="k does not move back")
         press(page, "e")
-        visible(page.driver, "aside#detail")
-        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "input#detail-title").get_attribute("value") == task["title"],
-                 message="e does not open the selected task")
+        # "e" edits the selected task: in the detail pane or in the edit form.
+        def editing(d):
+            if is_visible(d, "aside#detail"):
+                return d.find_element(By.CSS_SELECTOR, "#detail-title").get_attribute("value") == task["title"]
+            if is_visible(d, "dialog#task-form"):
+                return d.find_element(By.CSS_SELECTOR, "dialog#task-form [name=title]").get_attribute("value") == task["title"]
+            return False
+        wait_for(page.driver, editing, message="e does not open the selected task for editing")
         page.js("document.activeElement.blur()")
         ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
-        wait_for(page.driver, lambda d: not is_visible(d, "aside#detail"), message="Esc does not close the detail")
+        wait_for(page.driver, lambda d: not is_visible(d, "aside#detail") and not is_visible(d, "dialog#task-form"),
+                 message="Esc does not close the editor")
         wait_for(page.driver, lambda d: selected_id(d) == ids[0] or not d.find_elements(By.CSS_SELECTOR, "li.task-row.selected"))
         if selected_id(page.driver) != ids[0]:
             press(page, "j")

@@ -41,9 +41,14 @@ def test_swipe_right_completes_and_swipe_right_again_reopens(page):
         row = wait_row(page.driver, task["id"])
         touch_swipe(page.driver, row, 260, start_fraction=0.2)
         wait_until(lambda: page.api.task(task["id"])["isCompleted"], message="swiping right did not complete the task")
-        done = wait_for(page.driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li.task-row.done[data-id="{task["id"]}"]'),
-                        message="the swiped row is not shown as done")[0]
-        touch_swipe(page.driver, done, 260, start_fraction=0.2)
+        def swipe_done_row(d):
+            # The row is redrawn once the server answers: swipe the current one.
+            rows = d.find_elements(By.CSS_SELECTOR, f'li.task-row.done[data-id="{task["id"]}"]')
+            if not rows:
+                return False
+            touch_swipe(d, rows[0], 260, start_fraction=0.2)
+            return True
+        wait_for(page.driver, swipe_done_row, message="the swiped row is not shown as done")
         wait_until(lambda: not page.api.task(task["id"])["isCompleted"], message="swiping right again did not reopen it")
     finally:
         page.api.delete(f"/lists/{made['id']}?tasks=delete")
