@@ -4,7 +4,7 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap bench bench-store bench-cli bench-server format clean
+.PHONY: run test build bootstrap bench bench-store bench-cli bench-server bench-web screenshots format clean
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -25,6 +25,7 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/api-contract-test
+	scripts/web-test
 
 build: bootstrap
 	$(SWIFT) build
@@ -45,6 +46,14 @@ bench-cli:
 # The REST API under wrk beside the bridge's ceiling, memory over 60 s, 1,000 SSE streams.
 bench-server:
 	bench/server/run
+
+# The web app in headless chromium with 10,000 tasks (not part of `make bench` or `make test`).
+bench-web:
+	bench/web/run
+
+# docs/screenshots/*.png: the web app at phone and desktop sizes, on the sample board.
+screenshots:
+	scripts/web-test --screenshots
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift
