@@ -180,7 +180,16 @@ class App {
     // Edits typed just before leaving are not lost: saved when the page is hidden, sent
     // with a request that outlives the page when it goes, and the browser asks while any wait.
     document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && this.detail.flush());
-    window.addEventListener("pagehide", () => this.detail.saveOnExit());
+    window.addEventListener("pagehide", () => {
+      this.detail.saveOnExit();
+      this.live?.stop(); // a page kept in the back/forward cache holds no server connection
+    });
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted && this.started && !$("app").hidden) {
+        this.live?.start();
+        this.refreshAll();
+      }
+    });
     window.addEventListener("beforeunload", (event) => {
       if (this.detail.hasPending() || this.detail.saving) event.preventDefault();
     });
