@@ -204,20 +204,26 @@ def main():
         # 4. Complete tap → row updated (done), then the reopen tap, alternately.
         load(args.base + f"/?list={list_a['id']}&status=all")
         target = first_a
+        wait_for(driver, lambda d: d.execute_script(f"return !!document.querySelector('li.task-row[data-id=\"{target}\"] button.complete-toggle')"),
+                 timeout=10, message=f"no row for {target} in {driver.current_url}: " + str(driver.execute_script(
+                     "return [location.href, document.querySelector('#search').value, [...document.querySelectorAll('li.task-row')].slice(0,3).map(r => r.dataset.id)]")))
         complete = []
-        for i in range(runs * 2):
-            completing = i % 2 == 0
+        for i in range(runs):
+            wait_for(driver, lambda d: d.execute_script(
+                f"const b = document.querySelector('#active-section li.task-row[data-id=\"{target}\"] button.complete-toggle');"
+                "return !!b && b.getAttribute('aria-pressed') === 'false';"), timeout=10, message="the row is not back in Active")
+            time.sleep(0.2)  # settled
             complete.append(driver.execute_async_script(
                 UNTIL,
-                f"document.querySelector('li.task-row[data-id=\"{target}\"] button.complete-toggle').click();",
+                f"document.querySelector('#active-section li.task-row[data-id=\"{target}\"] button.complete-toggle').click();",
                 f"const r = document.querySelector('li.task-row[data-id=\"{target}\"]');"
-                f"return !!r && r.querySelector('button.complete-toggle').getAttribute('aria-pressed') === '{'true' if completing else 'false'}';",
+                f"return !!r && r.querySelector('button.complete-toggle').getAttribute('aria-pressed') === 'true';",
                 5000))
-            # Wait until the server has it, so the next tap starts from a settled row.
+            # The server has it; then reopen through the API (not measured) for the next tap.
             deadline = time.monotonic() + 5
-            while api.task(target)["isCompleted"] != completing and time.monotonic() < deadline:
+            while not api.task(target)["isCompleted"] and time.monotonic() < deadline:
                 time.sleep(0.02)
-            time.sleep(0.1)
+            api.patch(f"/tasks/{target}", {"isCompleted": False})
         raw_patch = [driver.execute_async_script(FETCH, "PATCH", f"/tasks/{target}", {"isFlagged": i % 2 == 0}) for i in range(runs)]
         results["complete_tap"] = {"app": summary(complete), "ceiling_raw_api": summary(raw_patch)}
     finally:
