@@ -104,6 +104,17 @@ def summary(values):
     }
 
 
+def requests_since(driver, window_ms):
+    """The API requests of the last measured interaction (those that started within the
+    last window_ms + 50 ms): what the app asked the server for, and how long each took."""
+    return driver.execute_script("""
+        const since = performance.now() - arguments[0] - 50;
+        return performance.getEntriesByType('resource')
+          .filter(e => e.name.includes('/api/v1/') && e.startTime >= since && !e.name.includes('/events'))
+          .map(e => ({path: new URL(e.name).pathname + new URL(e.name).search,
+                      started_ms: Math.round(e.startTime - since), duration_ms: Math.round(e.duration)}));""", window_ms)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
@@ -170,6 +181,7 @@ def main():
                 f"const r = document.querySelector('#active-section li.task-row');"
                 f"return r && r.dataset.id === '{first}' && document.querySelector('#view-title').textContent.trim() === {json.dumps(target['name'])};",
                 5000))
+        results["list_switch_requests"] = requests_since(driver, switch[-1])
         raw_list = [driver.execute_async_script(FETCH, "GET", f"/tasks?list={list_a['id']}&status=active&limit=50", None) for _ in range(runs)]
         results["list_switch"] = {"app": summary(switch), "ceiling_raw_api": summary(raw_list), "target_ms": 100}
 
@@ -198,6 +210,7 @@ def main():
                                   " else if (performance.now() > limit) window.__kdone = -1; else requestAnimationFrame(frame); })();", done)
             ActionChains(driver).send_keys_to_element(search, "z" if adding else Keys.BACKSPACE).perform()
             keystroke.append(wait_for(driver, lambda d: d.execute_script("return window.__kdone"), timeout=10))
+        results["search_keystroke_requests"] = requests_since(driver, keystroke[-1])
         raw_search = [driver.execute_async_script(FETCH, "GET", f"/tasks?scope=all&search={word}&status=active&limit=50", None) for _ in range(runs)]
         results["search_keystroke"] = {"app": summary(keystroke), "ceiling_raw_api": summary(raw_search), "target_ms": 50}
 
@@ -242,6 +255,8 @@ def main():
         met = "—" if target is None or app_s["median_ms"] is None else ("yes" if app_s["median_ms"] < target else "NO")
         print(f"{name:38} {app_s['median_ms']!s:>8} {app_s['min_ms']!s:>7} {app_s['max_ms']!s:>7} {ceiling_s['median_ms']!s:>9}  "
               f"{('<' + str(target)) if target else '':>7}  {met}   ({what}; failed runs: {app_s['failed_runs']})")
+    for key in ("list_switch_requests", "search_keystroke_requests"):
+        print(key.replace("_", " ") + ":", "; ".join(f"{r['path'][:60]}… {r['duration_ms']} ms (started {r['started_ms']} ms into the window)" for r in results[key]))
     print(f"first page load: long tasks {results['first_interactive']['app_long_tasks_ms']} ms, "
           f"first /api/v1/tasks request {results['first_interactive']['app_first_tasks_request_ms']} ms")
 
