@@ -1,6 +1,8 @@
 """A phone (390×844, touch): swipe right completes, swipe left reveals Flag and Delete,
 a full left swipe never deletes; Undo after a delete; 320 px wide without sideways scroll."""
 
+import time
+
 from selenium.webdriver.common.action_chains import ActionChains
 
 from slate_web import (By, PHONE, is_visible, set_phone, touch_swipe, touch_tap, unique, visible, wait_for,
@@ -42,10 +44,13 @@ def test_swipe_right_completes_and_swipe_right_again_reopens(page):
         touch_swipe(page.driver, row, 260, start_fraction=0.2)
         wait_until(lambda: page.api.task(task["id"])["isCompleted"], message="swiping right did not complete the task")
         def swipe_done_row(d):
-            # The row is redrawn once the server answers: swipe the current one.
+            # The row is redrawn once the server answers: swipe it once it has stayed put for
+            # a moment, as a person looking at it would (a stale row raises and retries).
             rows = d.find_elements(By.CSS_SELECTOR, f'li.task-row.done[data-id="{task["id"]}"]')
             if not rows:
                 return False
+            time.sleep(0.3)
+            rows[0].is_displayed()
             touch_swipe(d, rows[0], 260, start_fraction=0.2)
             return True
         wait_for(page.driver, swipe_done_row, message="the swiped row is not shown as done")
