@@ -132,3 +132,53 @@ def test_no_script_errors_in_the_whole_run(page, browser_log):
     entries = browser_log.drain(page.driver)
     errors = [e["message"] for e in entries if e["level"] == "SEVERE" and "Uncaught" in e["message"]]
     assert not errors, "uncaught script errors:\n" + "\n".join(errors[:10])
+
+
+def test_an_html_list_name_is_shown_as_text(page):
+    made = page.api.add_list(XSS)
+    try:
+        page.open("view=all")
+        name = wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, f'a.nav-item[data-list-id="{made["id"]}"] .nav-name'))
+        assert name.text == XSS
+        assert not page.all("nav#sidebar img[src=x]")
+        assert page.js("return window.__slateTest.alerts") == []
+    finally:
+        page.api.delete(f"/lists/{made['id']}?tasks=delete")
+
+
+def test_keyboard_focus_is_visible(page):
+    page.js("document.activeElement && document.activeElement.blur && document.activeElement.blur(); document.body.focus();")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    seen = []
+    for _ in range(6):
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        style = page.js("""
+            const e = document.activeElement; if (!e || e === document.body) return null;
+            const s = getComputedStyle(e);
+            return [e.tagName + (e.id ? '#' + e.id : ''), s.outlineStyle, s.outlineWidth, s.boxShadow];""")
+        if style:
+            seen.append(style)
+    assert seen, "Tab moves the focus nowhere"
+    invisible = [s[0] for s in seen if (s[1] == "none" or s[2] == "0px") and s[3] == "none"]
+    assert not invisible, f"focused without a visible outline or ring: {invisible}"
+
+
+def test_reduced_motion_is_respected(page):
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"media": "", "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        page.open("view=all")
+        assert page.js("return matchMedia('(prefers-reduced-motion: reduce)').matches")
+        slow = page.js("""
+            const out = [];
+            for (const e of document.querySelectorAll('li.task-row, li.task-row *, #toast, aside#detail, dialog, .nav-item')) {
+              const s = getComputedStyle(e);
+              const longest = (list) => Math.max(...list.split(',').map(v => parseFloat(v) * (v.trim().endsWith('ms') ? 1 : 1000)));
+              const t = longest(s.transitionDuration), a = s.animationName !== 'none' ? longest(s.animationDuration) : 0;
+              if (t > 10 || a > 10) out.push((e.id || e.className || e.tagName) + ' ' + Math.max(t, a) + 'ms');
+            }
+            return [...new Set(out)].slice(0, 8);""")
+        assert not slow, f"animations or transitions with reduced motion: {slow}"
+    finally:
+        set_color_scheme(page.driver, None)
