@@ -125,8 +125,10 @@ def test_reorder_lists_by_dragging(page):
         drag(page, nav_item(page, second["id"]), nav_item(page, first["id"]))
         wait_until(lambda: ids().index(second["id"]) < ids().index(first["id"]),
                    message="dragging a list above another did not reorder the lists")
-        shown = [e.get_attribute("data-list-id") for e in page.all("nav#sidebar a.nav-item[data-list-id]")]
-        assert shown.index(second["id"]) < shown.index(first["id"])
+        def sidebar_order(d):
+            shown = [e.get_attribute("data-list-id") for e in d.find_elements(By.CSS_SELECTOR, "nav#sidebar a.nav-item[data-list-id]")]
+            return second["id"] in shown and first["id"] in shown and shown.index(second["id"]) < shown.index(first["id"])
+        wait_for(page.driver, sidebar_order, message="the sidebar does not show the new order")
     finally:
         page.api.delete(f"/lists/{first['id']}?tasks=delete")
         page.api.delete(f"/lists/{second['id']}?tasks=delete")

@@ -99,8 +99,9 @@ def test_sort_orders_like_the_api(page):
 
 
 def test_default_sort_puts_the_critical_tasks_first(page):
-    titles = [e.text for e in page.all("#active-section li.task-row .task-title")][:2]
-    assert set(titles) == {"Lock final production budget", "Write Act 2 outline"}, titles
+    first_two = lambda d: {e.text for e in d.find_elements(By.CSS_SELECTOR, "#active-section li.task-row .task-title")[:2]}
+    wait_for(page.driver, lambda d: first_two(d) == {"Lock final production budget", "Write Act 2 outline"},
+             message="the two critical tasks are not first in the default sort")
 
 
 def test_url_state_restores_a_bookmarked_view(page):
