@@ -310,6 +310,26 @@ def touch_swipe(driver, element, dx, steps=8, dy=0, start_fraction=0.5):
     send("touchEnd", x0 + dx, y0 + dy)
 
 
+def touch_drag(driver, source, target, hold=0.6, steps=12, fraction=0.25):
+    """A finger pressing on source, holding (a long press, as touch reordering needs), then
+    moving to `fraction` of target's height and lifting (CDP touch events)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", source)
+    (x0, y0), (x1, y1) = driver.execute_script(
+        """const [a, b, f] = arguments; const r = a.getBoundingClientRect(), t = b.getBoundingClientRect();
+           return [[r.left + r.width / 2, r.top + r.height / 2], [r.left + r.width / 2, t.top + t.height * f]];""",
+        source, target, fraction)
+    send = lambda kind, x, y: driver.execute_cdp_cmd(
+        "Input.dispatchTouchEvent",
+        {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 3}]},
+    )
+    send("touchStart", x0, y0)
+    time.sleep(hold)
+    for i in range(1, steps + 1):
+        send("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        time.sleep(0.02)
+    send("touchEnd", x1, y1)
+
+
 def touch_tap(driver, element):
     """A finger tap in the middle of element: touch events (CDP), then the click a tap
     makes. Headless chromium runs the touch and pointer events of a CDP tap but does not
@@ -339,6 +359,6 @@ def touch_tap(driver, element):
 __all__ = [
     "API", "APIError", "By", "DESKTOP", "PHONE", "TimeoutException", "WAIT", "WebDriverException",
     "app_ready", "gone", "is_visible", "make_driver", "row", "row_ids", "set_color_scheme",
-    "set_desktop", "set_offline", "set_phone", "touch_swipe", "touch_tap", "unique", "visible",
+    "set_desktop", "set_offline", "set_phone", "touch_drag", "touch_swipe", "touch_tap", "unique", "visible",
     "wait_for", "wait_no_row", "wait_row", "wait_until",
 ]

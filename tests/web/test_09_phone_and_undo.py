@@ -5,7 +5,7 @@ import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 
-from slate_web import (By, PHONE, is_visible, set_phone, touch_swipe, touch_tap, unique, visible, wait_for,
+from slate_web import (By, PHONE, is_visible, set_phone, touch_drag, touch_swipe, touch_tap, unique, visible, wait_for,
                        wait_no_row, wait_row, wait_until)
 
 
@@ -127,3 +127,35 @@ def test_320_pixels_wide_has_no_sideways_scroll(page):
         rect = page.js("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right];", row)
         assert rect[0] >= -1 and rect[1] <= 321, f"a row sticks out at 320px: {rect}"
     assert visible(page.driver, "input#quick-entry").size["width"] <= 320
+
+
+def test_drag_a_row_by_its_handle_with_a_finger(page):
+    made, created = phone_list(page, ["First", "Second", "Third"])
+    try:
+        page.open(f"list={made['id']}&sort=manual")
+        order = lambda: [t["id"] for t in page.api.tasks(f"list={made['id']}&sort=manual&status=active")]
+        start = order()
+        wait_for(page.driver, lambda d: [e.get_attribute("data-id") for e in d.find_elements(By.CSS_SELECTOR, "#active-section li.task-row")] == start)
+        handle = page.css(f'li.task-row[data-id="{start[2]}"] .drag-handle')
+        touch_drag(page.driver, handle, page.css(f'li.task-row[data-id="{start[0]}"]'), hold=0.3)
+        wait_until(lambda: order()[0] == start[2], message="dragging the last row's handle to the top with a finger did not reorder")
+    finally:
+        page.api.delete(f"/lists/{made['id']}?tasks=delete")
+
+
+def test_reorder_lists_with_a_finger(page):
+    first = page.api.add_list(unique("Finger A"))
+    second = page.api.add_list(unique("Finger B"))
+    try:
+        set_phone(page.driver)
+        page.driver.get(page.env.base + "/")  # on a phone the first screen is the sidebar
+        ids = lambda: [l["id"] for l in page.api.lists()]
+        assert ids().index(first["id"]) < ids().index(second["id"])
+        source = visible(page.driver, f'nav#sidebar a.nav-item[data-list-id="{second["id"]}"]')
+        target = visible(page.driver, f'nav#sidebar a.nav-item[data-list-id="{first["id"]}"]')
+        touch_drag(page.driver, source, target)
+        wait_until(lambda: ids().index(second["id"]) < ids().index(first["id"]),
+                   message="a long press and drag of a list in the phone's sidebar did not reorder the lists")
+    finally:
+        page.api.delete(f"/lists/{first['id']}?tasks=delete")
+        page.api.delete(f"/lists/{second['id']}?tasks=delete")
