@@ -243,14 +243,6 @@ class App {
     return route.effectiveView(route.current());
   }
 
-  /** The active tasks a view can show at most, when known (the sidebar's counts); else null. */
-  activeCountFor(state) {
-    if (state.list) return this.lists.find((l) => l.id === state.list)?.activeCount ?? null;
-    const view = route.effectiveView(state);
-    const count = document.querySelector(`#smart-lists [data-view="${view}"] .nav-count`)?.textContent;
-    return view !== "completed" && count ? Number(count) : null;
-  }
-
   currentListId() {
     return route.current().list || null;
   }
@@ -335,7 +327,7 @@ class App {
   }
 
   async moveTask(id, before) {
-    if (before === null && !this.taskList.active.done) {
+    if (before === null && this.taskList.active.more) {
       // Below the last loaded row are more tasks: "the end" is not where the user dropped it.
       this.toast("Scroll to the end of the list to move a task to the bottom.");
       this.taskList.refresh();

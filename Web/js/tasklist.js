@@ -4,11 +4,12 @@ import { api } from "./api.js";
 import { closeSwipe, signature, taskRow } from "./rows.js";
 import { effectiveView } from "./state.js";
 
-const FIRST_PAGE = 60;
+const FIRST_PAGE = 30; // a tall screen's worth; more arrive as the user scrolls
 const PAGE = 100;
+const MAX_PAGE = 500; // the API's largest page
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
 
-/** One section (Active or Completed): its rows, its cursor, and whether it has more. */
+/** One section (Active or Completed): its rows, its total, and whether it has more. */
 class Section {
   constructor(node, status) {
     this.node = node;
@@ -16,19 +17,30 @@ class Section {
     this.list = node.querySelector("ul");
     this.count = node.querySelector(".section-count");
     this.rows = new Map();
-    this.cursor = null;
-    this.total = 0;
+    this.cursor = null; // its own next page (separate mode); "" = none loaded yet
+    this.total = null; // null while unknown
+    this.more = false;
     this.enabled = true;
   }
 
-  /** No more pages. A cursor of "" means the section has rows but none loaded yet. */
-  get done() {
-    return this.cursor === null;
+  reset() {
+    this.rows.clear();
+    this.list.replaceChildren();
+    this.cursor = null;
+    this.total = null;
+    this.more = false;
   }
 }
 
+/**
+ * How a view is read. In the default order, incomplete tasks come first, so one query of
+ * every status feeds both sections: its rows are split by completion (one request per
+ * view, which is what makes switching and searching fast). Other orders read the two
+ * sections separately: Active first, then Completed's count, and its rows once Active is
+ * all there.
+ */
 export class TaskList {
-  /** `app` gives `lists` (by id), `actions`, `onError(error)`. */
+  /** `app` gives `actions` (for the rows) and `onError(error)`. */
   constructor(app) {
     this.app = app;
     this.active = new Section(document.getElementById("active-section"), "active");
@@ -36,7 +48,9 @@ export class TaskList {
     this.empty = document.querySelector("#task-scroller .empty-state");
     this.sentinel = document.getElementById("load-more");
     this.generation = 0;
+    this.refreshes = 0;
     this.state = null;
+    this.feed = null; // combined mode: {cursor, total, crossed}
     this.loading = false;
     this.selectedId = null;
     this.ready = Promise.resolve();
@@ -47,16 +61,24 @@ export class TaskList {
     this.observer.observe(this.sentinel);
   }
 
-  /** The query for a section of the current view. */
-  params(state, section) {
+  /** The query of the current view for `status` (all, active or completed). */
+  params(state, status) {
     const view = effectiveView(state);
-    const params = { status: section.status, sort: state.sort === "default" ? undefined : state.sort };
+    const params = { status, sort: state.sort === "default" ? undefined : state.sort };
     if (state.list) params.list = state.list;
     else if (SMART.includes(view) && view !== "all" && view !== "completed") params.scope = view;
     if (state.q) params.search = state.q;
     if (state.priority) params.priority = state.priority;
     if (state.tag) params.tag = state.tag;
     return params;
+  }
+
+  get combined() {
+    return this.state.sort === "default" && this.active.enabled && this.completed.enabled;
+  }
+
+  async get(status, limit, cursor, signal) {
+    return (await api.tasks({ ...this.params(this.state, status), limit, cursor: cursor || undefined }, signal)).data;
   }
 
   /** Shows `state`'s view from its first page. */
@@ -72,22 +94,29 @@ export class TaskList {
     let done;
     this.ready = new Promise((resolve) => (done = resolve));
     try {
-      // Active first; Completed sits below it, so while Active has more pages only its
-      // count is read, and its rows load when the user scrolls down to it.
-      // Both at once: Completed's first page too when Active is known to fit on one page
-      // (a list's active count is an upper bound for any filter of it), else its count.
-      const known = this.app.activeCountFor(state);
-      const completedLimit = !this.active.enabled || (known !== null && known <= FIRST_PAGE) ? PAGE : 1;
-      const fetch = (section, limit) => (section.enabled ? api.tasks({ ...this.params(state, section), limit }, signal).then((r) => r.data) : null);
-      const [active, first] = await Promise.all([fetch(this.active, FIRST_PAGE), fetch(this.completed, completedLimit)]);
-      if (generation !== this.generation) return;
-      this.replace(this.active, active);
-      let completed = first;
-      if (completed && active && active.nextCursor !== null) completed = { ...completed, tasks: [], nextCursor: "" };
-      else if (completed && completedLimit === 1 && completed.total > 0) completed = await fetch(this.completed, PAGE);
-      if (generation !== this.generation) return;
-      this.replace(this.completed, completed);
+      if (this.combined) {
+        const page = await this.get("all", FIRST_PAGE, null, signal);
+        if (generation !== this.generation) return;
+        this.feed = { cursor: null, total: 0, crossed: false };
+        this.applyFeed(page, { append: false });
+      } else {
+        this.feed = null;
+        const active = this.active.enabled ? await this.get("active", FIRST_PAGE, null, signal) : null;
+        if (generation !== this.generation) return;
+        this.replace(this.active, active);
+        if (!this.completed.enabled) this.replace(this.completed, null);
+        else this.completed.reset(); // its count and rows follow
+        this.afterRender();
+        if (this.completed.enabled) {
+          const allActive = !active || active.nextCursor === null;
+          let completed = await this.get("completed", allActive ? PAGE : 1, null, signal);
+          if (allActive === false) completed = { ...completed, tasks: [], nextCursor: completed.total ? "" : null };
+          if (generation !== this.generation) return;
+          this.replace(this.completed, completed);
+        }
+      }
       this.afterRender();
+      this.countActiveIfUnknown(generation);
     } catch (error) {
       if (error.name !== "AbortError") this.app.onError(error);
     } finally {
@@ -95,26 +124,75 @@ export class TaskList {
     }
   }
 
+  /**
+   * Puts a page of the combined query into the sections. Until a completed task (or the
+   * end) has been seen, Active may have more rows and its count is read separately.
+   */
+  applyFeed(page, { append }) {
+    const active = page.tasks.filter((task) => !task.isCompleted);
+    const completed = page.tasks.filter((task) => task.isCompleted);
+    if (append) {
+      this.append(this.active, active);
+      this.append(this.completed, completed);
+    } else {
+      this.feed.crossed = false;
+      const activeTotal = this.active.total;
+      this.replace(this.active, { tasks: active });
+      this.replace(this.completed, { tasks: completed });
+      this.active.total = activeTotal;
+    }
+    this.feed.cursor = page.nextCursor;
+    this.feed.total = page.total;
+    if (completed.length || page.nextCursor === null) this.feed.crossed = true;
+    this.active.more = !this.feed.crossed;
+    this.completed.more = page.nextCursor !== null;
+    if (this.feed.crossed) this.active.total = this.active.rows.size;
+    this.completed.total = this.active.total === null ? null : page.total - this.active.total;
+  }
+
+  /** Reads Active's count when the combined query has not reached its end yet. */
+  async countActiveIfUnknown(generation) {
+    if (!this.feed || this.feed.crossed) return;
+    try {
+      const { total } = await this.get("active", 1);
+      if (generation !== this.generation || !this.feed) return;
+      this.active.total = total;
+      this.completed.total = this.feed.total - total;
+      this.afterRender();
+    } catch (error) {
+      this.app.onError(error);
+    }
+  }
+
   /** Re-reads what is loaded (after a live change), keeping rows that did not change. */
   async refresh() {
     if (!this.state) return;
     const generation = this.generation;
-    const sequence = (this.refreshes = (this.refreshes || 0) + 1);
-    const sections = [this.active, this.completed];
+    const sequence = ++this.refreshes;
+    const current = () => generation === this.generation && sequence === this.refreshes; // newer wins
     try {
-      const pages = await Promise.all(
-        sections.map((section) => {
-          if (!section.enabled) return null;
-          if (section.cursor === "" && section.rows.size === 0) {
-            return api.tasks({ ...this.params(this.state, section), limit: 1 }).then((r) => ({ ...r.data, tasks: [], nextCursor: "" }));
-          }
-          const limit = Math.min(1000, Math.max(FIRST_PAGE, section.rows.size));
-          return api.tasks({ ...this.params(this.state, section), limit }).then((r) => r.data);
-        }),
-      );
-      // A newer view or a newer refresh wins over this one.
-      if (generation !== this.generation || sequence !== this.refreshes) return;
-      sections.forEach((section, index) => this.replace(section, pages[index]));
+      if (this.feed) {
+        const loaded = this.active.rows.size + this.completed.rows.size;
+        const page = await this.get("all", Math.min(MAX_PAGE, Math.max(FIRST_PAGE, loaded)));
+        if (!current()) return;
+        const activeTotal = this.feed.crossed ? null : (await this.get("active", 1)).total;
+        if (!current()) return;
+        this.active.total = activeTotal;
+        this.applyFeed(page, { append: false });
+      } else {
+        const pages = await Promise.all(
+          [this.active, this.completed].map((section) => {
+            if (!section.enabled) return null;
+            if (section.cursor === "" && section.rows.size === 0) {
+              return this.get(section.status, 1).then((page) => ({ ...page, tasks: [], nextCursor: page.total ? "" : null }));
+            }
+            return this.get(section.status, Math.min(MAX_PAGE, Math.max(FIRST_PAGE, section.rows.size)));
+          }),
+        );
+        if (!current()) return;
+        this.replace(this.active, pages[0]);
+        this.replace(this.completed, pages[1]);
+      }
       this.afterRender();
     } catch (error) {
       this.app.onError(error);
@@ -126,12 +204,9 @@ export class TaskList {
     this.generation++;
     this.abort?.abort();
     this.state = null;
-    for (const section of [this.active, this.completed]) {
-      section.rows.clear();
-      section.list.replaceChildren();
-      section.cursor = null;
-      section.total = 0;
-    }
+    this.feed = null;
+    this.active.reset();
+    this.completed.reset();
   }
 
   /** Paints each row's list dot with its list's colour (lists load beside the rows). */
@@ -148,9 +223,7 @@ export class TaskList {
   replace(section, page) {
     section.node.hidden = !section.enabled;
     if (!page) {
-      section.rows.clear();
-      section.list.replaceChildren();
-      section.cursor = null;
+      section.reset();
       section.total = 0;
       return;
     }
@@ -174,14 +247,29 @@ export class TaskList {
       section.list.replaceChildren(...nodes);
     }
     section.rows = rows;
-    section.cursor = page.nextCursor;
-    section.total = page.total;
+    if ("nextCursor" in page) {
+      section.cursor = page.nextCursor;
+      section.more = page.nextCursor !== null;
+      section.total = page.total;
+    }
   }
 
-  /** Appends the next page of the first section that has more. */
+  /** Adds rows at a section's end. */
+  append(section, tasks) {
+    const fragment = document.createDocumentFragment();
+    for (const task of tasks) {
+      if (section.rows.has(task.id)) continue;
+      const row = taskRow(task, this.app.actions);
+      section.rows.set(task.id, row);
+      fragment.append(row);
+    }
+    section.list.append(fragment);
+  }
+
+  /** Loads the next page when the end of what is loaded comes near the screen. */
   async loadMoreIfNeeded() {
     if (this.loading || !this.state) return;
-    const section = [this.active, this.completed].find((s) => s.enabled && !s.done);
+    const section = [this.active, this.completed].find((s) => s.enabled && s.more);
     if (!section) return;
     const rect = this.sentinel.getBoundingClientRect();
     const scroller = document.getElementById("task-scroller").getBoundingClientRect();
@@ -189,18 +277,18 @@ export class TaskList {
     this.loading = true;
     const generation = this.generation;
     try {
-      const { data } = await api.tasks({ ...this.params(this.state, section), limit: PAGE, cursor: section.cursor || undefined });
-      if (generation !== this.generation) return;
-      const fragment = document.createDocumentFragment();
-      for (const task of data.tasks) {
-        if (section.rows.has(task.id)) continue;
-        const row = taskRow(task, this.app.actions);
-        section.rows.set(task.id, row);
-        fragment.append(row);
+      if (this.feed) {
+        const page = await this.get("all", PAGE, this.feed.cursor);
+        if (generation !== this.generation) return;
+        this.applyFeed(page, { append: true });
+      } else {
+        const page = await this.get(section.status, PAGE, section.cursor);
+        if (generation !== this.generation) return;
+        this.append(section, page.tasks);
+        section.cursor = page.nextCursor;
+        section.more = page.nextCursor !== null;
+        section.total = page.total;
       }
-      section.list.append(fragment);
-      section.cursor = data.nextCursor;
-      section.total = data.total;
       this.afterRender();
     } catch (error) {
       this.app.onError(error);
@@ -213,14 +301,17 @@ export class TaskList {
 
   afterRender() {
     const state = this.state;
+    if (!state) return;
+    const shown = (section) => (section.enabled ? section.total ?? section.rows.size : 0);
+    // Known to be empty: both totals read (or one of them, for a one-section view).
+    const total = this.feed ? this.feed.total : shown(this.active) + shown(this.completed);
+    const settled = this.feed || [this.active, this.completed].every((s) => !s.enabled || s.total !== null);
     for (const section of [this.active, this.completed]) {
-      section.count.textContent = section.enabled ? String(section.total) : "";
-      section.node.hidden = !section.enabled || (section.total === 0 && this.hasAny());
+      section.count.textContent = section.enabled && section.total !== null ? String(section.total) : "";
+      section.node.hidden = !section.enabled || (section.rows.size === 0 && !section.more && (section.total === 0 || section.total === null) && total > 0);
     }
-    // In a pure Completed view the Active section is meaningless, and vice versa.
-    const total = (this.active.enabled ? this.active.total : 0) + (this.completed.enabled ? this.completed.total : 0);
-    this.empty.hidden = total > 0;
-    if (total === 0) {
+    this.empty.hidden = !(settled && total === 0);
+    if (settled && total === 0) {
       this.active.node.hidden = true;
       this.completed.node.hidden = true;
       this.empty.textContent = state.q
@@ -229,14 +320,10 @@ export class TaskList {
         ? `No tasks tagged @${state.tag} here.`
         : "No tasks here — add one with the field above, or press n.";
     }
-    document.getElementById("clear-completed").hidden = this.completed.total === 0;
+    document.getElementById("clear-completed").hidden = !this.completed.total;
     document.getElementById("tasks").classList.toggle("manual-sort", state.sort === "manual");
     if (this.selectedId) this.select(this.selectedId, { scroll: false });
     this.app.batch?.restore();
-  }
-
-  hasAny() {
-    return this.active.total + this.completed.total > 0;
   }
 
   /** Every row on screen, in order. */
@@ -272,7 +359,8 @@ export class TaskList {
       if (!row) continue;
       row.remove();
       section.rows.delete(id);
-      section.total = Math.max(0, section.total - 1);
+      if (section.total !== null) section.total = Math.max(0, section.total - 1);
+      if (this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
     }
     this.afterRender();
   }
