@@ -36,9 +36,13 @@ final class CommitNotifier: Sendable {
         for subscriber in subscribers { subscriber.yield(commit) }
     }
 
-    /// Marks everything up to `revision` as known (on open: history is not news).
+    /// Marks everything up to `revision` as known (on open: history is not news; later:
+    /// revisions that were all this container's own).
     func markChecked(upTo revision: Int) {
-        state.withLock { $0.checkedRevision = max($0.checkedRevision, revision) }
+        state.withLock { state in
+            state.checkedRevision = max(state.checkedRevision, revision)
+            state.ownRevisions = state.ownRevisions.filter { $0 > revision }
+        }
     }
 
     /// Where to look for other processes' commits: after `since`, skipping `own`.

@@ -100,6 +100,11 @@ public final class ModelContainer: Sendable {
         let commit: Commit? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
             guard revision > since else { return nil }
+            // Only this container's own commits since the last look: nothing to read.
+            if revision - since <= own.count, (since + 1...revision).allSatisfy(own.contains) {
+                notifier.markChecked(upTo: revision)
+                return nil
+            }
             return try ChangeLog.commitSummary(
                 since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
         }
