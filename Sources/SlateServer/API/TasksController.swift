@@ -27,10 +27,10 @@ struct TasksController {
         query.limit = limit
         let page = try domain { try slate.tasks(query) }
         let total = try domain { try slate.count(query) }
-        let lists = try domain { try slate.listsByID() }
+        let lists = try domain { try slate.listNames() }
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
-            "tasks": page.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
+            "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar),
             "total": total,
             "nextCursor": next ?? NSNull(),
             "revision": try domain { try slate.revision() },
@@ -69,8 +69,8 @@ struct TasksController {
         let slate = try await context.slate(for: request)
         let parent = try domain { try slate.task(id: try context.id(request)) }.model
         let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
-        let lists = try domain { try slate.listsByID() }
-        return context.json(["tasks": children.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) }])
+        let lists = try domain { try slate.listNames() }
+        return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar)])
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
@@ -129,16 +129,16 @@ struct TasksController {
     }
 
     private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
-        let lists = try domain { try slate.listsByID() }
-        return context.json(PublicJSON.task(task, lists: lists, now: slate.now, calendar: slate.calendar),
+        let lists = try domain { try slate.listNames() }
+        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar),
                             status: status, etag: ETag.revision(revision))
     }
 
     /// A 412 carries the current version, so the client can show both and choose.
     private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
         let current = try domain { try slate.task(id: id) }
-        let lists = try domain { try slate.listsByID() }
-        error.details = JSONSerialization.body(["current": PublicJSON.task(current.model, lists: lists, now: slate.now, calendar: slate.calendar)])
+        let lists = try domain { try slate.listNames() }
+        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar)])
         error.headers["ETag"] = ETag.revision(current.revision)
         return error
     }
