@@ -117,7 +117,9 @@ public struct Router: Responder {
                 guard index < path.count, path[index] == text else { return nil }
             case .parameter(let name):
                 guard index < path.count else { return nil }
-                parameters[name] = path[index].removingPercentEncoding ?? path[index]
+                // Foundation's decoding bridges through NSString; most segments have nothing to decode.
+                let text = path[index]
+                parameters[name] = text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
             case .rest(let name):
                 guard index < path.count else { return nil }
                 parameters[name] = path[index...].joined(separator: "/")
