@@ -92,6 +92,21 @@ import Testing
         #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
     }
 
+    /// List names are remembered between requests: a rename or a deletion shows at once.
+    @Test func aTaskNamesItsListAsItIsNow() async throws {
+        let api = try APIHarness()
+        let list = try #require(try await api.send(.post, "/api/v1/lists", json: ["name": "Before"]).json["id"] as? String)
+        let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T", "listId": list]).json["id"] as? String)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(task)").json["list"] as? String == "Before")
+        #expect(try await api.send(.patch, "/api/v1/lists/\(list)", json: ["name": "After"]).status == 200)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(task)").json["list"] as? String == "After")
+        let page = try await api.send(.get, "/api/v1/tasks?list=\(list)").json["tasks"] as? [[String: Any]]
+        #expect(page?.first?["list"] as? String == "After")
+        #expect(try await api.send(.delete, "/api/v1/lists/\(list)?tasks=keep").status == 204)
+        let shown = try await api.send(.get, "/api/v1/tasks/\(task)").json
+        #expect(shown["list"] is NSNull && shown["listId"] is NSNull)
+    }
+
     @Test func anUnknownIdInTheBodyOrQueryIsA404NamingIt() async throws {
         let api = try APIHarness()
         let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T"]).json["id"] as? String)

@@ -143,6 +143,37 @@ import Testing
         #expect(Set(statementCounts.dropFirst()).count == 1, "\(statementCounts)")
     }
 
+    @Test func changeStampsMoveWithCommitsToTheirTablesOnly() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let server = try ModelContainer(for: allModels, configuration: configuration)
+        let context = ModelContext(server)
+        let start = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(try server.changeStamp(of: [Item.self]) == start, "stable without commits")
+
+        context.insert(Owner(name: "Ada"))
+        try context.save()
+        #expect(try server.changeStamp(of: [Item.self]) == start, "another table's commit")
+        let afterOwner = try #require(try server.changeStamp(of: [Item.self, Owner.self]))
+        #expect(afterOwner != start)
+
+        context.insert(Item(title: "One"))
+        try context.save()
+        let afterItem = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(afterItem != start)
+
+        // Another process's commit: unknown until reported, then a new stamp.
+        let cli = ModelContext(try ModelContainer(for: allModels, configuration: configuration))
+        cli.insert(Item(title: "From the CLI"))
+        try cli.save()
+        #expect(try server.changeStamp(of: [Item.self]) == nil)
+        #expect(try server.changeStamp(of: [Owner.self]) == nil)
+        _ = try server.publishExternalChanges()
+        let afterCLI = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(afterCLI != afterItem)
+        #expect(try server.changeStamp(of: [Owner.self]) == afterOwner)
+    }
+
     @Test func theStatementCacheIsBounded() throws {
         let container = try makeContainer()
         try container.pool.write { database in

@@ -2,6 +2,7 @@ import Foundation
 import SlateCore
 import SlateHTTP
 import SlateStore
+import Synchronization
 
 /// What every API handler needs: the store, and who is asking.
 struct APIContext: Sendable {
@@ -9,6 +10,8 @@ struct APIContext: Sendable {
     /// The account a request acts for; throws 401 when it is not authenticated.
     let authenticate: @Sendable (Request) async throws -> UUID
     let clock: @Sendable () -> Date
+    /// Each account's list names, for naming tasks' lists without reading every list per request.
+    let listNames = ListNames()
 
     /// The task board of the request's account, in the client's time zone when it sends
     /// `X-Time-Zone` (an IANA name), else the server's.
@@ -26,6 +29,15 @@ struct APIContext: Sendable {
         return Slate(container: container, accountID: accountID, calendar: calendar, clock: clock)
     }
 
+    /// The names of the account's lists by id, read again only after a commit touched lists.
+    func listNames(_ slate: Slate) throws -> [UUID: String] {
+        let stamp = try domain { try container.changeStamp(of: [TaskList.self]) }
+        if let stamp, let names = listNames.names(of: slate.accountID, stamp: stamp) { return names }
+        let names = try domain { try slate.listsByID().mapValues(\.name) }
+        if let stamp { listNames.remember(names, of: slate.accountID, stamp: stamp) }
+        return names
+    }
+
     /// A JSON response.
     func json(_ object: Any, status: HTTPStatus = .ok, etag: String? = nil) -> Response {
         var response = Response.json(JSONSerialization.body(object), status: status)
@@ -39,5 +51,25 @@ struct APIContext: Sendable {
             throw HTTPError(.notFound, code: "not_found", message: "No resource has the id '\(request.parameters[name] ?? "")'.")
         }
         return id
+    }
+}
+
+/// List names per account, with the change stamp (`ModelContainer.changeStamp`) of the
+/// lists they were read at.
+final class ListNames: Sendable {
+    private let cache = Mutex<[UUID: (stamp: Int, names: [UUID: String])]>([:])
+
+    func names(of accountID: UUID, stamp: Int) -> [UUID: String]? {
+        cache.withLock { cache in
+            guard let entry = cache[accountID], entry.stamp == stamp else { return nil }
+            return entry.names
+        }
+    }
+
+    func remember(_ names: [UUID: String], of accountID: UUID, stamp: Int) {
+        cache.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[accountID] = (stamp, names)
+        }
     }
 }

@@ -102,7 +102,7 @@ struct BoardController {
             throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
         }
         let changes = try domain { try slate.changes(since: since) }
-        let lists = try domain { try slate.listNames() }
+        let lists = try context.listNames(slate)
         let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
         return context.json([
             "revision": changes.revision,

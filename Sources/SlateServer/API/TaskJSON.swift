@@ -125,10 +125,3 @@ struct TaskJSON: JSONWritable {
         return due < start
     }
 }
-
-extension Slate {
-    /// The names of the account's lists by id, for naming each task's list.
-    func listNames() throws -> [UUID: String] {
-        try listsByID().mapValues(\.name)
-    }
-}

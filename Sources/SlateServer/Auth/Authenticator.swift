@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
 import SlateHTTP
+import SlateStore
+import Synchronization
 
 /// Who a request is from: a bearer token (API clients) or a session cookie (the web
 /// app). Cookie-authenticated changes must carry `X-Requested-With: slate`, a header a
@@ -12,6 +14,13 @@ struct Authenticator: Sendable {
 
     let directory: AccountDirectory
     let clock: @Sendable () -> Date
+    /// Tokens and sessions already looked up, until a commit touches credentials or accounts.
+    let known = KnownSecrets()
+
+    init(directory: AccountDirectory, clock: @escaping @Sendable () -> Date) {
+        self.directory = directory
+        self.clock = clock
+    }
 
     func accountID(for request: Request) throws -> UUID {
         if let authorization = request.headers["Authorization"] {
@@ -19,7 +28,7 @@ struct Authenticator: Sendable {
                 throw unauthorized("Use 'Authorization: Bearer <token>'; create a token with 'slate token create'.")
             }
             let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            guard let id = try directory.account(forSecret: Secrets.digest(token), kind: .token, now: clock()) else {
+            guard let id = try account(forSecret: token, kind: .token) else {
                 throw unauthorized("The token is not valid (revoked, expired or mistyped).")
             }
             return id
@@ -27,13 +36,30 @@ struct Authenticator: Sendable {
         guard let session = Self.cookie(Self.cookieName, in: request) else {
             throw unauthorized("Sign in first.")
         }
-        guard let id = try directory.account(forSecret: Secrets.digest(session), kind: .session, now: clock()) else {
+        guard let id = try account(forSecret: session, kind: .session) else {
             throw unauthorized("Your session has expired; sign in again.")
         }
         if ![HTTPMethod.get, .head, .options].contains(request.method), request.headers[Self.csrfHeader] != Self.csrfValue {
             throw HTTPError(.forbidden, code: "csrf", message: "Changes from the web app must send the header \(Self.csrfHeader): \(Self.csrfValue).")
         }
         return id
+    }
+
+    /// The account of an unexpired token or session. A secret seen before is not hashed
+    /// and looked up again while no commit has touched credentials or accounts since:
+    /// a revocation, sign-out or password change is a commit, so it takes effect at once
+    /// (another process's, as soon as the store shows a commit not yet reported).
+    private func account(forSecret secret: String, kind: Credential.Kind) throws -> UUID? {
+        let stamp = try directory.container.changeStamp(of: [Credential.self, Account.self])
+        let now = clock()
+        if let stamp, let entry = known.entry(for: secret, kind: kind, stamp: stamp) {
+            if let expires = entry.expires, expires <= now { return nil }
+            return entry.accountID
+        }
+        guard let credential = try directory.credential(forSecret: Secrets.digest(secret), kind: kind) else { return nil }
+        if let stamp { known.remember(secret, kind: kind, stamp: stamp, accountID: credential.accountID, expires: credential.expires) }
+        if let expires = credential.expires, expires <= now { return nil }
+        return credential.accountID
     }
 
     func unauthorized(_ message: String) -> HTTPError {
@@ -50,4 +76,35 @@ struct Authenticator: Sendable {
         }
         return nil
     }
+}
+
+/// Secrets that were found in the store, with the change stamp (see
+/// `ModelContainer.changeStamp`) of the credentials and accounts they were read at.
+final class KnownSecrets: Sendable {
+    struct Entry {
+        let accountID: UUID
+        let expires: Date?
+        let stamp: Int
+    }
+
+    /// Beyond this many, the oldest knowledge is dropped all at once.
+    static let capacity = 4096
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    func entry(for secret: String, kind: Credential.Kind, stamp: Int) -> Entry? {
+        entries.withLock { entries in
+            guard let entry = entries[Self.key(secret, kind)] else { return nil }
+            return entry.stamp == stamp ? entry : nil
+        }
+    }
+
+    func remember(_ secret: String, kind: Credential.Kind, stamp: Int, accountID: UUID, expires: Date?) {
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[Self.key(secret, kind)] = Entry(accountID: accountID, expires: expires, stamp: stamp)
+        }
+    }
+
+    private static func key(_ secret: String, _ kind: Credential.Kind) -> String { kind.rawValue + " " + secret }
 }

@@ -113,6 +113,23 @@ public final class ModelContainer: Sendable {
         return commit.tables.isEmpty ? nil : commit
     }
 
+    /// A number that changes whenever a commit touches one of `models`' tables, for
+    /// caching what is read from them (a token's account, list names) across requests.
+    ///
+    /// Exact for this container's own commits. Nil while the store holds a commit not yet
+    /// reported to `commits()` (another process's, until `publishExternalChanges` sees it):
+    /// then nothing read from the store may be assumed unchanged. Costs one read of the
+    /// revision counter.
+    ///
+    /// Take the stamp before reading what it guards: a commit that lands in between then
+    /// changes the next stamp, and the cached value is not used again.
+    public func changeStamp(of models: [any PersistentModel.Type]) throws -> Int? {
+        let revision = try currentRevision()
+        return notifier.lastChange(to: models.map { Self.tableName(of: $0) }, storeRevision: revision)
+    }
+
+    private static func tableName<Model: PersistentModel>(of model: Model.Type) -> String { Model.schema.tableName }
+
     func table<Model: PersistentModel>(for model: Model.Type) throws -> TableSchema {
         guard let table = tables[Model.schema.tableName] else {
             throw StoreError.invalidSchema("\(Model.self) is not one of the container's models")
