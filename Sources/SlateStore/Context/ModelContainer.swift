@@ -124,7 +124,7 @@ public final class ModelContainer: Sendable {
     /// Take the stamp before reading what it guards: a commit that lands in between then
     /// changes the next stamp, and the cached value is not used again.
     public func changeStamp(of models: [any PersistentModel.Type]) throws -> Int? {
-        let revision = try currentRevision()
+        let revision = try pool.readStatement { try ChangeLog.currentRevision($0) }
         return notifier.lastChange(to: models.map { Self.tableName(of: $0) }, storeRevision: revision)
     }
 

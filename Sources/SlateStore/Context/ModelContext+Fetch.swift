@@ -100,7 +100,7 @@ extension ModelContext {
     }
 
     static func selectColumns<Model: PersistentModel>(_ type: Model.Type) -> String {
-        (Model.schema.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
+        Model.schema.selectList
     }
 
     /// Runs a SELECT whose columns are the model's columns then `_rev`, decoding each row.
