@@ -27,7 +27,10 @@ struct Authenticator: Sendable {
             guard authorization.lowercased().hasPrefix("bearer ") else {
                 throw unauthorized("Use 'Authorization: Bearer <token>'; create a token with 'slate token create'.")
             }
-            let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            // Trimming bridges through NSString: skipped when the ends are token characters.
+            let raw = authorization.dropFirst(7)
+            let token = raw.first.map(Self.isTokenCharacter) == true && raw.last.map(Self.isTokenCharacter) == true
+                ? String(raw) : String(raw).trimmingCharacters(in: .whitespaces)
             guard let id = try account(forSecret: token, kind: .token) else {
                 throw unauthorized("The token is not valid (revoked, expired or mistyped).")
             }
@@ -64,6 +67,15 @@ struct Authenticator: Sendable {
 
     func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.unauthorized, code: "unauthorized", message: message, headers: ["WWW-Authenticate": "Bearer realm=\"slate\""])
+    }
+
+    /// A character of a base64 or base64url token, which is never white space.
+    private static func isTokenCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        switch ascii {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "-_.~+/=".utf8.contains(ascii)
+        }
     }
 
     /// The value of cookie `name`, if the request sent it.
