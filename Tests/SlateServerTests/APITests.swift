@@ -107,6 +107,25 @@ import Testing
         #expect(shown["list"] is NSNull && shown["listId"] is NSNull)
     }
 
+    /// Page totals are remembered between requests: every change to the tasks shows at once.
+    @Test func aPageTotalFollowsEveryChange() async throws {
+        let api = try APIHarness()
+        func total(_ query: String) async throws -> Int? {
+            try await api.send(.get, "/api/v1/tasks?\(query)").json["total"] as? Int
+        }
+        let first = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "One"]).json["id"] as? String)
+        #expect(try await total("status=active&limit=1") == 1)
+        #expect(try await total("status=active&limit=1") == 1)
+        _ = try await api.send(.post, "/api/v1/tasks", json: ["title": "Two"])
+        #expect(try await total("status=active&limit=1") == 2)
+        #expect(try await api.send(.patch, "/api/v1/tasks/\(first)", json: ["isCompleted": true]).status == 200)
+        #expect(try await total("status=active&limit=1") == 1)
+        #expect(try await total("status=completed") == 1)
+                #expect(try await api.send(.delete, "/api/v1/tasks/\(first)").status == 204)
+        #expect(try await total("status=completed") == 0)
+        #expect(try await api.send(.get, "/api/v1/tasks?limit=1", as: "b").json["total"] as? Int == 0, "another account's count")
+    }
+
     @Test func anUnknownIdInTheBodyOrQueryIsA404NamingIt() async throws {
         let api = try APIHarness()
         let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T"]).json["id"] as? String)

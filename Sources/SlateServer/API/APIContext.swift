@@ -12,6 +12,8 @@ struct APIContext: Sendable {
     let clock: @Sendable () -> Date
     /// Each account's list names, for naming tasks' lists without reading every list per request.
     let listNames = ListNames()
+    /// Totals of task queries, for `GET /tasks` pages.
+    let taskCounts = TaskCounts()
 
     /// The task board of the request's account, in the client's time zone when it sends
     /// `X-Time-Zone` (an IANA name), else the server's.
@@ -36,6 +38,20 @@ struct APIContext: Sendable {
         let names = try domain { try slate.listsByID().mapValues(\.name) }
         if let stamp { listNames.remember(names, of: slate.accountID, stamp: stamp) }
         return names
+    }
+
+    /// How many tasks `query` matches (limit and offset aside), counted again only after a
+    /// commit touched tasks. Views that depend on the time of day are always counted.
+    func count(_ query: TaskQuery, _ slate: Slate) throws -> Int {
+        var key = query
+        key.limit = nil
+        key.offset = 0
+        let dependsOnTime = key.scope == .today || key.scope == .overdue
+        let stamp = dependsOnTime ? nil : try domain { try container.changeStamp(of: [TaskItem.self]) }
+        if let stamp, let total = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) { return total }
+        let total = try domain { try slate.count(query) }
+        if let stamp { taskCounts.remember(total, of: key, accountID: slate.accountID, stamp: stamp) }
+        return total
     }
 
     /// A JSON response.
@@ -70,6 +86,31 @@ final class ListNames: Sendable {
         cache.withLock { cache in
             if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
             cache[accountID] = (stamp, names)
+        }
+    }
+}
+
+/// Totals of task queries per account, with the change stamp of the tasks they were
+/// counted at.
+final class TaskCounts: Sendable {
+    private struct Key: Hashable {
+        let accountID: UUID
+        let query: TaskQuery
+    }
+
+    private let cache = Mutex<[Key: (stamp: Int, total: Int)]>([:])
+
+    func total(of query: TaskQuery, accountID: UUID, stamp: Int) -> Int? {
+        cache.withLock { cache in
+            guard let entry = cache[Key(accountID: accountID, query: query)], entry.stamp == stamp else { return nil }
+            return entry.total
+        }
+    }
+
+    func remember(_ total: Int, of query: TaskQuery, accountID: UUID, stamp: Int) {
+        cache.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[Key(accountID: accountID, query: query)] = (stamp, total)
         }
     }
 }

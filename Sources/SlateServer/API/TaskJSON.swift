@@ -34,6 +34,7 @@ struct TaskJSON: JSONWritable {
     func writeJSON(into output: inout JSONOutput) {
         // `isOverdue` compares all-day dates with the start of today: worked out once.
         var startOfToday: Date?
+        output.bytes.reserveCapacity(output.bytes.count + 640 * tasks.count)
         if isArray { output.bytes.append(UInt8(ascii: "[")) }
         for (index, task) in tasks.enumerated() {
             if index > 0 { output.bytes.append(UInt8(ascii: ",")) }

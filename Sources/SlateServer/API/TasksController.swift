@@ -26,7 +26,7 @@ struct TasksController {
         let limit = query.limit ?? 50
         query.limit = limit
         let page = try domain { try slate.tasks(query) }
-        let total = try domain { try slate.count(query) }
+        let total = try context.count(query, slate)
         let lists = try context.listNames(slate)
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
