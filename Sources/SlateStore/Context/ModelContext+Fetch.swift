@@ -117,6 +117,14 @@ extension ModelContext {
         _ element: (Model, Int) -> Element
     ) throws -> [Element] {
         var results: [Element] = []
+        if let readable = Model.self as? any RowReadable.Type {
+            // The SELECT lists the schema's columns in order, then `_rev`.
+            try database.forEachRow(sql, arguments) { statement in
+                let model = try read(readable, from: StoredRow(statement: statement, model: Model.self)) as! Model
+                results.append(element(model, Int(statement.int64(at: statement.columnCount - 1))))
+            }
+            return results
+        }
         var columns: ColumnLayout?
         try database.forEachRow(sql, arguments) { statement in
             let layout = columns ?? ColumnLayout(statement)
@@ -126,5 +134,9 @@ extension ModelContext {
             results.append(element(model, revision))
         }
         return results
+    }
+
+    private static func read<Model: RowReadable>(_ type: Model.Type, from row: StoredRow) throws -> Model {
+        try Model(row: row)
     }
 }
