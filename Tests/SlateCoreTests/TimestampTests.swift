@@ -27,6 +27,21 @@ import Testing
         #expect(Timestamp.format(Date(timeIntervalSince1970: 0.25)) == "1970-01-01T00:00:00.250Z")
     }
 
+    /// Local days by arithmetic agree with the calendar's, in zones with and without
+    /// daylight saving, half-hour offsets and a skipped day (Apia, 2011-12-30).
+    @Test(arguments: ["UTC", "Europe/Paris", "Pacific/Kiritimati", "America/Los_Angeles", "Asia/Kolkata", "Pacific/Apia", "America/St_Johns"])
+    func formatDayAgreesWithTheCalendar(zone: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        var seconds: [Double] = [0, -0.5, 1_795_943_700, 1_325_239_200, 1_325_203_200.999, 951_782_400, 1_711_846_800, 1_711_846_799.5]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1000 { seconds.append(Double.random(in: -12_000_000_000...253_000_000_000, using: &generator)) }
+        for second in seconds {
+            let date = Date(timeIntervalSince1970: second)
+            #expect(Timestamp.formatDay(date, calendar: calendar) == Timestamp.formatDayWithCalendar(date, calendar: calendar), "\(second)")
+        }
+    }
+
     @Test(arguments: ["UTC", "Europe/Paris", "Pacific/Kiritimati", "America/Los_Angeles"])
     func formatDayIsTheCalendarDayZeroPadded(zone: String) {
         var calendar = Calendar(identifier: .gregorian)

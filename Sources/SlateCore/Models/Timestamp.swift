@@ -52,6 +52,26 @@ public enum Timestamp {
 
     /// `2026-12-24` in `calendar`'s time zone: the form of an all-day date.
     public static func formatDay(_ date: Date, calendar: Calendar) -> String {
+        // A Gregorian day is the UTC day of the local wall-clock time: by arithmetic from
+        // the zone's offset, for the years the arithmetic covers (see `format`).
+        if calendar.identifier == .gregorian, date.timeIntervalSince1970.isFinite {
+            let local = date.timeIntervalSince1970.rounded(.down) + Double(calendar.timeZone.secondsFromGMT(for: date))
+            if local >= Double(firstGregorianSecond), local <= Double(lastFourDigitSecond) {
+                let seconds = Int64(local)
+                let (year, month, day) = civilDate(daysSince1970: seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
+                var text = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+                put(year, digits: 4, at: 0, in: &text)
+                put(month, digits: 2, at: 5, in: &text)
+                put(day, digits: 2, at: 8, in: &text)
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+        return formatDayWithCalendar(date, calendar: calendar)
+    }
+
+    /// `formatDay` through the calendar: other calendars and years, and the reference the
+    /// arithmetic is tested against.
+    static func formatDayWithCalendar(_ date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         guard let year = parts.year, (0...9999).contains(year), let month = parts.month, let day = parts.day else {
             return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)

@@ -125,16 +125,29 @@ struct JSONOutput {
 
     /// A lower-case UUID string, as the API writes ids.
     mutating func id(_ id: UUID) {
-        bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            text[0] = UInt8(ascii: "\"")
+            var position = 1
+            withUnsafeBytes(of: id.uuid) { raw in
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = Self.digit(raw[index] >> 4)
+                    text[position + 1] = Self.digit(raw[index] & 0xF)
+                    position += 2
+                }
             }
+            text[37] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
+
+    /// Lower-case hex digits, read without an array's bounds and uniqueness checks.
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    private static func digit(_ value: UInt8) -> UInt8 { hexDigits.utf8Start[Int(value)] }
 
     private static let hex = Array("0123456789abcdef".utf8)
     private static let nullBytes = Array("null".utf8)

@@ -45,76 +45,66 @@ struct TaskJSON: JSONWritable {
 
     private func write(_ task: TaskItem, startOfToday: inout Date?, into output: inout JSONOutput) {
         // Keys in byte order, as JSONWriter sorts them.
-        output.bytes.append(UInt8(ascii: "{"))
-        output.key("completedAt")
+        output.bytes += Self.keyBytes[0]
         if let completedAt = task.completedAt { output.string(Timestamp.format(completedAt)) } else { output.null() }
-        output.comma()
-        output.key("created")
+        output.bytes += Self.keyBytes[1]
         output.string(Timestamp.format(task.created))
-        output.comma()
-        output.key("due")
+        output.bytes += Self.keyBytes[2]
         if let due = task.due {
             output.string(task.isAllDay ? Timestamp.formatDay(due, calendar: calendar) : Timestamp.format(due))
         } else {
             output.null()
         }
-        output.comma()
-        output.key("id")
+        output.bytes += Self.keyBytes[3]
         output.id(task.id)
-        output.comma()
-        output.key("isAllDay")
+        output.bytes += Self.keyBytes[4]
         output.bool(task.isAllDay)
-        output.comma()
-        output.key("isCompleted")
+        output.bytes += Self.keyBytes[5]
         output.bool(task.isCompleted)
-        output.comma()
-        output.key("isFlagged")
+        output.bytes += Self.keyBytes[6]
         output.bool(task.isFlagged)
-        output.comma()
-        output.key("isOverdue")
+        output.bytes += Self.keyBytes[7]
         output.bool(isOverdue(task, startOfToday: &startOfToday))
-        output.comma()
-        output.key("list")
+        output.bytes += Self.keyBytes[8]
         if let listID = task.listID, let name = listNames[listID] { output.string(name) } else { output.null() }
-        output.comma()
-        output.key("listId")
+        output.bytes += Self.keyBytes[9]
         if let listID = task.listID { output.id(listID) } else { output.null() }
-        output.comma()
-        output.key("modified")
+        output.bytes += Self.keyBytes[10]
         output.string(Timestamp.format(task.modified))
-        output.comma()
-        output.key("notes")
+        output.bytes += Self.keyBytes[11]
         output.string(task.notes)
-        output.comma()
-        output.key("number")
+        output.bytes += Self.keyBytes[12]
         output.int(task.number)
-        output.comma()
-        output.key("order")
+        output.bytes += Self.keyBytes[13]
         output.double(task.order)
-        output.comma()
-        output.key("parentId")
+        output.bytes += Self.keyBytes[14]
         if let parentID = task.parentID { output.id(parentID) } else { output.null() }
-        output.comma()
-        output.key("priority")
+        output.bytes += Self.keyBytes[15]
         output.string(task.priority.name)
-        output.comma()
-        output.key("recurrence")
+        output.bytes += Self.keyBytes[16]
         if let recurrence = task.recurrence { output.string(recurrence.phrase) } else { output.null() }
-        output.comma()
-        output.key("reminderOffset")
+        output.bytes += Self.keyBytes[17]
         if let offset = task.reminderOffset { output.int(offset) } else { output.null() }
-        output.comma()
-        output.key("tags")
+        output.bytes += Self.keyBytes[18]
         output.bytes.append(UInt8(ascii: "["))
         for (index, tag) in task.tags.enumerated() {
             if index > 0 { output.comma() }
             output.string(tag)
         }
         output.bytes.append(UInt8(ascii: "]"))
-        output.comma()
-        output.key("title")
+        output.bytes += Self.keyBytes[19]
         output.string(task.title)
         output.bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The keys in byte order (as JSONWriter sorts them), each as written: `{"completedAt":`
+    /// for the first, `,"created":` for the others.
+    private static let keys = [
+        "completedAt", "created", "due", "id", "isAllDay", "isCompleted", "isFlagged", "isOverdue", "list", "listId",
+        "modified", "notes", "number", "order", "parentId", "priority", "recurrence", "reminderOffset", "tags", "title",
+    ]
+    private static let keyBytes: [[UInt8]] = keys.enumerated().map { index, key in
+        Array(((index == 0 ? "{" : ",") + "\"" + key + "\":").utf8)
     }
 
     /// `TaskItem.isOverdue(now:calendar:)`, with the start of today computed at most once.
