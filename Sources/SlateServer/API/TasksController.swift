@@ -22,12 +22,12 @@ struct TasksController {
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
     @Sendable func list(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        var query = try TaskQueryParameters.query(from: request, slate: slate)
+        let lists = try context.listNames(slate)
+        var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
         let limit = query.limit ?? 50
         query.limit = limit
         let page = try domain { try slate.tasks(query) }
         let total = try context.count(query, slate)
-        let lists = try context.listNames(slate)
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
             "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar),
