@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 import SlateHTTP
 @testable import SlateServer
 import Testing
@@ -105,6 +106,40 @@ import Testing
         #expect(try await api.send(.delete, "/api/v1/lists/\(list)?tasks=keep").status == 204)
         let shown = try await api.send(.get, "/api/v1/tasks/\(task)").json
         #expect(shown["list"] is NSNull && shown["listId"] is NSNull)
+    }
+
+    /// PATCHes without If-Match that race on one task all apply: a write landing between a
+    /// PATCH's read and its save is not the client's conflict (it answered 412 before).
+    @Test func concurrentPatchesWithoutIfMatchAllApply() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let container = try Slate.openContainer(path: folder.appendingPathComponent("slate.sqlite").path)
+        let account = try Slate.ensureAccount(named: "ana", in: container, now: APIHarness.now).id
+        let api = SlateAPI(container: container, authenticate: { _ in account }, clock: { APIHarness.now })
+        func send(_ method: HTTPMethod, _ target: String, _ json: [String: Any]) async throws -> Response {
+            var headers = HTTPHeaders()
+            headers["Content-Type"] = "application/json"
+            return try await api.router.respond(
+                to: Request(method: method, target: target, headers: headers, body: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let created = try await send(.post, "/api/v1/tasks", ["title": "Contended"])
+        let id = try #require((try JSONSerialization.jsonObject(with: created.bodyData ?? Data()) as? [String: Any])?["id"] as? String)
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for round in 0..<10 {
+                        let response = try await send(.patch, "/api/v1/tasks/\(id)", ["isFlagged": (worker + round) % 2 == 0])
+                        statuses.append(response.status.code)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses.count == 40)
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses.filter { $0 != 200 })")
     }
 
     /// Page totals are remembered between requests: every change to the tasks shows at once.

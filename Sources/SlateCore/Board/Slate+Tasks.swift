@@ -108,6 +108,20 @@ extension Slate {
 
     /// Like `updateTask`, with the task's new revision (for an ETag) from the same read.
     public func updateRevisionedTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> Revisioned<TaskItem> {
+        // Without a caller's revision, a write that lands between this read and the save is
+        // not the caller's conflict: the patch is applied again on top of it (a few times at
+        // most), as if the two had come one after the other.
+        var attempts = 0
+        while true {
+            do {
+                return try applyPatch(id, patch, expectedRevision: expectedRevision)
+            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
+                attempts += 1
+            }
+        }
+    }
+
+    private func applyPatch(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int?) throws -> Revisioned<TaskItem> {
         let read = try self.task(id: id)
         var task = read.model
         if let title = patch.title { task.title = try TaskRules.validTitle(title) }
