@@ -83,7 +83,7 @@ public final class ModelContainer: Sendable {
 
     /// The revision of the last committed write (0 for a new store).
     public func currentRevision() throws -> Int {
-        try pool.read { try ChangeLog.currentRevision($0) }
+        try pool.readStatement { try ChangeLog.currentRevision($0) }
     }
 
     /// Notifications of every commit made through this container, from now on.

@@ -98,7 +98,8 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs one statement's worth of reading with a reader connection, without a
-    /// transaction of its own (a single statement is already one snapshot).
+    /// transaction of its own: a single statement is already one snapshot, and BEGIN and
+    /// COMMIT around it cost as much as a small query.
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
         if isInMemory { return try write(body) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
