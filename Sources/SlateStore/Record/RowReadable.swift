@@ -41,6 +41,7 @@ public struct StoredRow {
     /// True when the column holds NULL.
     public func isNull(_ index: Int32) -> Bool { statement.isNull(at: index) }
 
+    /// An id stored as text; anything else throws `StoreError.decodingFailed`.
     public func uuid(_ index: Int32) throws -> UUID {
         guard statement.isText(at: index), let uuid = statement.uuid(at: index) else { throw failure(index, UUID.self) }
         return uuid
@@ -51,35 +52,42 @@ public struct StoredRow {
         statement.isNull(at: index) ? nil : try uuid(index)
     }
 
+    /// Text; NULL throws.
     public func string(_ index: Int32) throws -> String {
         guard !statement.isNull(at: index) else { throw failure(index, String.self) }
         return statement.text(at: index)
     }
 
+    /// An integer; NULL throws.
     public func int(_ index: Int32) throws -> Int {
         guard !statement.isNull(at: index) else { throw failure(index, Int.self) }
         return Int(statement.int64(at: index))
     }
 
+    /// An integer, nil for NULL.
     public func optionalInt(_ index: Int32) -> Int? {
         statement.isNull(at: index) ? nil : Int(statement.int64(at: index))
     }
 
+    /// A number; NULL throws.
     public func double(_ index: Int32) throws -> Double {
         guard !statement.isNull(at: index) else { throw failure(index, Double.self) }
         return statement.double(at: index)
     }
 
+    /// A flag stored as 0 or 1; NULL throws.
     public func bool(_ index: Int32) throws -> Bool {
         guard !statement.isNull(at: index) else { throw failure(index, Bool.self) }
         return statement.int64(at: index) != 0
     }
 
+    /// A date stored as seconds since 2001 (see `Date.databaseValue`); NULL throws.
     public func date(_ index: Int32) throws -> Date {
         guard !statement.isNull(at: index) else { throw failure(index, Date.self) }
         return Date(timeIntervalSinceReferenceDate: statement.double(at: index))
     }
 
+    /// A date, nil for NULL.
     public func optionalDate(_ index: Int32) -> Date? {
         statement.isNull(at: index) ? nil : Date(timeIntervalSinceReferenceDate: statement.double(at: index))
     }
