@@ -39,7 +39,9 @@ public struct Request: Sendable {
         text.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+                // Foundation's replacing and decoding bridge through NSString: only when needed.
+                guard part.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(part) }
+                return String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
             }
             guard let name = parts.first, !name.isEmpty else { return nil }
             return (decode(name), parts.count > 1 ? decode(parts[1]) : "")

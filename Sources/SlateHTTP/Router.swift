@@ -22,6 +22,8 @@ public struct Router: Responder {
         let method: HTTPMethod
         let segments: [Segment]
         let handler: Handler
+        /// How many segments are literal: the more, the more specific.
+        let literalCount: Int
     }
 
     enum Segment: Sendable, Equatable {
@@ -39,7 +41,8 @@ public struct Router: Responder {
     /// Adds a route. `pattern` segments starting with `:` capture one segment; a final `*name`
     /// captures the rest.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, segments: Self.segments(pattern), handler: handler))
+        let segments = Self.segments(pattern)
+        routes.append(Route(method: method, segments: segments, handler: handler, literalCount: Self.literalCount(segments)))
     }
 
     /// Adds middleware; the first added runs first.
@@ -71,16 +74,17 @@ public struct Router: Responder {
     }
 
     private func dispatch(_ request: Request) async throws -> Response {
-        let path = Self.segments(request.path).compactMap { segment -> String? in
-            if case .literal(let text) = segment { return text }
-            return nil
+        // The request's segments as `segments` reads them: parts that look like a pattern's
+        // `:name` or `*name` are not literal, so they match nothing.
+        let path = request.path.split(separator: "/").compactMap { part -> String? in
+            part.hasPrefix(":") || part.hasPrefix("*") ? nil : String(part)
         }
         // A literal segment wins over a parameter: `/tasks/batch` is not the task `batch`,
         // so a method `/tasks/batch` lacks answers 405 even though `/tasks/:id` has it.
         let matching = routes.compactMap { route in Self.match(route.segments, path).map { (route, $0) } }
-        let specificity = matching.map { route, _ in Self.literalCount(route.segments) }.max() ?? 0
+        let specificity = matching.map { route, _ in route.literalCount }.max() ?? 0
         var allowed: [HTTPMethod] = []
-        for (route, parameters) in matching where Self.literalCount(route.segments) == specificity {
+        for (route, parameters) in matching where route.literalCount == specificity {
             guard route.method == request.method || (request.method == .head && route.method == .get) else {
                 allowed.append(route.method)
                 continue
@@ -110,6 +114,8 @@ public struct Router: Responder {
     }
 
     static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        // Without a final `*rest`, the lengths must agree: checked before decoding anything.
+        if case .rest = pattern.last {} else if pattern.count != path.count { return nil }
         var parameters: [String: String] = [:]
         for (index, segment) in pattern.enumerated() {
             switch segment {
@@ -117,7 +123,9 @@ public struct Router: Responder {
                 guard index < path.count, path[index] == text else { return nil }
             case .parameter(let name):
                 guard index < path.count else { return nil }
-                parameters[name] = path[index].removingPercentEncoding ?? path[index]
+                // Foundation's decoding bridges through NSString; most segments have nothing to decode.
+                let text = path[index]
+                parameters[name] = text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
             case .rest(let name):
                 guard index < path.count else { return nil }
                 parameters[name] = path[index...].joined(separator: "/")

@@ -70,10 +70,21 @@ import Testing
         (ServerSentEvent(id: "7", event: "task.updated", data: "{\"id\":1}"), "id: 7\nevent: task.updated\ndata: {\"id\":1}\n\n"),
         (ServerSentEvent(data: "one\ntwo\r\nthree\rfour"), "data: one\ndata: two\ndata: three\ndata: four\n\n"),
         (ServerSentEvent(data: ""), "data: \n\n"),
+        (ServerSentEvent(data: "\r\n\r\n\n\rx\r"), "data: \ndata: \ndata: \ndata: \ndata: x\ndata: \n\n"),
+        (ServerSentEvent(data: "é ✓\r\r\nz"), "data: é ✓\ndata: \ndata: z\n\n"),
         (ServerSentEvent(id: "a\nb", event: "x\r\ny", data: "z", retry: 3000), "id: ab\nevent: xy\nretry: 3000\ndata: z\n\n"),
     ])
     func encodesFrames(event: ServerSentEvent, expected: String) {
         #expect(String(decoding: event.encoded, as: UTF8.self) == expected)
+    }
+
+    @Test func changingAFieldEncodesTheFrameAgain() {
+        var event = ServerSentEvent(data: "one")
+        event.id = "9"
+        event.event = "change"
+        event.retry = 10
+        event.data = "two\nlines"
+        #expect(String(decoding: event.encoded, as: UTF8.self) == "id: 9\nevent: change\nretry: 10\ndata: two\ndata: lines\n\n")
     }
 
     @Test func commentsAndHeaders() {

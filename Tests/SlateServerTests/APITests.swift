@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 import SlateHTTP
 @testable import SlateServer
 import Testing
@@ -90,6 +91,74 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks/\(other)").status == 200)
         let completed = try await api.send(.post, "/api/v1/tasks/batch", json: ["action": "complete", "ids": [other, other]])
         #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
+    }
+
+    /// List names are remembered between requests: a rename or a deletion shows at once.
+    @Test func aTaskNamesItsListAsItIsNow() async throws {
+        let api = try APIHarness()
+        let list = try #require(try await api.send(.post, "/api/v1/lists", json: ["name": "Before"]).json["id"] as? String)
+        let task = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T", "listId": list]).json["id"] as? String)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(task)").json["list"] as? String == "Before")
+        #expect(try await api.send(.patch, "/api/v1/lists/\(list)", json: ["name": "After"]).status == 200)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(task)").json["list"] as? String == "After")
+        let page = try await api.send(.get, "/api/v1/tasks?list=\(list)").json["tasks"] as? [[String: Any]]
+        #expect(page?.first?["list"] as? String == "After")
+        #expect(try await api.send(.delete, "/api/v1/lists/\(list)?tasks=keep").status == 204)
+        let shown = try await api.send(.get, "/api/v1/tasks/\(task)").json
+        #expect(shown["list"] is NSNull && shown["listId"] is NSNull)
+    }
+
+    /// PATCHes without If-Match that race on one task all apply: a write landing between a
+    /// PATCH's read and its save is not the client's conflict (it answered 412 before).
+    @Test func concurrentPatchesWithoutIfMatchAllApply() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let container = try Slate.openContainer(path: folder.appendingPathComponent("slate.sqlite").path)
+        let account = try Slate.ensureAccount(named: "ana", in: container, now: APIHarness.now).id
+        let api = SlateAPI(container: container, authenticate: { _ in account }, clock: { APIHarness.now })
+        func send(_ method: HTTPMethod, _ target: String, _ json: [String: Any]) async throws -> Response {
+            var headers = HTTPHeaders()
+            headers["Content-Type"] = "application/json"
+            return try await api.router.respond(
+                to: Request(method: method, target: target, headers: headers, body: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let created = try await send(.post, "/api/v1/tasks", ["title": "Contended"])
+        let id = try #require((try JSONSerialization.jsonObject(with: created.bodyData ?? Data()) as? [String: Any])?["id"] as? String)
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for round in 0..<10 {
+                        let response = try await send(.patch, "/api/v1/tasks/\(id)", ["isFlagged": (worker + round) % 2 == 0])
+                        statuses.append(response.status.code)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses.count == 40)
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses.filter { $0 != 200 })")
+    }
+
+    /// Page totals are remembered between requests: every change to the tasks shows at once.
+    @Test func aPageTotalFollowsEveryChange() async throws {
+        let api = try APIHarness()
+        func total(_ query: String) async throws -> Int? {
+            try await api.send(.get, "/api/v1/tasks?\(query)").json["total"] as? Int
+        }
+        let first = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "One"]).json["id"] as? String)
+        #expect(try await total("status=active&limit=1") == 1)
+        #expect(try await total("status=active&limit=1") == 1)
+        _ = try await api.send(.post, "/api/v1/tasks", json: ["title": "Two"])
+        #expect(try await total("status=active&limit=1") == 2)
+        #expect(try await api.send(.patch, "/api/v1/tasks/\(first)", json: ["isCompleted": true]).status == 200)
+        #expect(try await total("status=active&limit=1") == 1)
+        #expect(try await total("status=completed") == 1)
+                #expect(try await api.send(.delete, "/api/v1/tasks/\(first)").status == 204)
+        #expect(try await total("status=completed") == 0)
+        #expect(try await api.send(.get, "/api/v1/tasks?limit=1", as: "b").json["total"] as? Int == 0, "another account's count")
     }
 
     @Test func anUnknownIdInTheBodyOrQueryIsA404NamingIt() async throws {

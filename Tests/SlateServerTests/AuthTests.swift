@@ -59,6 +59,35 @@ import Testing
                 "only a digest is stored")
     }
 
+    /// Tokens are remembered between requests; forgetting one in the store must still end it
+    /// at once, whether this server or another process (the CLI) does it.
+    @Test func aRemovedTokenStopsWorkingAtOnceEvenFromAnotherProcess() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-auth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("slate.sqlite").path
+        let server = try Slate.openContainer(path: path)
+        let admin = AccountAdministration(container: server)
+        _ = try admin.addUser(named: "ci")
+        let api = SlateAPI(container: server, secureCookies: false)
+
+        let mine = try admin.createToken(for: "ci", label: "here")
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(mine)"]).0 == 200)
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(mine)"]).0 == 200)
+        try AccountDirectory(container: server).removeSecret(Secrets.digest(mine), kind: .token)
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(mine)"]).0 == 401)
+
+        let theirs = try admin.createToken(for: "ci", label: "there")
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(theirs)"]).0 == 200)
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(theirs)"]).0 == 200)
+        let cli = try Slate.openContainer(path: path)
+        try AccountDirectory(container: cli).removeSecret(Secrets.digest(theirs), kind: .token)
+        // No watcher runs here: the store's unreported commit alone keeps the server from trusting what it remembers.
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(theirs)"]).0 == 401)
+        _ = try server.publishExternalChanges()
+        #expect(try await send(api, .get, "/api/v1/tasks", headers: ["Authorization": "Bearer \(theirs)"]).0 == 401)
+    }
+
     @Test func wrongPasswordsAreRefusedThenRateLimitedPerAccountAndAddress() async throws {
         let admin = AccountAdministration(container: container)
         let password = try admin.addUser(named: "ben")

@@ -115,6 +115,74 @@ import Testing
         let reopened = try ModelContainer(for: allModels, configuration: configuration)
         #expect(try reopened.publishExternalChanges() == nil, "history before opening is not news")
     }
+
+    /// The watcher looks every 50 ms while the server commits: each look must reuse the
+    /// same prepared statements (pasting the skipped revisions into the SQL cached a new
+    /// statement per look, a leak that grew with every write).
+    @Test func lookingForOtherProcessesCommitsReusesItsStatements() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let server = try ModelContainer(for: allModels, configuration: configuration)
+        let cli = try ModelContainer(for: allModels, configuration: configuration)
+        let serverContext = ModelContext(server)
+        let cliContext = ModelContext(cli)
+        var statementCounts: [Int] = []
+        for round in 0..<6 {
+            serverContext.insert(Item(title: "Server \(round)"))
+            try serverContext.save()
+            #expect(try server.publishExternalChanges() == nil, "only its own commit: nothing to report")
+            serverContext.insert(Item(title: "Server again \(round)"))
+            try serverContext.save()
+            let external = Item(title: "CLI \(round)")
+            cliContext.insert(external)
+            try cliContext.save()
+            let commit = try #require(try server.publishExternalChanges())
+            #expect(commit.changes(of: Item.self).updated == [external.id])
+            statementCounts.append(try server.pool.read { $0.cachedStatementCount })
+        }
+        #expect(Set(statementCounts.dropFirst()).count == 1, "\(statementCounts)")
+    }
+
+    @Test func changeStampsMoveWithCommitsToTheirTablesOnly() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let server = try ModelContainer(for: allModels, configuration: configuration)
+        let context = ModelContext(server)
+        let start = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(try server.changeStamp(of: [Item.self]) == start, "stable without commits")
+
+        context.insert(Owner(name: "Ada"))
+        try context.save()
+        #expect(try server.changeStamp(of: [Item.self]) == start, "another table's commit")
+        let afterOwner = try #require(try server.changeStamp(of: [Item.self, Owner.self]))
+        #expect(afterOwner != start)
+
+        context.insert(Item(title: "One"))
+        try context.save()
+        let afterItem = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(afterItem != start)
+
+        // Another process's commit: unknown until reported, then a new stamp.
+        let cli = ModelContext(try ModelContainer(for: allModels, configuration: configuration))
+        cli.insert(Item(title: "From the CLI"))
+        try cli.save()
+        #expect(try server.changeStamp(of: [Item.self]) == nil)
+        #expect(try server.changeStamp(of: [Owner.self]) == nil)
+        _ = try server.publishExternalChanges()
+        let afterCLI = try #require(try server.changeStamp(of: [Item.self]))
+        #expect(afterCLI != afterItem)
+        #expect(try server.changeStamp(of: [Owner.self]) == afterOwner)
+    }
+
+    @Test func theStatementCacheIsBounded() throws {
+        let container = try makeContainer()
+        try container.pool.write { database in
+            for value in 0..<(Database.statementCacheLimit + 10) {
+                _ = try database.scalar("SELECT \(value)")
+            }
+            #expect(database.cachedStatementCount <= Database.statementCacheLimit)
+        }
+    }
 }
 
 @Suite struct TransactionTests {

@@ -35,6 +35,7 @@ export class Sidebar {
       }),
     );
     this.enableListDrag();
+    this.enableTouchListDrag();
   }
 
   /** Draws the user's lists. */
@@ -131,6 +132,72 @@ export class Sidebar {
       const before = beforeEntry?.querySelector("a.nav-item")?.dataset.listId || null;
       if (before === id) return;
       await this.moveList(id, before);
+    });
+  }
+
+  /**
+   * With a finger: a long press on a list picks it up (a quick move is a scroll, left to
+   * the browser), then it follows the finger and drops where it is lifted.
+   */
+  enableTouchListDrag() {
+    let press = null;
+    const clearMarks = () =>
+      this.user.querySelectorAll(".dragging, .drop-before, .drop-after").forEach((n) => n.classList.remove("dragging", "drop-before", "drop-after"));
+    this.user.addEventListener(
+      "touchstart",
+      (event) => {
+        const link = event.target.closest("a.nav-item[data-list-id]");
+        if (!link || event.touches.length !== 1) return;
+        const touch = event.touches[0];
+        press = { link, x: touch.clientX, y: touch.clientY, dragging: false, target: null };
+        press.timer = setTimeout(() => {
+          if (!press) return;
+          press.dragging = true;
+          link.classList.add("dragging");
+        }, 350);
+      },
+      { passive: true },
+    );
+    this.user.addEventListener(
+      "touchmove",
+      (event) => {
+        if (!press) return;
+        const touch = event.touches[0];
+        if (!press.dragging) {
+          if (Math.hypot(touch.clientX - press.x, touch.clientY - press.y) > 8) {
+            clearTimeout(press.timer);
+            press = null;
+          }
+          return;
+        }
+        event.preventDefault(); // the list moves, not the page
+        const target = document.elementFromPoint(touch.clientX, touch.clientY)?.closest("li.list-entry");
+        this.user.querySelectorAll(".drop-before, .drop-after").forEach((n) => n.classList.remove("drop-before", "drop-after"));
+        press.target = target || null;
+        press.after = target ? this.isAfter(touch, target) : false;
+        if (target) target.classList.add(press.after ? "drop-after" : "drop-before");
+      },
+      { passive: false },
+    );
+    const finish = async (event) => {
+      if (!press) return;
+      clearTimeout(press.timer);
+      const { link, dragging, target, after } = press;
+      press = null;
+      clearMarks();
+      if (!dragging) return;
+      event.preventDefault(); // no click (and so no navigation) after a drag
+      if (!target || event.type === "touchcancel") return;
+      const id = link.dataset.listId;
+      const beforeEntry = after ? target.nextElementSibling : target;
+      const before = beforeEntry?.querySelector("a.nav-item")?.dataset.listId || null;
+      if (before === id || (beforeEntry && beforeEntry === link.parentElement.nextElementSibling)) return;
+      await this.moveList(id, before);
+    };
+    this.user.addEventListener("touchend", finish);
+    this.user.addEventListener("touchcancel", finish);
+    this.user.addEventListener("contextmenu", (event) => {
+      if (event.target.closest("a.nav-item[data-list-id]")) event.preventDefault(); // the long press is ours
     });
   }
 

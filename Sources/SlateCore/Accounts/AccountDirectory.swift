@@ -71,12 +71,16 @@ public struct AccountDirectory: Sendable {
 
     /// The account a token or session digest belongs to, if it exists and has not expired.
     public func account(forSecret digest: String, kind: Credential.Kind, now: Date) throws -> UUID? {
-        let kindValue = kind
-        let found = try context().fetch(FetchDescriptor<Credential>(
-            predicate: #Predicate { $0.secretHash == digest && $0.kind == kindValue }))
-        guard let credential = found.first else { return nil }
+        guard let credential = try credential(forSecret: digest, kind: kind) else { return nil }
         if let expires = credential.expires, expires <= now { return nil }
         return credential.accountID
+    }
+
+    /// The token or session with this digest, expired or not.
+    public func credential(forSecret digest: String, kind: Credential.Kind) throws -> Credential? {
+        let kindValue = kind
+        return try context().fetch(FetchDescriptor<Credential>(
+            predicate: #Predicate { $0.secretHash == digest && $0.kind == kindValue })).first
     }
 
     /// Forgets a token or session (sign out, revoke).

@@ -60,11 +60,16 @@ extension Slate {
     /// Creates a task at the end of its list's manual order.
     @discardableResult
     public func addTask(_ draft: TaskDraft) throws -> TaskItem {
+        try addRevisionedTask(draft).model
+    }
+
+    /// Like `addTask`, with the new task's revision (for an ETag) from the same read.
+    public func addRevisionedTask(_ draft: TaskDraft) throws -> Revisioned<TaskItem> {
         let task = try makeTask(draft)
         let context = makeContext()
         context.insert(task)
         try translatingErrors { try context.save(undoLabel: "Add “\(task.title)”") }
-        return try self.task(id: task.id).model
+        return try self.task(id: task.id)
     }
 
     /// Validates a draft into a task (not yet saved).
@@ -98,6 +103,25 @@ extension Slate {
     /// when someone else changed the task since that revision.
     @discardableResult
     public func updateTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> TaskItem {
+        try updateRevisionedTask(id, patch, expectedRevision: expectedRevision).model
+    }
+
+    /// Like `updateTask`, with the task's new revision (for an ETag) from the same read.
+    public func updateRevisionedTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> Revisioned<TaskItem> {
+        // Without a caller's revision, a write that lands between this read and the save is
+        // not the caller's conflict: the patch is applied again on top of it (a few times at
+        // most), as if the two had come one after the other.
+        var attempts = 0
+        while true {
+            do {
+                return try applyPatch(id, patch, expectedRevision: expectedRevision)
+            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
+                attempts += 1
+            }
+        }
+    }
+
+    private func applyPatch(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int?) throws -> Revisioned<TaskItem> {
         let read = try self.task(id: id)
         var task = read.model
         if let title = patch.title { task.title = try TaskRules.validTitle(title) }
@@ -130,7 +154,7 @@ extension Slate {
         // that lands between this read and the save.
         context.update(task, expectedRevision: expectedRevision ?? read.revision)
         try translatingErrors { try context.save(undoLabel: label) }
-        return try self.task(id: id).model
+        return try self.task(id: id)
     }
 
     /// A task cannot become its own ancestor.

@@ -18,6 +18,31 @@ public enum Timestamp {
         let ms = milliseconds(date)
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let fraction = ms - seconds * 1000
+        // Years 1583–9999 by arithmetic (the API writes three of these per task); outside
+        // them Foundation's calendar, which is Julian before 1582, decides.
+        if (firstGregorianSecond...lastFourDigitSecond).contains(seconds) {
+            let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+            let (year, month, day) = civilDate(daysSince1970: days)
+            let time = Int(seconds - days * 86400)
+            var text = [UInt8](repeating: 0, count: 24)
+            put(year, digits: 4, at: 0, in: &text)
+            put(month, digits: 2, at: 5, in: &text)
+            put(day, digits: 2, at: 8, in: &text)
+            put(time / 3600, digits: 2, at: 11, in: &text)
+            put(time / 60 % 60, digits: 2, at: 14, in: &text)
+            put(time % 60, digits: 2, at: 17, in: &text)
+            put(Int(fraction), digits: 3, at: 20, in: &text)
+            for (offset, mark) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+                text[offset] = UInt8(ascii: mark)
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+        return formatWithCalendar(seconds: seconds, fraction: fraction)
+    }
+
+    /// `format` through Foundation's Gregorian calendar: every date outside 1583–9999, and
+    /// the reference the arithmetic is tested against.
+    static func formatWithCalendar(seconds: Int64, fraction: Int64) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
@@ -27,8 +52,64 @@ public enum Timestamp {
 
     /// `2026-12-24` in `calendar`'s time zone: the form of an all-day date.
     public static func formatDay(_ date: Date, calendar: Calendar) -> String {
+        // A Gregorian day is the UTC day of the local wall-clock time: by arithmetic from
+        // the zone's offset, for the years the arithmetic covers (see `format`).
+        if calendar.identifier == .gregorian, date.timeIntervalSince1970.isFinite {
+            let local = date.timeIntervalSince1970.rounded(.down) + Double(calendar.timeZone.secondsFromGMT(for: date))
+            if local >= Double(firstGregorianSecond), local <= Double(lastFourDigitSecond) {
+                let seconds = Int64(local)
+                let (year, month, day) = civilDate(daysSince1970: seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
+                var text = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+                put(year, digits: 4, at: 0, in: &text)
+                put(month, digits: 2, at: 5, in: &text)
+                put(day, digits: 2, at: 8, in: &text)
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+        return formatDayWithCalendar(date, calendar: calendar)
+    }
+
+    /// `formatDay` through the calendar: other calendars and years, and the reference the
+    /// arithmetic is tested against.
+    static func formatDayWithCalendar(_ date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        guard let year = parts.year, (0...9999).contains(year), let month = parts.month, let day = parts.day else {
+            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        }
+        var text = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+        put(year, digits: 4, at: 0, in: &text)
+        put(month, digits: 2, at: 5, in: &text)
+        put(day, digits: 2, at: 8, in: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// 1583-01-01T00:00:00Z, the first whole year of the Gregorian calendar.
+    private static let firstGregorianSecond: Int64 = -12_212_553_600
+    /// 9999-12-31T23:59:59Z, the last second with a four-digit year.
+    private static let lastFourDigitSecond: Int64 = 253_402_300_799
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    /// Writes `value` (not negative) as `digits` decimal digits, zero-padded, at `offset`.
+    private static func put(_ value: Int, digits: Int, at offset: Int, in text: inout [UInt8]) {
+        var rest = value
+        for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+            text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     /// Reads `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM)`; nil for anything else.

@@ -11,13 +11,17 @@ import Foundation
 /// Line breaks in `id` and `event` would end the field early, so they are removed.
 public struct ServerSentEvent: Sendable, Equatable {
     /// Sent as `id:`; the browser's `EventSource` returns it as `Last-Event-ID` on reconnect.
-    public var id: String?
+    public var id: String? { didSet { encoded = encode() } }
     /// Sent as `event:`; `EventSource` dispatches it to listeners of that type.
-    public var event: String?
+    public var event: String? { didSet { encoded = encode() } }
     /// The payload; may contain line breaks.
-    public var data: String
+    public var data: String { didSet { encoded = encode() } }
     /// Sent as `retry:`: how long the client waits before reconnecting, in milliseconds.
-    public var retry: Int?
+    public var retry: Int? { didSet { encoded = encode() } }
+
+    /// The frame: field lines followed by a blank line. Encoded when the event is made, so
+    /// an event fanned out to many streams is encoded once, not once per stream.
+    public private(set) var encoded = Data()
 
     /// An event with the given fields.
     public init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
@@ -25,19 +29,34 @@ public struct ServerSentEvent: Sendable, Equatable {
         self.event = event
         self.data = data
         self.retry = retry
+        encoded = encode()
     }
 
-    /// The frame: field lines followed by a blank line.
-    public var encoded: Data {
-        var frame = ""
-        if let id { frame += "id: \(Self.singleLine(id))\n" }
-        if let event { frame += "event: \(Self.singleLine(event))\n" }
-        if let retry { frame += "retry: \(retry)\n" }
-        let lines = data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            .split(separator: "\n", omittingEmptySubsequences: false)
-        for line in lines { frame += "data: \(line)\n" }
-        frame += "\n"
-        return Data(frame.utf8)
+    private func encode() -> Data {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(data.utf8.count + 64)
+        if let id { frame += "id: \(Self.singleLine(id))\n".utf8 }
+        if let event { frame += "event: \(Self.singleLine(event))\n".utf8 }
+        if let retry { frame += "retry: \(retry)\n".utf8 }
+        // One `data:` line per line; "\r\n", "\r" and "\n" each end a line.
+        let dataPrefix = Array("data: ".utf8)
+        frame += dataPrefix
+        var afterCarriageReturn = false
+        for byte in data.utf8 {
+            if byte == UInt8(ascii: "\n"), afterCarriageReturn {
+                afterCarriageReturn = false
+                continue
+            }
+            afterCarriageReturn = byte == UInt8(ascii: "\r")
+            if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+                frame.append(UInt8(ascii: "\n"))
+                frame += dataPrefix
+            } else {
+                frame.append(byte)
+            }
+        }
+        frame += [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
+        return Data(frame)
     }
 
     /// A comment frame (`: text`), which clients ignore; the server's heartbeat is one.

@@ -102,11 +102,11 @@ struct BoardController {
             throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
         }
         let changes = try domain { try slate.changes(since: since) }
-        let lists = try domain { try slate.listsByID() }
+        let lists = try context.listNames(slate)
         let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
         return context.json([
             "revision": changes.revision,
-            "tasks": changes.tasks.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
+            "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar),
             "lists": summaries.map(PublicJSON.list),
             "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
             "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },

@@ -6,7 +6,9 @@ import SlateHTTP
 enum TaskQueryParameters {
     static let names: Set<String> = ["scope", "list", "status", "search", "priority", "tag", "sort", "limit", "cursor", "parent"]
 
-    static func query(from request: Request, slate: Slate) throws -> TaskQuery {
+    /// - Parameter knownLists: the account's lists as just read (`APIContext.listNames`): a
+    ///   `list` among them needs no lookup; any other is looked up, to answer 404 naming it.
+    static func query(from request: Request, slate: Slate, knownLists: [UUID: String] = [:]) throws -> TaskQuery {
         if let unknown = request.query.map(\.name).first(where: { !names.contains($0) }) {
             throw invalid(unknown, "is not a parameter here; accepted: \(names.sorted().joined(separator: ", "))")
         }
@@ -25,7 +27,7 @@ enum TaskQueryParameters {
         }
         if let list = request.queryValue("list") {
             guard let id = UUID(uuidString: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
-            try reference("list") { _ = try slate.list(id: id) }
+            if knownLists[id] == nil { try reference("list") { _ = try slate.list(id: id) } }
             query.scope = .list(id)
         }
         if let status = request.queryValue("status") {

@@ -22,15 +22,15 @@ struct TasksController {
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
     @Sendable func list(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        var query = try TaskQueryParameters.query(from: request, slate: slate)
+        let lists = try context.listNames(slate)
+        var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
         let limit = query.limit ?? 50
         query.limit = limit
         let page = try domain { try slate.tasks(query) }
-        let total = try domain { try slate.count(query) }
-        let lists = try domain { try slate.listsByID() }
+        let total = try context.count(query, slate)
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
-            "tasks": page.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) },
+            "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar),
             "total": total,
             "nextCursor": next ?? NSNull(),
             "revision": try domain { try slate.revision() },
@@ -47,9 +47,9 @@ struct TasksController {
         let slate = try await context.slate(for: request)
         let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
         try input.checkReferences(slate)
-        let task = try domain { try slate.addTask(try input.draft()) }
-        var response = try representation(task, revision: try domain { try slate.task(id: task.id).revision }, slate: slate, status: .created)
-        response.headers["Location"] = "/api/v1/tasks/\(task.id.uuidString.lowercased())"
+        let task = try domain { try slate.addRevisionedTask(try input.draft()) }
+        var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
+        response.headers["Location"] = "/api/v1/tasks/\(task.model.id.uuidString.lowercased())"
         return response
     }
 
@@ -61,16 +61,16 @@ struct TasksController {
         var draft = try input.draft()
         draft.parentID = parent.id
         if draft.listID == nil { draft.listID = parent.listID }
-        let task = try domain { try slate.addTask(draft) }
-        return try representation(task, revision: try domain { try slate.task(id: task.id).revision }, slate: slate, status: .created)
+        let task = try domain { try slate.addRevisionedTask(draft) }
+        return try representation(task.model, revision: task.revision, slate: slate, status: .created)
     }
 
     @Sendable func subtasks(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let parent = try domain { try slate.task(id: try context.id(request)) }.model
         let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
-        let lists = try domain { try slate.listsByID() }
-        return context.json(["tasks": children.map { PublicJSON.task($0, lists: lists, now: slate.now, calendar: slate.calendar) }])
+        let lists = try context.listNames(slate)
+        return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar)])
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
@@ -81,8 +81,8 @@ struct TasksController {
         let patch = try input.patch()
         try input.checkReferences(slate)
         do {
-            let task = try domain { try slate.updateTask(id, patch, expectedRevision: expected) }
-            return try representation(task, revision: try domain { try slate.task(id: id).revision }, slate: slate)
+            let task = try domain { try slate.updateRevisionedTask(id, patch, expectedRevision: expected) }
+            return try representation(task.model, revision: task.revision, slate: slate)
         } catch var error as HTTPError where error.status == .preconditionFailed {
             throw try withCurrent(&error, id: id, slate: slate)
         }
@@ -129,16 +129,16 @@ struct TasksController {
     }
 
     private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
-        let lists = try domain { try slate.listsByID() }
-        return context.json(PublicJSON.task(task, lists: lists, now: slate.now, calendar: slate.calendar),
+        let lists = try context.listNames(slate)
+        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar),
                             status: status, etag: ETag.revision(revision))
     }
 
     /// A 412 carries the current version, so the client can show both and choose.
     private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
         let current = try domain { try slate.task(id: id) }
-        let lists = try domain { try slate.listsByID() }
-        error.details = JSONSerialization.body(["current": PublicJSON.task(current.model, lists: lists, now: slate.now, calendar: slate.calendar)])
+        let lists = try context.listNames(slate)
+        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar)])
         error.headers["ETag"] = ETag.revision(current.revision)
         return error
     }

@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
 import SlateHTTP
+import SlateStore
+import Synchronization
 
 /// Who a request is from: a bearer token (API clients) or a session cookie (the web
 /// app). Cookie-authenticated changes must carry `X-Requested-With: slate`, a header a
@@ -12,14 +14,24 @@ struct Authenticator: Sendable {
 
     let directory: AccountDirectory
     let clock: @Sendable () -> Date
+    /// Tokens and sessions already looked up, until a commit touches credentials or accounts.
+    let known = KnownSecrets()
+
+    init(directory: AccountDirectory, clock: @escaping @Sendable () -> Date) {
+        self.directory = directory
+        self.clock = clock
+    }
 
     func accountID(for request: Request) throws -> UUID {
         if let authorization = request.headers["Authorization"] {
             guard authorization.lowercased().hasPrefix("bearer ") else {
                 throw unauthorized("Use 'Authorization: Bearer <token>'; create a token with 'slate token create'.")
             }
-            let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            guard let id = try directory.account(forSecret: Secrets.digest(token), kind: .token, now: clock()) else {
+            // Trimming bridges through NSString: skipped when the ends are token characters.
+            let raw = authorization.dropFirst(7)
+            let token = raw.first.map(Self.isTokenCharacter) == true && raw.last.map(Self.isTokenCharacter) == true
+                ? String(raw) : String(raw).trimmingCharacters(in: .whitespaces)
+            guard let id = try account(forSecret: token, kind: .token) else {
                 throw unauthorized("The token is not valid (revoked, expired or mistyped).")
             }
             return id
@@ -27,7 +39,7 @@ struct Authenticator: Sendable {
         guard let session = Self.cookie(Self.cookieName, in: request) else {
             throw unauthorized("Sign in first.")
         }
-        guard let id = try directory.account(forSecret: Secrets.digest(session), kind: .session, now: clock()) else {
+        guard let id = try account(forSecret: session, kind: .session) else {
             throw unauthorized("Your session has expired; sign in again.")
         }
         if ![HTTPMethod.get, .head, .options].contains(request.method), request.headers[Self.csrfHeader] != Self.csrfValue {
@@ -36,8 +48,34 @@ struct Authenticator: Sendable {
         return id
     }
 
+    /// The account of an unexpired token or session. A secret seen before is not hashed
+    /// and looked up again while no commit has touched credentials or accounts since:
+    /// a revocation, sign-out or password change is a commit, so it takes effect at once
+    /// (another process's, as soon as the store shows a commit not yet reported).
+    private func account(forSecret secret: String, kind: Credential.Kind) throws -> UUID? {
+        let stamp = try directory.container.changeStamp(of: [Credential.self, Account.self])
+        let now = clock()
+        if let stamp, let entry = known.entry(for: secret, kind: kind, stamp: stamp) {
+            if let expires = entry.expires, expires <= now { return nil }
+            return entry.accountID
+        }
+        guard let credential = try directory.credential(forSecret: Secrets.digest(secret), kind: kind) else { return nil }
+        if let stamp { known.remember(secret, kind: kind, stamp: stamp, accountID: credential.accountID, expires: credential.expires) }
+        if let expires = credential.expires, expires <= now { return nil }
+        return credential.accountID
+    }
+
     func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.unauthorized, code: "unauthorized", message: message, headers: ["WWW-Authenticate": "Bearer realm=\"slate\""])
+    }
+
+    /// A character of a base64 or base64url token, which is never white space.
+    private static func isTokenCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        switch ascii {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "-_.~+/=".utf8.contains(ascii)
+        }
     }
 
     /// The value of cookie `name`, if the request sent it.
@@ -50,4 +88,35 @@ struct Authenticator: Sendable {
         }
         return nil
     }
+}
+
+/// Secrets that were found in the store, with the change stamp (see
+/// `ModelContainer.changeStamp`) of the credentials and accounts they were read at.
+final class KnownSecrets: Sendable {
+    struct Entry {
+        let accountID: UUID
+        let expires: Date?
+        let stamp: Int
+    }
+
+    /// Beyond this many, the oldest knowledge is dropped all at once.
+    static let capacity = 4096
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    func entry(for secret: String, kind: Credential.Kind, stamp: Int) -> Entry? {
+        entries.withLock { entries in
+            guard let entry = entries[Self.key(secret, kind)] else { return nil }
+            return entry.stamp == stamp ? entry : nil
+        }
+    }
+
+    func remember(_ secret: String, kind: Credential.Kind, stamp: Int, accountID: UUID, expires: Date?) {
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[Self.key(secret, kind)] = Entry(accountID: accountID, expires: expires, stamp: stamp)
+        }
+    }
+
+    private static func key(_ secret: String, _ kind: Credential.Kind) -> String { kind.rawValue + " " + secret }
 }

@@ -43,19 +43,21 @@ enum ChangeLog {
         since: Int, excluding: Set<Int>, revision: Int, tables: [TableSchema], in database: Database
     ) throws -> Commit {
         var changes: [String: TableChanges] = [:]
-        let skipped = excluding.sorted().map(String.init).joined(separator: ", ")
-        let filter = skipped.isEmpty ? "" : " AND _rev NOT IN (\(skipped))"
-        let tombstoneFilter = skipped.isEmpty ? "" : " AND revision NOT IN (\(skipped))"
+        // The skipped revisions are bound as one JSON array, so the SQL text is the same on
+        // every call: pasting them in made a new cached statement per call (a leak of about
+        // 1 KiB per commit in `slate serve`, whose watcher calls this every 50 ms).
+        let skipped: DatabaseValue = .text("[" + excluding.sorted().map(String.init).joined(separator: ",") + "]")
         var partitions: Set<String> = []
         for table in tables {
             var tableChanges = TableChanges()
             let partitionSQL = table.partitionName.map { ", " + quote($0) } ?? ", NULL"
             let rows = try database.rows(
-                "SELECT id\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ?\(filter)", [.integer(Int64(since))])
+                "SELECT id\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
+                [.integer(Int64(since)), skipped])
             tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
             let tombstones = try database.rows(
-                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ?\(tombstoneFilter)",
-                [.text(table.tableName), .integer(Int64(since))])
+                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
+                [.text(table.tableName), .integer(Int64(since)), skipped])
             tableChanges.deleted = Set(tombstones.compactMap { UUID.fromDatabaseValue($0["id"]) })
             for row in rows + tombstones {
                 if case .text(let value) = row["partition"] { partitions.insert(value) }

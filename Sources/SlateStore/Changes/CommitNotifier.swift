@@ -9,6 +9,8 @@ final class CommitNotifier: Sendable {
         var checkedRevision = 0
         /// Revisions this container committed after `checkedRevision`.
         var ownRevisions: Set<Int> = []
+        /// The revision of the last reported commit that touched each table.
+        var tableRevisions: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -31,14 +33,35 @@ final class CommitNotifier: Sendable {
             } else if commit.revision > state.checkedRevision {
                 state.ownRevisions.insert(commit.revision)
             }
+            for table in commit.tables.keys {
+                state.tableRevisions[table] = max(state.tableRevisions[table] ?? 0, commit.revision)
+            }
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.yield(commit) }
     }
 
-    /// Marks everything up to `revision` as known (on open: history is not news).
+    /// Marks everything up to `revision` as known (on open: history is not news; later:
+    /// revisions that were all this container's own).
     func markChecked(upTo revision: Int) {
-        state.withLock { $0.checkedRevision = max($0.checkedRevision, revision) }
+        state.withLock { state in
+            state.checkedRevision = max(state.checkedRevision, revision)
+            state.ownRevisions = state.ownRevisions.filter { $0 > revision }
+        }
+    }
+
+    /// The last reported change to any of `tables` (0: none since the container opened),
+    /// or nil when the store is at a revision that has not been reported yet (another
+    /// process's commit the watcher has not seen, or one of ours being published).
+    func lastChange(to tables: [String], storeRevision revision: Int) -> Int? {
+        state.withLock { state in
+            if revision > state.checkedRevision {
+                guard revision - state.checkedRevision <= state.ownRevisions.count,
+                      (state.checkedRevision + 1...revision).allSatisfy(state.ownRevisions.contains)
+                else { return nil }
+            }
+            return tables.map { state.tableRevisions[$0] ?? 0 }.max() ?? 0
+        }
     }
 
     /// Where to look for other processes' commits: after `since`, skipping `own`.

@@ -83,7 +83,7 @@ public final class ModelContainer: Sendable {
 
     /// The revision of the last committed write (0 for a new store).
     public func currentRevision() throws -> Int {
-        try pool.read { try ChangeLog.currentRevision($0) }
+        try pool.readStatement { try ChangeLog.currentRevision($0) }
     }
 
     /// Notifications of every commit made through this container, from now on.
@@ -100,6 +100,11 @@ public final class ModelContainer: Sendable {
         let commit: Commit? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
             guard revision > since else { return nil }
+            // Only this container's own commits since the last look: nothing to read.
+            if revision - since <= own.count, (since + 1...revision).allSatisfy(own.contains) {
+                notifier.markChecked(upTo: revision)
+                return nil
+            }
             return try ChangeLog.commitSummary(
                 since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
         }
@@ -107,6 +112,23 @@ public final class ModelContainer: Sendable {
         notifier.publish(commit)
         return commit.tables.isEmpty ? nil : commit
     }
+
+    /// A number that changes whenever a commit touches one of `models`' tables, for
+    /// caching what is read from them (a token's account, list names) across requests.
+    ///
+    /// Exact for this container's own commits. Nil while the store holds a commit not yet
+    /// reported to `commits()` (another process's, until `publishExternalChanges` sees it):
+    /// then nothing read from the store may be assumed unchanged. Costs one read of the
+    /// revision counter.
+    ///
+    /// Take the stamp before reading what it guards: a commit that lands in between then
+    /// changes the next stamp, and the cached value is not used again.
+    public func changeStamp(of models: [any PersistentModel.Type]) throws -> Int? {
+        let revision = try pool.readStatement { try ChangeLog.currentRevision($0) }
+        return notifier.lastChange(to: models.map { Self.tableName(of: $0) }, storeRevision: revision)
+    }
+
+    private static func tableName<Model: PersistentModel>(of model: Model.Type) -> String { Model.schema.tableName }
 
     func table<Model: PersistentModel>(for model: Model.Type) throws -> TableSchema {
         guard let table = tables[Model.schema.tableName] else {

@@ -7,7 +7,7 @@ extension ModelContext {
         // and the second array were a few percent of a large fetch.
         let query = try SelectQuery(descriptor)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
-        return try container.pool.read { database in
+        return try container.pool.readStatement { database in
             try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database) { model, _ in model }
         }
     }
@@ -16,13 +16,13 @@ extension ModelContext {
     public func fetchRevisioned<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Revisioned<Model>] {
         let query = try SelectQuery(descriptor)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
-        return try container.pool.read { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
+        return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
     }
 
     /// The number of committed models matching `descriptor` (limit and offset ignored).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         let query = try SelectQuery(descriptor)
-        return try container.pool.read { database in
+        return try container.pool.readStatement { database in
             Int.fromDatabaseValue(try database.scalar(query.countSQL, query.arguments) ?? .integer(0)) ?? 0
         }
     }
@@ -38,7 +38,7 @@ extension ModelContext {
         }
         let group = "\(SelectQuery<Model>.alias).\(quote(column.name))"
         let sql = "SELECT \(group), count(*) FROM \(query.from)\(query.whereSQL) GROUP BY \(group)"
-        return try container.pool.read { database in
+        return try container.pool.readStatement { database in
             var counts: [Value: Int] = [:]
             try database.forEachRow(sql, query.arguments) { statement in
                 if let value = Value.fromDatabaseValue(statement.value(at: 0)) {
@@ -56,7 +56,7 @@ extension ModelContext {
         guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
         let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" >= ? AND t.\"id\" < ? ORDER BY t.\"id\" LIMIT ?"
         let upper = cleaned + "\u{FFFF}"
-        return try container.pool.read {
+        return try container.pool.readStatement {
             try Self.fetchRows(Model.self, sql: sql, arguments: [.text(cleaned), .text(upper), .integer(Int64(limit))], in: $0)
         }.map(\.model)
     }
@@ -69,7 +69,7 @@ extension ModelContext {
     /// The model with `id` and its revision, or nil.
     public func revisioned<Model: PersistentModel>(_ type: Model.Type, id: UUID) throws -> Revisioned<Model>? {
         let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
-        return try container.pool.read { try Self.fetchRows(Model.self, sql: sql, arguments: [id.databaseValue], in: $0) }.first
+        return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: [id.databaseValue], in: $0) }.first
     }
 
     /// Rows of `Model` changed after `revision`: current values of inserted and updated
@@ -100,7 +100,7 @@ extension ModelContext {
     }
 
     static func selectColumns<Model: PersistentModel>(_ type: Model.Type) -> String {
-        (Model.schema.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
+        Model.schema.selectList
     }
 
     /// Runs a SELECT whose columns are the model's columns then `_rev`, decoding each row.
@@ -117,6 +117,14 @@ extension ModelContext {
         _ element: (Model, Int) -> Element
     ) throws -> [Element] {
         var results: [Element] = []
+        if let readable = Model.self as? any RowReadable.Type {
+            // The SELECT lists the schema's columns in order, then `_rev`.
+            try database.forEachRow(sql, arguments) { statement in
+                let model = try read(readable, from: StoredRow(statement: statement, model: Model.self)) as! Model
+                results.append(element(model, Int(statement.int64(at: statement.columnCount - 1))))
+            }
+            return results
+        }
         var columns: ColumnLayout?
         try database.forEachRow(sql, arguments) { statement in
             let layout = columns ?? ColumnLayout(statement)
@@ -126,5 +134,9 @@ extension ModelContext {
             results.append(element(model, revision))
         }
         return results
+    }
+
+    private static func read<Model: RowReadable>(_ type: Model.Type, from row: StoredRow) throws -> Model {
+        try Model(row: row)
     }
 }

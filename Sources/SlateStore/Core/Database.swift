@@ -65,13 +65,23 @@ public final class Database: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// The most statements a connection keeps prepared. The store's own SQL is a few dozen
+    /// texts; the bound keeps a caller that pastes values into SQL from growing the cache
+    /// without end.
+    static let statementCacheLimit = 256
+
     /// A cached prepared statement for `sql`.
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try Statement(database: self, sql: sql)
+        // Statements in use stay alive through their callers' references.
+        if statements.count >= Self.statementCacheLimit { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
         return statement
     }
+
+    /// How many prepared statements the connection keeps (for tests of the bound).
+    var cachedStatementCount: Int { statements.count }
 
     /// Runs one or more statements without arguments (DDL, pragmas).
     public func execute(_ sql: String) throws {

@@ -90,9 +90,24 @@ public final class DatabasePool: Sendable {
                 if readers.count < maximumIdleReaders { readers.append(reader) }
             }
         }
-        // A read is one snapshot: wrap it in a deferred transaction.
-        try reader.execute("BEGIN DEFERRED")
-        defer { try? reader.execute("COMMIT") }
+        // A read is one snapshot: wrap it in a deferred transaction (prepared once, not
+        // parsed by sqlite3_exec on every read).
+        try reader.execute("BEGIN DEFERRED", [])
+        defer { try? reader.execute("COMMIT", []) }
+        return try body(reader)
+    }
+
+    /// Runs one statement's worth of reading with a reader connection, without a
+    /// transaction of its own: a single statement is already one snapshot, and BEGIN and
+    /// COMMIT around it cost as much as a small query.
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        if isInMemory { return try write(body) }
+        let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
+        defer {
+            idleReaders.withLock { readers in
+                if readers.count < maximumIdleReaders { readers.append(reader) }
+            }
+        }
         return try body(reader)
     }
 

@@ -140,7 +140,7 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // Ids and references are on every row: read the text in place instead of going
         // through a `DatabaseValue` and two dynamic casts.
         if type == UUID.self {
-            guard decoder.statement.isText(at: index), let uuid = UUID(uuidString: decoder.statement.text(at: index)) else {
+            guard decoder.statement.isText(at: index), let uuid = decoder.statement.uuid(at: index) else {
                 throw failure(key, type)
             }
             return uuid as! T
@@ -157,6 +157,11 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let convertible = type as? any DatabaseValueConvertible.Type {
             guard let decoded = convertible.fromDatabaseValue(value) as? T else { throw failure(key, type) }
             return decoded
+        }
+        // Tags and other string arrays, stored as JSON: most hold no escapes and are read
+        // without a JSONDecoder.
+        if type == [String].self, case .text(let text) = value, let strings = JSONStringArray.parse(text) {
+            return strings as! T
         }
         // Enums without an explicit conformance decode their raw value through Codable.
         if let decoded = try? T(from: SingleValueDecoder(value: value)) { return decoded }
@@ -221,8 +226,11 @@ private struct SingleValueDecoder: Decoder, SingleValueDecodingContainer {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw mismatch([Any].self) }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
+    /// Without the stored value: callers try this decoder and discard its errors (an array
+    /// stored as JSON fails here on every row), and describing the value cost more than
+    /// decoding the rest of the row.
     private func mismatch(_ type: Any.Type) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: [], debugDescription: "stored value \(value)"))
+        .typeMismatch(type, .init(codingPath: [], debugDescription: "the stored value is not a \(type)"))
     }
 
     func decodeNil() -> Bool { value.isNull }
@@ -232,5 +240,35 @@ private struct SingleValueDecoder: Decoder, SingleValueDecodingContainer {
             return decoded
         }
         throw mismatch(type)
+    }
+}
+
+/// Reads the JSON text of a string array when it holds no escapes, spaces or other
+/// values (`["home","errands"]`, as the store writes tags); nil for anything else, which
+/// the caller hands to `JSONDecoder`.
+enum JSONStringArray {
+    static func parse(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == UInt8(ascii: "]") else { return nil }
+            var strings: [String] = []
+            var position = 1
+            let end = bytes.count - 1
+            if position == end { return strings }
+            while true {
+                guard position < end, bytes[position] == UInt8(ascii: "\"") else { return nil }
+                let start = position + 1
+                var close = start
+                while close < end, bytes[close] != UInt8(ascii: "\""), bytes[close] != UInt8(ascii: "\\"), bytes[close] >= 0x20 {
+                    close += 1
+                }
+                guard close < end, bytes[close] == UInt8(ascii: "\"") else { return nil }
+                strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<close]), as: UTF8.self))
+                position = close + 1
+                if position == end { return strings }
+                guard bytes[position] == UInt8(ascii: ",") else { return nil }
+                position += 1
+            }
+        }
     }
 }

@@ -14,6 +14,8 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     /// The column that says whose a row is (an account id), if rows are partitioned:
     /// tombstones and commits then record it, so changes can be read per partition.
     public let partitionColumn: String?
+    /// `t."id", t."title", …, t."_rev"`: the SELECT list of whole rows, built once.
+    let selectList: String
 
     /// Declares a model's table.
     /// - Parameters:
@@ -36,6 +38,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         self.indexes = indexes
         self.searchableColumns = searchable
         self.partitionColumn = partition
+        self.selectList = (self.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
     }
 
     /// The column stored at `keyPath`, if any.

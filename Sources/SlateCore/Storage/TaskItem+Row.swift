@@ -1,0 +1,34 @@
+import Foundation
+import SlateStore
+
+/// Tasks are fetched by the page: read column by column rather than through `Decodable`
+/// (the same values; RowReadingTests compares the two).
+extension TaskItem: RowReadable {
+    /// Where each column is in `schema.columns`, looked up once.
+    private struct Positions {
+        let id, number, title, notes, isCompleted, completedAt, created, modified, due, isAllDay: Int32
+        let priority, isFlagged, order, tags, recurrence, reminderOffset, accountID, listID, parentID: Int32
+
+        init(_ schema: ModelSchema<TaskItem>) {
+            func at(_ name: String) -> Int32 { StoredRow.position(of: name, in: schema) }
+            (id, number, title, notes, isCompleted) = (at("id"), at("number"), at("title"), at("notes"), at("isCompleted"))
+            (completedAt, created, modified, due, isAllDay) = (at("completedAt"), at("created"), at("modified"), at("due"), at("isAllDay"))
+            (priority, isFlagged, order, tags, recurrence) = (at("priority"), at("isFlagged"), at("order"), at("tags"), at("recurrence"))
+            (reminderOffset, accountID, listID, parentID) = (at("reminderOffset"), at("accountID"), at("listID"), at("parentID"))
+        }
+    }
+
+    private static let positions = Positions(schema)
+
+    public init(row: StoredRow) throws {
+        let at = Self.positions
+        self.init(
+            id: try row.uuid(at.id), number: try row.int(at.number), accountID: try row.uuid(at.accountID),
+            title: try row.string(at.title), notes: try row.string(at.notes), isCompleted: try row.bool(at.isCompleted),
+            completedAt: row.optionalDate(at.completedAt), created: try row.date(at.created), modified: try row.date(at.modified),
+            due: row.optionalDate(at.due), isAllDay: try row.bool(at.isAllDay), priority: try row.value(at.priority),
+            isFlagged: try row.bool(at.isFlagged), listID: try row.optionalUUID(at.listID), parentID: try row.optionalUUID(at.parentID),
+            order: try row.double(at.order), tags: try row.strings(at.tags), recurrence: try row.optionalValue(at.recurrence),
+            reminderOffset: row.optionalInt(at.reminderOffset))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import SlateCore
+@testable import SlateStore
+
+/// Tasks read column by column (`RowReadable`) equal tasks decoded through `Decodable`.
+@Suite struct RowReadingTests {
+    @Test func tasksReadByColumnEqualTasksDecoded() throws {
+        let container = try Slate.openContainer(path: nil)
+        let account = try Slate.ensureAccount(named: "ana", in: container, now: Date(timeIntervalSince1970: 1_795_943_700))
+        let slate = Slate(container: container, accountID: account.id, calendar: Calendar(identifier: .gregorian))
+        let list = try slate.createList(name: "Errands")
+        let parent = try slate.addTask(TaskDraft(title: "Parent"))
+        var drafts = [
+            TaskDraft(title: "Plain"),
+            TaskDraft(title: "Everything \"quoted\" é", notes: "line\nline", listID: list.id, priority: .critical,
+                      due: DueDate(date: Date(timeIntervalSince1970: 1_800_000_000.123), isAllDay: false), isFlagged: true,
+                      tags: ["home", "çà", "a\\b"], recurrence: Recurrence(.weekly, interval: 2), parentID: parent.id, reminderOffset: 900),
+            TaskDraft(title: "All day", due: DueDate(date: Date(timeIntervalSince1970: 1_795_910_400), isAllDay: true), tags: []),
+        ]
+        drafts[0].priority = .low
+        for draft in drafts { try slate.addTask(draft) }
+        _ = try slate.setCompleted([parent.id], true)
+
+        let read = try ModelContext(container).fetch(FetchDescriptor<TaskItem>(sortKeys: [.ascending(\.created)]))
+        let sql = "SELECT \(ModelContext.selectColumns(TaskItem.self)) FROM \"tasks\" AS t"
+        let decoded: [TaskItem] = try container.pool.read { database in
+            var tasks: [TaskItem] = []
+            var layout: ColumnLayout?
+            try database.forEachRow(sql, []) { statement in
+                let columns = layout ?? ColumnLayout(statement)
+                layout = columns
+                tasks.append(try RowDecoder.decode(TaskItem.self, from: statement, columns: columns))
+            }
+            return tasks
+        }
+        #expect(read.count == drafts.count + 1)
+        #expect(Set(read) == Set(decoded))
+    }
+}
