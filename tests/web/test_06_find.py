@@ -141,3 +141,22 @@ def test_opening_a_task_is_in_the_url_and_back_closes_it(page):
     page.driver.back()
     wait_for(page.driver, lambda d: not any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "aside#detail")),
              message="Back does not close the detail")
+
+
+def test_filter_by_tag_from_a_rows_tag_and_the_url(page):
+    tagged = page.api.add_task(unique("Tagged props"), tags=["props"])
+    other = page.api.add_task(unique("Tagged music"), tags=["music"])
+    try:
+        page.open("view=all&sort=created")
+        chip = wait_row(page.driver, tagged["id"]).find_element(By.CSS_SELECTOR, ".task-tag")
+        assert "props" in chip.text
+        chip.click()
+        wait_for(page.driver, lambda d: query(d).get("tag") == "props", message="the tag filter is not in the URL")
+        expected = {t["id"] for t in page.api.tasks("scope=all&tag=props&status=all")}
+        assert tagged["id"] in expected and other["id"] not in expected
+        wait_for(page.driver, lambda d: set(all_shown_ids(d)) == expected, message="the tag filter shows other tasks")
+        page.driver.back()
+        wait_for(page.driver, lambda d: other["id"] in all_shown_ids(d), message="Back does not clear the tag filter")
+    finally:
+        page.api.delete(f"/tasks/{tagged['id']}")
+        page.api.delete(f"/tasks/{other['id']}")
