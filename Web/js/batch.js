@@ -1,7 +1,7 @@
 // Select mode: pick several tasks, then complete, reopen, flag, move or delete them in one
 // batch (POST /tasks/batch), with Undo offered afterwards.
 import { api } from "./api.js";
-import { el } from "./format.js";
+import { listOptions } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -56,20 +56,7 @@ export class Batch {
     const count = this.ids.size;
     document.querySelector("#batch-bar .batch-count").textContent = `${count} selected`;
     document.querySelectorAll("#batch-bar button, #batch-move").forEach((control) => (control.disabled = count === 0));
-    const select = $("batch-move");
-    const first = el("option", null, "Move to…");
-    first.value = "";
-    const inbox = el("option", null, "No list (Inbox)");
-    inbox.value = "inbox";
-    select.replaceChildren(
-      first,
-      inbox,
-      ...this.app.lists.map((list) => {
-        const option = el("option", null, list.name);
-        option.value = list.id;
-        return option;
-      }),
-    );
+    $("batch-move").replaceChildren(...listOptions(this.app.lists, [["", "Move to…"], ["inbox", "No list (Inbox)"]]));
   }
 
   async run(action) {

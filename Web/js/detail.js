@@ -1,7 +1,7 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
 import { OfflineError, api } from "./api.js";
-import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, friendlyDue, localDay } from "./format.js";
+import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
 
 const SAVE_DELAY = 500;
@@ -41,13 +41,8 @@ export class Detail {
     });
     const dueChanged = () => {
       const has = $("detail-has-due").checked;
-      const allDay = $("detail-all-day").checked;
-      const input = $("detail-due");
-      input.hidden = !has;
-      $("detail-all-day").parentElement.hidden = !has;
-      if (has && !input.value) input.value = this.defaultDue(allDay);
-      this.setDueType(allDay);
-      this.change("due", has ? dueFromInput(input.value, allDay) : null);
+      showDueInput($("detail-due"), $("detail-all-day"), has);
+      this.change("due", has ? dueFromInput($("detail-due").value, $("detail-all-day").checked) : null);
     };
     $("detail-has-due").addEventListener("change", dueChanged);
     $("detail-all-day").addEventListener("change", dueChanged);
@@ -65,20 +60,6 @@ export class Detail {
     // The choice must be made: Esc does not dismiss the conflict.
     $("conflict-dialog").addEventListener("cancel", (event) => event.preventDefault());
     $("conflict-use-theirs").addEventListener("click", () => this.resolve("theirs"));
-  }
-
-  defaultDue(allDay) {
-    return localDay(1) + (allDay ? "" : "T09:00");
-  }
-
-  setDueType(allDay) {
-    const input = $("detail-due");
-    const value = input.value;
-    const type = allDay ? "date" : "datetime-local";
-    if (input.type !== type) {
-      input.type = type;
-      input.value = allDay ? value.slice(0, 10) : value.length === 10 ? value + "T09:00" : value;
-    }
   }
 
   /** Opens task `id`; saves any edit of the previous task first (settling a conflict). */
@@ -163,14 +144,7 @@ export class Detail {
 
   fillLists(selected) {
     const select = $("detail-list");
-    const options = [el("option", null, "No list (Inbox)")];
-    options[0].value = "";
-    for (const list of this.app.lists) {
-      const option = el("option", null, list.name);
-      option.value = list.id;
-      options.push(option);
-    }
-    select.replaceChildren(...options);
+    select.replaceChildren(...listOptions(this.app.lists));
     select.value = selected || "";
   }
 

@@ -96,11 +96,38 @@ export function dueFromInput(value, allDay) {
 }
 
 /** `YYYY-MM-DD` of the local day `offset` days from today. */
-export function localDay(offset = 0) {
+function localDay(offset = 0) {
   const date = new Date();
   date.setDate(date.getDate() + offset);
   const pad = (n) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * Shows or hides a due-date picker for its "Due date" (`has`) and "All day" toggles: a date
+ * or a date-time picker, the value carried across, tomorrow (at 9:00) when it had none.
+ */
+export function showDueInput(input, allDayBox, has) {
+  const allDay = allDayBox.checked;
+  input.hidden = !has;
+  allDayBox.parentElement.hidden = !has;
+  const type = allDay ? "date" : "datetime-local";
+  if (input.type !== type) {
+    const value = input.value;
+    input.type = type;
+    input.value = allDay ? value.slice(0, 10) : value.length === 10 ? value + "T09:00" : value;
+  }
+  if (has && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
+}
+
+/** `<option>`s: `first` ([value, label] pairs), then one per list. */
+export function listOptions(lists, first = [["", "No list (Inbox)"]]) {
+  const option = (value, label) => {
+    const node = el("option", null, label);
+    node.value = value;
+    return node;
+  };
+  return [...first.map(([value, label]) => option(value, label)), ...lists.map((list) => option(list.id, list.name))];
 }
 
 /** Black or white text, whichever reads better on a list colour (WCAG contrast). */

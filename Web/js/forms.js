@@ -1,7 +1,7 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
 import { api } from "./api.js";
-import { ICONS, PALETTE, dueFromInput, dueInputValue, el, friendlyDue, localDay } from "./format.js";
+import { ICONS, PALETTE, dueFromInput, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,17 +17,7 @@ export class TaskForm {
       $("task-form-add").disabled = !f.title.value.trim();
     };
     f.title.addEventListener("input", updateButton);
-    const dueToggle = () => {
-      f.due.hidden = !f.hasDue.checked;
-      f.allDay.parentElement.hidden = !f.hasDue.checked;
-      const type = f.allDay.checked ? "date" : "datetime-local";
-      const value = f.due.value;
-      if (f.due.type !== type) {
-        f.due.type = type;
-        f.due.value = f.allDay.checked ? value.slice(0, 10) : value ? (value.length === 10 ? value + "T09:00" : value) : "";
-      }
-      if (f.hasDue.checked && !f.due.value) f.due.value = localDay(1) + (f.allDay.checked ? "" : "T09:00");
-    };
+    const dueToggle = () => showDueInput(f.due, f.allDay, f.hasDue.checked);
     f.hasDue.addEventListener("change", dueToggle);
     f.allDay.addEventListener("change", dueToggle);
     this.dueToggle = dueToggle;
@@ -62,16 +52,7 @@ export class TaskForm {
     $("task-form-title").textContent = task ? "Edit Task" : "New Task";
     $("task-form-add").textContent = task ? "Save" : "Add";
     const select = f.listId;
-    const none = el("option", null, "No list (Inbox)");
-    none.value = "";
-    select.replaceChildren(
-      none,
-      ...this.app.lists.map((list) => {
-        const option = el("option", null, list.name);
-        option.value = list.id;
-        return option;
-      }),
-    );
+    select.replaceChildren(...listOptions(this.app.lists));
     select.value = task ? task.listId || "" : this.app.currentListId() || "";
     f.title.value = task ? task.title : "";
     f.notes.value = task ? task.notes : "";

@@ -12,7 +12,7 @@ import { SMART_LISTS, Sidebar } from "./sidebar.js";
 import * as route from "./state.js";
 import { showStats } from "./stats.js";
 import { TaskList } from "./tasklist.js";
-import { hideToast, setUpToast, showToast } from "./toast.js";
+import { setUpToast, showToast } from "./toast.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -286,26 +286,25 @@ class App {
   // MARK: actions on tasks
 
   async toggle(task) {
-    const optimistic = { ...task, isCompleted: !task.isCompleted, isOverdue: false };
-    this.taskList.update(optimistic);
-    try {
-      const { data } = await api.updateTask(task.id, { isCompleted: !task.isCompleted });
-      this.taskList.update(data);
-      if (data.isCompleted && task.recurrence) this.toast(`Completed “${task.title}”; the next one is scheduled.`);
-    } catch (error) {
-      this.taskList.update(task);
-      this.onError(error);
-    }
+    const data = await this.patchRow(task, { isCompleted: !task.isCompleted }, { isOverdue: false });
+    if (data?.isCompleted && task.recurrence) this.toast(`Completed “${task.title}”; the next one is scheduled.`);
   }
 
-  async flag(task) {
-    this.taskList.update({ ...task, isFlagged: !task.isFlagged });
+  flag(task) {
+    return this.patchRow(task, { isFlagged: !task.isFlagged });
+  }
+
+  /** Shows `changes` on the row at once, saves them, and puts the row back if refused. */
+  async patchRow(task, changes, shown = {}) {
+    this.taskList.update({ ...task, ...changes, ...shown });
     try {
-      const { data } = await api.updateTask(task.id, { isFlagged: !task.isFlagged });
+      const { data } = await api.updateTask(task.id, changes);
       this.taskList.update(data);
+      return data;
     } catch (error) {
       this.taskList.update(task);
       this.onError(error);
+      return null;
     }
   }
 
@@ -435,5 +434,4 @@ class App {
 
 const app = new App();
 window.slate = app; // for the browser tests and the console
-hideToast();
 app.boot();

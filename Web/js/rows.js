@@ -1,5 +1,5 @@
 // One task row: what it shows, and the touch gestures on it.
-import { PRIORITIES, el, friendlyDue, textOn } from "./format.js";
+import { PRIORITIES, el, friendlyDue } from "./format.js";
 
 /**
  * Builds the row for `task`. `actions` has `toggle(task)`, `flag(task)`, `remove(task)` and
@@ -189,10 +189,4 @@ function enableSwipe(row, content, actions) {
     },
     true,
   );
-}
-
-/** A list colour as a CSS colour pair for a dot or chip. */
-export function colorStyle(node, color) {
-  node.style.backgroundColor = color;
-  node.style.color = textOn(color);
 }

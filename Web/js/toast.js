@@ -17,7 +17,7 @@ export function showToast(message, { undoable = false, onUndo = null } = {}) {
   timer = setTimeout(hideToast, undoable ? 8000 : 4000);
 }
 
-export function hideToast() {
+function hideToast() {
   toast().hidden = true;
   undoHandler = null;
 }
