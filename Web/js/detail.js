@@ -104,13 +104,13 @@ export class Detail {
     document.body.classList.remove("detail-open");
   }
 
-  /** Reads the open task again (after the form changed it), unless edits are waiting. */
+  /** Reads the open task again (changed by the form or elsewhere), unless edits are waiting. */
   async reload() {
     if (!this.task || this.hasPending() || this.saving) return;
     const id = this.task.id;
     try {
       const { data, etag } = await api.task(id);
-      if (this.task?.id !== id || this.hasPending() || this.saving) return;
+      if (this.task?.id !== id || etag === this.etag || this.hasPending() || this.saving) return;
       this.task = data;
       this.etag = etag;
       this.fill(data);
@@ -301,16 +301,7 @@ export class Detail {
       this.remoteChanged = true; // looked at again once the save is done
       return;
     }
-    const id = this.task.id;
-    try {
-      const { data, etag } = await api.task(id);
-      if (this.task?.id !== id || etag === this.etag || this.hasPending() || this.saving) return;
-      this.task = data;
-      this.etag = etag;
-      this.fill(data);
-    } catch (error) {
-      if (error.status === 404) this.externalChange(true);
-    }
+    await this.reload();
   }
 
   /** The page is going away: send waiting edits with a request that outlives it. */

@@ -146,7 +146,7 @@ class App {
   }
 
   wire() {
-    setUpToast((error) => this.onError(error));
+    setUpToast(() => this.undo());
     $("logout").addEventListener("click", () => this.signOut());
     $("add-list").addEventListener("click", () => this.listForm.open());
     $("new-task").addEventListener("click", () => this.taskForm.open());
@@ -351,20 +351,19 @@ class App {
     }
   }
 
-  async undo() {
-    try {
-      const { data } = await api.undo();
-      this.toast(data.undone ? `Undone: ${data.undone}` : "Nothing to undo");
-      this.refreshAll();
-    } catch (error) {
-      this.onError(error);
-    }
+  undo() {
+    return this.stepHistory(api.undo, "undone", "Undone", "Nothing to undo");
   }
 
-  async redo() {
+  redo() {
+    return this.stepHistory(api.redo, "redone", "Redone", "Nothing to redo");
+  }
+
+  /** Undo or redo: says what it reverted (the server's label for the change), then redraws. */
+  async stepHistory(send, key, verb, nothing) {
     try {
-      const { data } = await api.redo();
-      this.toast(data.redone ? `Redone: ${data.redone}` : "Nothing to redo");
+      const { data } = await send();
+      this.toast(data[key] ? `${verb}: ${data[key]}` : nothing);
       this.refreshAll();
     } catch (error) {
       this.onError(error);
