@@ -343,8 +343,8 @@ class App {
   async clearCompleted() {
     try {
       const { data } = await api.clearCompleted(this.currentListId());
-      const count = data && data.ids ? data.ids.length : data?.count;
-      this.toast(count !== undefined ? `Cleared ${count} completed ${count === 1 ? "task" : "tasks"}` : "Cleared completed tasks", { undoable: true });
+      const count = data.deleted;
+      this.toast(`Cleared ${count} completed ${count === 1 ? "task" : "tasks"}`, { undoable: count > 0 });
       this.refreshAll();
     } catch (error) {
       this.onError(error);
