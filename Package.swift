@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Slate — a self-hosted task manager. See docs in `../shared/design/architecture.md`
+/// Slate — a self-hosted task manager. See `docs/architecture.md`
 /// for the module map; this package has no package dependencies by design: nothing
 /// outside the toolchain and Debian's C libraries can be fetched.
 let package = Package(
