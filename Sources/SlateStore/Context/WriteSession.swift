@@ -82,38 +82,58 @@ final class WriteSession {
 
     /// Deletes a row after applying the delete rule of every reference to it.
     func delete(_ table: TableSchema, id: DatabaseValue, expectedRevision: Int?) throws {
-        var visited: Set<String> = []
         _ = try checkedImage(table, id, expectedRevision: expectedRevision)
-        try delete(table, id: id, visited: &visited)
+        try cascadeDelete(table, id: id)
     }
 
-    private func delete(_ table: TableSchema, id: DatabaseValue, visited: inout Set<String>) throws {
-        guard visited.insert(table.tableName + "/" + id.description).inserted else { return }
-        for (child, column) in references(to: table.tableName) {
-            let dependents = try database.rows(
-                "SELECT \"id\" FROM \(quote(child.tableName)) WHERE \(quote(column.name)) = ?", [id])
-                .map { $0["id"] }
-            guard !dependents.isEmpty else { continue }
-            switch column.reference?.deleteRule {
-            case .deny:
-                let modelID = UUID.fromDatabaseValue(id) ?? UUID()
-                throw StoreError.deleteDenied(
-                    model: table.modelName, id: modelID, dependents: "\(child.modelName) rows", count: dependents.count)
-            case .cascade:
-                for dependent in dependents { try delete(child, id: dependent, visited: &visited) }
-            case .nullify:
-                for dependent in dependents {
-                    let before = try image(child, dependent)
-                    if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
-                    try database.execute(
-                        "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
-                        [revisionValue, dependent])
-                    try note(child, dependent, inserted: false, before: before)
-                }
-            case nil:
+    /// Deletes a row and, depth first, every row its cascade rules reach, children before
+    /// their parent. A work list, not recursion: a chain of subtasks thousands deep must
+    /// not reach the call stack.
+    private func cascadeDelete(_ table: TableSchema, id: DatabaseValue) throws {
+        var visited: Set<String> = []
+        // `expanded`: its dependents are handled (pushed above it, or nullified); the row
+        // itself goes once they are gone.
+        var work: [(table: TableSchema, id: DatabaseValue, expanded: Bool)] = [(table, id, false)]
+        while let (table, id, expanded) = work.popLast() {
+            if expanded {
+                try deleteRow(table, id: id)
                 continue
             }
+            guard visited.insert(table.tableName + "/" + id.description).inserted else { continue }
+            work.append((table, id, true))
+            var cascaded: [(TableSchema, DatabaseValue)] = []
+            for (child, column) in references(to: table.tableName) {
+                let dependents = try database.rows(
+                    "SELECT \"id\" FROM \(quote(child.tableName)) WHERE \(quote(column.name)) = ?", [id])
+                    .map { $0["id"] }
+                guard !dependents.isEmpty else { continue }
+                switch column.reference?.deleteRule {
+                case .deny:
+                    let modelID = UUID.fromDatabaseValue(id) ?? UUID()
+                    throw StoreError.deleteDenied(
+                        model: table.modelName, id: modelID, dependents: "\(child.modelName) rows", count: dependents.count)
+                case .cascade:
+                    cascaded += dependents.map { (child, $0) }
+                case .nullify:
+                    for dependent in dependents {
+                        let before = try image(child, dependent)
+                        if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
+                        try database.execute(
+                            "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
+                            [revisionValue, dependent])
+                        try note(child, dependent, inserted: false, before: before)
+                    }
+                case nil:
+                    continue
+                }
+            }
+            // Reversed so that the first dependent is handled first, as the rules list them.
+            for (child, dependent) in cascaded.reversed() { work.append((child, dependent, false)) }
         }
+    }
+
+    /// Deletes one row whose dependents are already handled, with its tombstone and image.
+    private func deleteRow(_ table: TableSchema, id: DatabaseValue) throws {
         let before = recordsImages ? try image(table, id) : nil
         let partition = try partitionValue(table, id)
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
