@@ -53,6 +53,18 @@ import Testing
         #expect(color.err == "error: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'.\n")
     }
 
+    @Test func aSubtaskBelowTheDeepestLevelIsRefusedByAddAndEdit() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Level 1")
+        for level in 2...16 { #expect(cli.run("add", "Level \(level)", "--parent", "\(level - 1)").code == 0) }
+        let added = cli.run("add", "Level 17", "--parent", "16")
+        #expect(added.code == 1)
+        #expect(added.err.hasPrefix("error: Subtasks can be at most 16 levels deep"))
+        cli.run("add", "Loose")
+        #expect(cli.run("edit", "17", "--parent", "16").code == 1)
+        #expect(cli.run("edit", "1", "--parent", "5").err == "error: A task cannot be a subtask of itself or of its own subtasks.\n")
+    }
+
     @Test func missingArgumentsAndConflictingOptionsAreUsageErrors() throws {
         let cli = try CLIHarness()
         #expect(cli.run("show").err.hasPrefix("error: missing <task>: the task's number or id prefix.\n"))

@@ -198,6 +198,26 @@ import Testing
         }
     }
 
+    @Test func subtasksDeeperThanTheLimitAreA422NamingParentId() async throws {
+        let api = try APIHarness()
+        var chain = [try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Level 1"]).json["id"] as? String)]
+        for level in 2...TaskRules.maximumSubtaskDepth {
+            let reply = try await api.send(.post, "/api/v1/tasks/\(chain.last!)/subtasks", json: ["title": "Level \(level)"])
+            chain.append(try #require(reply.json["id"] as? String))
+        }
+        let tooDeep = try await api.send(.post, "/api/v1/tasks/\(chain.last!)/subtasks", json: ["title": "Level 17"])
+        #expect(tooDeep.status == 422 && tooDeep.errorField == "parentId")
+        #expect(tooDeep.errorMessage?.contains("at most 16 levels deep") == true)
+        let viaCreate = try await api.send(.post, "/api/v1/tasks", json: ["title": "Level 17", "parentId": chain.last!])
+        #expect(viaCreate.status == 422 && viaCreate.errorField == "parentId")
+        let other = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Other"]).json["id"] as? String)
+        let moved = try await api.send(.patch, "/api/v1/tasks/\(other)", json: ["parentId": chain.last!])
+        #expect(moved.status == 422 && moved.errorField == "parentId")
+        // The whole chain still deletes from its root.
+        #expect(try await api.send(.delete, "/api/v1/tasks/\(chain[0])").status == 204)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(chain.last!)").status == 404)
+    }
+
     @Test func aMethodAPathLacksIsA405EvenWhereAnIdRouteWouldMatch() async throws {
         let api = try APIHarness()
         // PATCH and DELETE exist on /tasks/{id}, but /tasks/batch is not a task.

@@ -155,14 +155,12 @@ struct ImportPlan {
                 throw ImportError(at, field: task.parentField,
                                   "\(task.parentField) names no task in the file or the database: '\(task.parentID!.uuidString.lowercased())'")
             }
-            var ancestor: UUID? = parent
-            var steps = 0
-            while let current = ancestor, steps <= incoming.count + 1000 {
-                guard current != id else {
-                    throw ImportError(at, field: task.parentField, "A task cannot be a subtask of itself or of its own subtasks.")
-                }
-                ancestor = fileIDs.contains(current) ? parents[current] : try context.model(TaskItem.self, id: current)?.parentID
-                steps += 1
+        }
+        var tree = SubtaskTree(context: context, accountID: accountID, fileIDs: fileIDs, fileParents: parents)
+        for (task, id) in zip(incoming, ids) {
+            try ImportRules.check(task.parentLocation ?? task.location, field: task.parentField) {
+                _ = try tree.level(of: id, field: task.parentField)
+                if stored[id]?.accountID == accountID { try tree.checkStoredSubtasks(of: id, field: task.parentField) }
             }
         }
 
