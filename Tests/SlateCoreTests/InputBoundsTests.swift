@@ -27,3 +27,37 @@ import Testing
         #expect(roots.count == 1 && roots[0].components.count == 1)
     }
 }
+
+@Suite struct ControlCharacterTests {
+    @Test func aNULOrOtherControlCharacterInATitleNameOrTagIsRefused() throws {
+        let (slate, _) = try makeSlate()
+        #expect(throws: SlateError.invalid(
+            field: "title", message: "The title contains the control character U+0000; only printable text is accepted.")) {
+            try slate.addTask(TaskDraft(title: "Budget\u{0}hidden"))
+        }
+        #expect(throws: SlateError.invalid(
+            field: "name", message: "The list name contains the control character U+001B; only printable text is accepted.")) {
+            try slate.createList(name: "Sound\u{1B}[31m")
+        }
+        #expect(throws: SlateError.invalid(
+            field: "tags", message: "A tag contains the control character U+0001; only printable text is accepted.")) {
+            try slate.addTask(TaskDraft(title: "Tagged", tags: ["ok", "bad\u{1}"]))
+        }
+        #expect(throws: SlateError.invalid(
+            field: "notes",
+            message: "The notes contain the control character U+0000; only printable text is accepted (line breaks and tabs are fine).")) {
+            try slate.addTask(TaskDraft(title: "Noted", notes: "a\u{0}b"))
+        }
+        let task = try slate.addTask(TaskDraft(title: "Noted", notes: "line\n\tindented\r\nend"))
+        #expect(task.notes == "line\n\tindented\r\nend")
+        #expect(throws: SlateError.self) { try slate.updateTask(task.id, TaskPatch(title: "x\u{7F}")) }
+        #expect(try slate.count() == 1)
+    }
+
+    @Test func aTodoTxtLineWithANULIsRefusedNamingTheLine() throws {
+        let (slate, _) = try makeSlate()
+        let error = try expectImportFails(slate, Data("Buy milk\nCall\u{0}Bob +Home\n".utf8), format: .todotxt)
+        #expect(error?.location == .line(2))
+        #expect(error?.message.contains("U+0000") == true)
+    }
+}
