@@ -61,3 +61,51 @@ import Testing
         #expect(error?.message.contains("U+0000") == true)
     }
 }
+
+@Suite struct StrictDateTests {
+    /// Each was once read as a different date: year 0 as year 1, a leap second as the next
+    /// minute, an offset of 99 hours 99 minutes as a real one.
+    @Test(arguments: ["0000-01-01T10:00:00Z", "2026-12-01T10:00:60Z", "2026-12-01T10:00:00+99:99",
+                      "2026-12-01T10:00:00+05:60", "2026-12-01T10:00:00-19:00"])
+    func aMomentThatWouldBeChangedIsRefused(text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+
+    @Test func theWidestRealFormsStillRead() {
+        #expect(Timestamp.parse("0001-01-01T00:00:00Z") != nil)
+        #expect(Timestamp.parse("2026-12-01T10:00:59.999+14:00") != nil)
+        #expect(Timestamp.parse("2026-12-01T10:00:00-18:00") != nil)
+        #expect(Timestamp.parseDay("0001-01-01", calendar: testCalendar) != nil)
+        #expect(Timestamp.parseDay("0000-01-01", calendar: testCalendar) == nil)
+        #expect(BasicDate.parseMoment("20261201T100060Z", local: testCalendar) == nil)
+        #expect(BasicDate.parseDay("00000101", calendar: testCalendar) == nil)
+    }
+
+    @Test func importsNameTheFieldOfADateTheyRefuse() throws {
+        let (slate, _) = try makeSlate()
+        let json = try expectImportFails(slate, Data(#"{"format":"slate","tasks":[{"title":"a","due":"0000-01-01"}]}"#.utf8), format: .json)
+        #expect(json?.description == "task 1: due has an invalid date '0000-01-01'")
+        let offset = try expectImportFails(
+            slate, Data(#"{"format":"slate","tasks":[{"title":"a","created":"2026-12-01T10:00:00+99:99"}]}"#.utf8), format: .json)
+        #expect(offset?.field == "created")
+        let ics = try expectImportFails(slate, data([
+            "BEGIN:VCALENDAR", "BEGIN:VTODO", "UID:1", "SUMMARY:a", "DUE:20261201T100060Z", "END:VTODO", "END:VCALENDAR",
+        ]), format: .ics)
+        #expect(ics?.location == .line(5) && ics?.field == "DUE")
+        let todo = try expectImportFails(slate, Data("0000-01-01 Buy milk\n".utf8), format: .todotxt)
+        #expect(todo?.location == .line(1))
+    }
+
+    @Test func aKeyGivenTwiceInAnImportedObjectIsRefusedNamingIt() throws {
+        let (slate, _) = try makeSlate()
+        let file = Data("{\"format\":\"slate\",\n\"tasks\":[{\"title\":\"a\",\n\"t\\u0069tle\":\"b\"}]}".utf8)
+        let error = try expectImportFails(slate, file, format: .json)
+        #expect(error?.field == "title" && error?.location == .line(3))
+        #expect(error?.description == "line 3: \"title\" is given twice in one object; give each key once.")
+        let taskwarrior = try expectImportFails(slate, Data(#"[{"description":"a","uuid":"x","uuid":"y"}]"#.utf8), format: .taskwarrior)
+        #expect(taskwarrior?.field == "uuid")
+        // The same key in different objects, or as a value, is fine.
+        #expect(JSONDuplicateKey.first(in: Data(#"{"a":{"a":"a"},"b":[{"a":1},{"a":2}],"c":"a"}"#.utf8)) == nil)
+        #expect(JSONDuplicateKey.first(in: Data(#"{"a":"x\"","b":{"\"":1,"\"":2}}"#.utf8)) == JSONDuplicateKey(key: "\"", line: 1))
+    }
+}

@@ -53,6 +53,11 @@ import Testing
             (["title": "x", "parentId": UUID().uuidString], nil, 404, "parentId"),
             (["title": String(repeating: "a", count: 501)], nil, 422, "title"),
             (["title": "x", "recurrence": "every blue moon"], nil, 422, "recurrence"),
+            (["title": "x", "due": "0000-01-01"], nil, 422, "due"),
+            (["title": "x", "due": "2026-12-01T10:00:60Z"], nil, 422, "due"),
+            (["title": "x", "due": "2026-12-01T10:00:00+99:99"], nil, 422, "due"),
+            (nil, #"{"title":"x","priority":"low","title":"y"}"#, 400, "title"),
+            (["title": "x\u{0}y"], nil, 422, "title"),
         ]
         for (json, raw, status, field) in cases {
             let reply = try await api.send(.post, "/api/v1/tasks", json: json, raw: raw)
