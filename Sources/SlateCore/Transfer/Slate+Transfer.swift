@@ -43,7 +43,13 @@ extension Slate {
     /// Matching what exists:
     /// - A task whose id (Slate JSON `id`, iCalendar `UID`, Taskwarrior `uuid`) exists in the
     ///   account is updated with the file's values (it keeps its number); other tasks are
-    ///   created, with the file's id and number when they are free.
+    ///   created, with the file's number when the account has no task with it. Ids are
+    ///   looked up in the account only: with no other account in the database the file's
+    ///   ids are kept; otherwise an id the account lacks is mapped to one made from the
+    ///   account and the file id (`ImportedID`), so the outcome never depends on what other
+    ///   accounts hold, and importing the same file again updates the same tasks.
+    /// - Subtasks may be at most `TaskRules.maximumSubtaskDepth` levels deep, and no parent
+    ///   chain may loop back (`ImportError` naming the task).
     /// - A list is matched by id (Slate JSON; then updated), else by name without case (then
     ///   kept as it is); a list that matches nothing is created. Tasks that name a list that
     ///   does not exist create it.

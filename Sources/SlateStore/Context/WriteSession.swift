@@ -38,8 +38,15 @@ final class WriteSession {
         var values = values
         for position in table.sequencePositions where values[position] == .integer(0) {
             let name = quote(table.columns[position].name)
-            values[position] = try database.scalar(
-                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
+            // Numbered within the row's partition when the table has one.
+            if let partition = table.partitionPosition {
+                values[position] = try database.scalar(
+                    "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName)) WHERE \(quote(table.columns[partition].name)) IS ?",
+                    [values[partition]]) ?? .integer(1)
+            } else {
+                values[position] = try database.scalar(
+                    "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
+            }
         }
         let id = values[0]
         notePartition(table, values)
