@@ -109,3 +109,32 @@ import Testing
         #expect(JSONDuplicateKey.first(in: Data(#"{"a":"x\"","b":{"\"":1,"\"":2}}"#.utf8)) == JSONDuplicateKey(key: "\"", line: 1))
     }
 }
+
+@Suite struct ImportLimitTests {
+    @Test func aFileOverTheRowLimitIsRefusedBeforeAnythingIsWritten() throws {
+        let (slate, _) = try makeSlate()
+        let lines = String(repeating: "t\n", count: TransferFormat.maximumImportTasks + 1)
+        let error = try expectImportFails(slate, Data(lines.utf8), format: .todotxt)
+        #expect(error?.description == "The file holds 100001 tasks; one import takes at most 100000. Split it into smaller files.")
+    }
+
+    @Test func aFileOverTheSizeLimitIsRefusedUnread() throws {
+        let (slate, _) = try makeSlate()
+        let error = try expectImportFails(slate, Data(count: TransferFormat.maximumImportBytes + 1), format: nil)
+        #expect(error?.description == "The file is larger than 64 MiB, the most one import reads; split it into smaller files.")
+    }
+
+    /// The undo of an import deletes what it created; the entry keeps ids, not rows.
+    @Test func undoingAnImportDeletesItsTasksAndRefusesIfOneChangedSince() throws {
+        let (slate, _) = try makeSlate()
+        let kept = try slate.addTask(TaskDraft(title: "Mine"))
+        try slate.importData(Data((0..<2_000).map { "Imported \($0) +Big\n" }.joined().utf8), format: .todotxt)
+        #expect(try slate.count() == 2_001)
+        let edited = try #require(try slate.tasks().first { $0.title == "Imported 7" })
+        try slate.updateTask(edited.id, TaskPatch(title: "Edited after"))
+        #expect(try slate.undo() == "Edit “Edited after”")
+        #expect(try slate.undo() == "Import 2000 tasks")
+        #expect(try slate.tasks().map(\.id) == [kept.id])
+        #expect(try slate.lists().isEmpty, "the list the import created is gone too")
+    }
+}

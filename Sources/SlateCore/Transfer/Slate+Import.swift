@@ -3,10 +3,14 @@ import SlateStore
 
 extension Slate {
     /// Matches a parsed file against the account and writes it in one transaction.
-    func apply(_ batch: ImportBatch) throws -> ImportSummary {
+    /// Consumes the batch: what the file said is released once the plan holds it.
+    func apply(_ batch: consuming ImportBatch) throws -> ImportSummary {
         var plan = try ImportPlan(slate: self)
         for list in batch.lists { try plan.add(list) }
-        try plan.add(batch.tasks)
+        var tasks = batch.tasks
+        batch = ImportBatch()
+        try plan.add(tasks)
+        tasks = []
         return try plan.save()
     }
 }
@@ -39,6 +43,8 @@ struct ImportPlan {
     init(slate: Slate) throws {
         self.slate = slate
         context = slate.makeContext()
+        // An import's undo deletes the tasks and lists it created: recorded by id, not by value.
+        context.recordsInsertsByID = true
         accountID = slate.accountID
         now = slate.now
         let accountID = self.accountID
@@ -204,12 +210,15 @@ struct ImportPlan {
 
     /// Writes everything in one transaction, one undo step.
     mutating func save() throws -> ImportSummary {
+        summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
+        summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        // Staged, then released: the context holds the encoded rows, the plan no copy.
         for task in numberedInserts { context.insert(task) }
+        numberedInserts = []
         for (task, isNew) in otherWrites {
             if isNew { context.insert(task) } else { context.update(task) }
         }
-        summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
-        summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        otherWrites = []
         let tasks = summary.tasksCreated + summary.tasksUpdated
         let label = tasks > 0 || summary.listsCreated == 0
             ? "Import \(tasks) \(tasks == 1 ? "task" : "tasks")"

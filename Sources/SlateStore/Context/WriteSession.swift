@@ -18,35 +18,40 @@ final class WriteSession {
     let tables: [String: TableSchema]
     let revision: Int
     let recordsImages: Bool
+    /// Inserted rows are recorded by id (`created`) instead of by image: for bulk writes.
+    let recordsInsertsByID: Bool
     private(set) var images: [RowImage] = []
+    /// Ids of the rows inserted, per table, when `recordsInsertsByID`.
+    var created: [String: [String]] = [:]
+    var createdSet: Set<String> = []
+    /// The content digest of each row in `created` (`RowDigest`), by table and id.
+    var createdDigests: [String: UInt64] = [:]
+    /// The next number of each sequence column, per table, column and partition, once read:
+    /// a bulk insert reads the maximum once, not once per row.
+    var nextSequence: [String: Int64] = [:]
     private(set) var changes: [String: TableChanges] = [:]
-    private(set) var partitions: Set<String> = []
+    var partitions: Set<String> = []
 
-    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool) {
+    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
         self.tables = tables
         self.revision = revision
         self.recordsImages = recordsImages
+        self.recordsInsertsByID = recordsInsertsByID
     }
 
-    private var revisionValue: DatabaseValue { .integer(Int64(revision)) }
+    var revisionValue: DatabaseValue { .integer(Int64(revision)) }
 
     // MARK: Inserting and updating
 
     /// Inserts a row; `values` follow `table.columns`, id first.
     func insert(_ table: TableSchema, _ values: [DatabaseValue]) throws {
         var values = values
+        if !nextSequence.isEmpty, table.sequencePositions.contains(where: { values[$0] != .integer(0) }) {
+            forgetSequenceNumbers(table)
+        }
         for position in table.sequencePositions where values[position] == .integer(0) {
-            let name = quote(table.columns[position].name)
-            // Numbered within the row's partition when the table has one.
-            if let partition = table.partitionPosition {
-                values[position] = try database.scalar(
-                    "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName)) WHERE \(quote(table.columns[partition].name)) IS ?",
-                    [values[partition]]) ?? .integer(1)
-            } else {
-                values[position] = try database.scalar(
-                    "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
-            }
+            values[position] = .integer(try takeSequenceNumber(table, position, partition: table.partitionPosition.map { values[$0] }))
         }
         let id = values[0]
         notePartition(table, values)
@@ -54,7 +59,7 @@ final class WriteSession {
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
-        try note(table, id, inserted: true, before: nil)
+        try note(table, id, inserted: true, before: nil, values: values)
     }
 
     /// Updates an existing row; refuses when it is missing or its revision is not `expectedRevision`.
@@ -73,7 +78,7 @@ final class WriteSession {
             partitions.insert(old)
         }
         try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
-        try note(table, id, inserted: false, before: before)
+        try note(table, id, inserted: false, before: before, values: values)
     }
 
     /// Inserts the row, or updates it when its id exists.
@@ -150,6 +155,11 @@ final class WriteSession {
         }
         record(table, id, \.deleted)
         if recordsImages, case .text(let text) = id {
+            // A row this commit inserted and deleted again leaves nothing to undo.
+            if createdSet.remove(table.tableName + "/" + text) != nil {
+                created[table.tableName]?.removeAll { $0 == text }
+                return
+            }
             images.append(RowImage(table: table.tableName, id: text, before: before, after: nil))
         }
     }
@@ -240,13 +250,14 @@ final class WriteSession {
         return recordsImages ? try image(table, id) : nil
     }
 
-    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?) throws {
+    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?, values: [DatabaseValue]? = nil) throws {
         record(table, id, inserted ? \.inserted : \.updated)
         guard recordsImages, case .text(let text) = id else { return }
+        if recordsInsertsByID, let values, noteCreated(table, text, inserted: inserted, values: values) { return }
         images.append(RowImage(table: table.tableName, id: text, before: before, after: try image(table, id)))
     }
 
-    private func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
+    func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
         guard let uuid = UUID.fromDatabaseValue(id) else { return }
         // Taken out of the dictionary so that the sets are uniquely referenced: copying them
         // out left a second reference, and every insert copied the whole set (quadratic in
