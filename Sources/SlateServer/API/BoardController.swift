@@ -129,7 +129,8 @@ struct BoardController {
         return Response(status: .ok, headers: ["Content-Type": type, "Content-Disposition": "attachment; filename=\"slate.\(format == .ics ? "ics" : format == .todotxt ? "txt" : "json")\""], body: .data(data))
     }
 
-    /// `POST /import?format=…` with the file as the body; all or nothing.
+    /// `POST /import?format=…` with the file as the body; all or nothing. Imports run one
+    /// at a time, off the request threads (`ImportQueue`).
     @Sendable func importData(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let format = try request.queryValue("format").map { name -> TransferFormat in
@@ -139,7 +140,8 @@ struct BoardController {
             return format
         }
         do {
-            let summary = try domain { try slate.importData(request.body, format: format) }
+            let body = request.body
+            let summary = try await ImportQueue.shared.run { try domain { try slate.importData(body, format: format) } }
             return context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated])
         } catch let error as HTTPError {
             throw error
