@@ -91,6 +91,19 @@ public struct AccountDirectory: Sendable {
         try context.save()
     }
 
+    /// Deletes every session and token that has expired; returns how many.
+    @discardableResult
+    public func removeExpiredSecrets(now: Date) throws -> Int {
+        let context = context()
+        let expired = try context.fetch(FetchDescriptor<Credential>()).filter { credential in
+            credential.kind != .password && (credential.expires.map { $0 <= now } ?? false)
+        }
+        guard !expired.isEmpty else { return 0 }
+        for credential in expired { context.delete(credential) }
+        try context.save()
+        return expired.count
+    }
+
     private func credentials(of accountID: UUID) throws -> [Credential] {
         try context().fetch(FetchDescriptor<Credential>(predicate: #Predicate { $0.accountID == accountID }))
     }
