@@ -34,7 +34,7 @@ static inline struct MHD_Daemon *slate_mhd_start(
     MHD_RequestCompletedCallback completed, void *completed_cls,
     struct slate_mhd_limits limits)
 {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[12];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) address };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_log, uri_log_cls };
@@ -48,6 +48,9 @@ static inline struct MHD_Daemon *slate_mhd_start(
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) limits.per_ip_connection_limit, NULL };
     if (limits.connection_limit > 0)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) limits.connection_limit, NULL };
+    // Strict parsing: an HTTP/1.1 request without Host, or with a space in a header name,
+    // is refused 400 by the library itself.
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, (intptr_t) 1, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, port, NULL, NULL, access, access_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);

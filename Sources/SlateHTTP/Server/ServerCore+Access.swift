@@ -20,6 +20,10 @@ extension ServerCore {
             if !state.headersSeen {
                 state.headersSeen = true
                 (state.method, state.headers, state.remoteAddress) = Exchange.readHead(of: connection, method: method)
+                if let problem = RequestFraming.problem(in: state.headers) {
+                    state.phase = .rejected
+                    return .reject(problem)
+                }
                 if let declared = state.headers["Content-Length"].flatMap(Int.init) {
                     guard declared <= limit else {
                         state.phase = .rejected
