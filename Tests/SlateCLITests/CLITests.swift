@@ -95,3 +95,12 @@ import Testing
         #expect(try CLIHarness().run("--version", withDatabase: false).out == "slate 0.1.0\n")
     }
 }
+
+@Suite struct ServeOptionTests {
+    @Test func aTrustedProxyThatIsNotAnAddressIsAUsageError() throws {
+        let cli = try CLIHarness()
+        let result = cli.run("serve", "--port", "0", "--trusted-proxy", "proxy.local")
+        #expect(result.code == 2)
+        #expect(result.err.contains("--trusted-proxy") && result.err.contains("CIDR"))
+    }
+}

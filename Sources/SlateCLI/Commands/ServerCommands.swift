@@ -16,7 +16,8 @@ enum ServerCommands {
             .value("host", "address", "The address to listen on (default 127.0.0.1)."),
             .value("port", "port", "The port (default 8080; 0 picks a free one)."),
             .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
-            .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
+            .value("trusted-proxy", "address", "A TLS-terminating reverse proxy (an IP or CIDR range; repeatable): its X-Forwarded-For names the client, cookies are Secure, HSTS is sent.", repeatable: true),
+            .flag("behind-proxy", "Deprecated: the same as --trusted-proxy 127.0.0.1 --trusted-proxy ::1."),
             .value("log-level", "level", "all (default), errors or off."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
@@ -40,10 +41,17 @@ enum ServerCommands {
         }
         let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
 
+        let proxies = try trustedProxies(parsed, session)
+
         let slate = try session.slate()
         let administration = AccountAdministration(container: slate.container)
-        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: parsed.flag("behind-proxy"), logLevel: level)
+        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: !proxies.isEmpty,
+                                   strictTransportSecurity: !proxies.isEmpty, logLevel: level)
         var configuration = HTTPServer.Configuration(host: host, port: port)
+        configuration.trustedProxies = proxies
+        // Every client of a proxy shares its address: the per-address cap would count them
+        // together, so it is off unless asked for (the proxy limits its own clients).
+        if !proxies.isEmpty { configuration.connectionsPerIP = 0 }
         for (option, keyPath, least) in [("max-connections", \HTTPServer.Configuration.maxConnections, 1), ("connections-per-ip", \.connectionsPerIP, 0)] {
             guard let text = parsed.value(option) else { continue }
             guard let count = Int(text), count >= least else {
@@ -78,6 +86,21 @@ enum ServerCommands {
         // The main thread waits here; the server's own threads and Swift's pool do the work.
         stopped.wait()
         session.console.line("Stopped.")
+    }
+
+    /// `--trusted-proxy` (repeatable) and the deprecated `--behind-proxy` (loopback).
+    static func trustedProxies(_ parsed: ParsedCommand, _ session: Session) throws -> TrustedProxies {
+        var texts = parsed.allValues("trusted-proxy")
+        if parsed.flag("behind-proxy") {
+            FileHandle.standardError.write(Data("slate serve: --behind-proxy is deprecated; it now means --trusted-proxy 127.0.0.1 --trusted-proxy ::1.\n".utf8))
+            texts += ["127.0.0.1", "::1"]
+        }
+        return TrustedProxies(try texts.map { text in
+            guard let range = AddressRange(text) else {
+                throw session.invalidValue(text, option: "trusted-proxy", expected: "an IP address or a CIDR range such as 10.0.0.0/8 or fd00::/8", path: parsed.path)
+            }
+            return range
+        })
     }
 
     static let user = CommandSpec(

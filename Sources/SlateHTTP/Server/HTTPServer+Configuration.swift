@@ -33,6 +33,10 @@ extension HTTPServer {
         /// Simultaneous connections in total. With a thread pool the library divides this
         /// between its threads, each refusing past its share.
         public var maxConnections: Int = 1024
+        /// Reverse proxies whose `X-Forwarded-For` names the client: a request from one of
+        /// them gets the right-most untrusted hop as its ``Request/remoteAddress``. Empty: the
+        /// header is ignored and the peer's address is the client's.
+        public var trustedProxies = TrustedProxies()
         /// How often an idle Server-Sent Events stream gets a `: keepalive` comment. The
         /// heartbeat is also how a stream notices that its client went away.
         public var sseHeartbeat: Duration = .seconds(15)

@@ -20,6 +20,10 @@ extension ServerCore {
             if !state.headersSeen {
                 state.headersSeen = true
                 (state.method, state.headers, state.remoteAddress) = Exchange.readHead(of: connection, method: method)
+                if !configuration.trustedProxies.isEmpty {
+                    state.remoteAddress = configuration.trustedProxies.clientAddress(
+                        peer: state.remoteAddress, forwardedFor: state.headers.values("X-Forwarded-For"))
+                }
                 if let problem = RequestFraming.problem(in: state.headers) {
                     state.phase = .rejected
                     return .reject(problem)
