@@ -90,6 +90,11 @@ struct LibraryDaemon {
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
                 core.complete(Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue())
             }, cls,
+            { cls, connection, _, code in
+                guard let cls, let connection else { return }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                if code.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ { core.watch.opened(connection) } else { core.watch.closed(connection) }
+            }, cls,
             limits)
     }
 

@@ -19,6 +19,7 @@ extension ServerCore {
         let step: Step = exchange.state.withLock { state in
             if !state.headersSeen {
                 state.headersSeen = true
+                watch.headersArrived(connection)
                 (state.method, state.headers, state.remoteAddress) = Exchange.readHead(of: connection, method: method)
                 if !configuration.trustedProxies.isEmpty {
                     state.remoteAddress = configuration.trustedProxies.clientAddress(
