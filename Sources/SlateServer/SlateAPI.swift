@@ -22,6 +22,8 @@ public struct SlateAPI: Sendable {
         self.init(container: container, authenticate: { try authenticator.accountID(for: $0) }, clock: clock) { router in
             SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
                 .addRoutes(to: &router)
+            TokensController(authenticator: authenticator, administration: AccountAdministration(container: container, clock: clock))
+                .addRoutes(to: &router)
         }
     }
 

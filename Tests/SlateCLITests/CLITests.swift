@@ -104,3 +104,33 @@ import Testing
         #expect(result.err.contains("--trusted-proxy") && result.err.contains("CIDR"))
     }
 }
+
+@Suite struct TokenCommandTests {
+    @Test func tokensAreCreatedWithAnExpiryListedAndRevoked() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        #expect(cli.run("token", "create", "--user", "ana", "--label", "phone", "--expires", "30d").code == 0)
+        #expect(cli.run("token", "create", "--user", "ana", "--label", "ci").code == 0)
+        let listed = cli.run("token", "list", "--user", "ana", "--json")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+        #expect(tokens.count == 2)
+        let phone = try #require(tokens.first { $0["label"] as? String == "phone" })
+        #expect(phone["expires"] is String && tokens.first { $0["label"] as? String == "ci" }?["expires"] is NSNull)
+        #expect(phone["lastUsed"] is NSNull)
+
+        let id = try #require(phone["id"] as? String)
+        let revoked = cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana")
+        #expect(revoked.code == 0 && revoked.out.contains("phone"))
+        #expect(cli.run("token", "list", "--user", "ana").out.contains("ci"))
+        #expect(!cli.run("token", "list", "--user", "ana").out.contains("phone"))
+        #expect(cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana").code == 1, "gone")
+    }
+
+    @Test func aBadLifetimeIsAUsageError() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        let result = cli.run("token", "create", "--user", "ana", "--expires", "soon")
+        #expect(result.code == 2 && result.err.contains("--expires") && result.err.contains("30d"))
+        #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens"))
+    }
+}
