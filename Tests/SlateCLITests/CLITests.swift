@@ -134,3 +134,13 @@ import Testing
         #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens"))
     }
 }
+
+@Suite struct DatabaseFileTests {
+    @Test func anEmptyDatabaseFileIsRefusedWithAClearMessage() throws {
+        let cli = try CLIHarness()
+        #expect(FileManager.default.createFile(atPath: cli.database, contents: Data()))
+        let result = cli.run("list")
+        #expect(result.code != 0 && result.err.contains("empty (0 bytes)") && result.err.contains("backup"))
+        #expect((try FileManager.default.attributesOfItem(atPath: cli.database)[.size] as? NSNumber)?.intValue == 0)
+    }
+}
