@@ -20,9 +20,10 @@ final class PasswordWorkers: Sendable {
         var stopped = false
     }
 
-    /// The workers `slate serve` uses: two threads (two evaluations at once, 128 MiB) and up
-    /// to 32 waiting (about 1.6 s of work), so a burst of real sign-ins is not turned away.
-    static let shared = PasswordWorkers(threads: 2, queueLimit: 32)
+    /// The workers `slate serve` uses: one thread per two cores (on two cores one evaluation
+    /// at a time, 64 MiB, so the other core keeps serving requests) and up to 32 waiting
+    /// (a few seconds of work), so a burst of real sign-ins is not turned away.
+    static let shared = PasswordWorkers(threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2), queueLimit: 32)
 
     let capacity: Int
     private let state = Mutex(State())
