@@ -11,13 +11,16 @@ import Synchronization
 /// An account has at most ``streamsPerAccount`` streams open (429 past that), counted by
 /// account, not by address, so tabs behind one proxy do not crowd each other out. A stream
 /// ends when the credential that opened it stops working (sign-out, password change,
-/// revoked or expired token): every commit that touches credentials or accounts
-/// re-authenticates its request.
+/// revoked token: every commit that touches credentials or accounts re-authenticates its
+/// request; an expired session or token: checked every ``credentialCheckInterval``).
 struct EventsController {
     let context: APIContext
     /// Every stream of the same commit sends the same event: it is encoded once per API.
     let recentEvents = EventCache()
     let streams: StreamQuota
+
+    /// How often an open stream checks that its credential still works (it may expire).
+    static let credentialCheckInterval = Duration.seconds(30)
 
     /// The default cap on one account's open event streams (tabs, phones, scripts).
     static let streamsPerAccount = 16
@@ -60,8 +63,16 @@ struct EventsController {
                 }
                 continuation.finish()
             }
+            // A session or token that expires makes no commit: check it now and then too.
+            let expiry = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.credentialCheckInterval)
+                    if !Task.isCancelled, (try? await authenticate(request)) != accountID { continuation.finish() }
+                }
+            }
             continuation.onTermination = { _ in
                 relay.cancel()
+                expiry.cancel()
                 streams.close(accountID)
             }
         }
