@@ -40,10 +40,10 @@ struct SessionController: Sendable {
             throw error
         }
         guard matches, let (account, _) = found else {
-            guardian.limiter.finish(attempt, succeeded: false, now: now)
+            guardian.limiter.finish(attempt, succeeded: false, now: authenticator.clock())
             throw HTTPError(.unauthorized, code: "unauthorized", message: "The name or the password is wrong.")
         }
-        guardian.limiter.finish(attempt, succeeded: true, now: now)
+        guardian.limiter.finish(attempt, succeeded: true, now: authenticator.clock())
         try purgeExpiredSecrets(now: now)
         let session = Secrets.randomToken()
         try authenticator.directory.addSecret(.session, digest: Secrets.digest(session), for: account.id,
