@@ -65,6 +65,29 @@ extension OverTheWire {
             }
         }
 
+        @Test func aBodySentAByteAtATimeIsCutOffAtItsDeadline() async throws {
+            var router = Self.router
+            router.on(.post, "/upload") { request in .text("\(request.body.count)") }
+            try await withServer(router, configure: { $0.bodyTimeout = .seconds(1); $0.idleTimeout = .seconds(60) }) { server in
+                let port = server.port
+                let (closed, whole) = try await offPool {
+                    let connection = try RawConnection(port: port)
+                    try connection.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 200\r\n\r\n")
+                    var closed = false
+                    for _ in 0..<200 {
+                        guard connection.hearsNothing(forMilliseconds: 200) else { closed = try connection.isClosedByServer(); break }
+                        do { try connection.send("a") } catch { closed = true; break }
+                    }
+                    // A body sent at once is still fine.
+                    let whole = try RawConnection(port: port).exchange(
+                        "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 200\r\n\r\n" + String(repeating: "a", count: 200))
+                    return (closed, whole)
+                }
+                #expect(closed, "the connection was closed long before its 40 s body was complete")
+                #expect(whole.status == 200 && whole.text == "200")
+            }
+        }
+
         @Test func aNormalClientIsServedWhileSlowHeadsKeepComing() async throws {
             try await withServer(Self.router, configure: {
                 $0.maxConnections = 64

@@ -14,7 +14,8 @@ import Darwin
 /// request's head, and no call to close a connection from outside. So every connection is
 /// tracked from the library's connection notifications, with a deadline while it is not
 /// busy with a request: `headerTimeout` from when it opened (the first request's head must
-/// be in by then), `idleTimeout` after each response (the next request's head). A
+/// be in by then), `bodyTimeout` from the end of a head (its body), `idleTimeout` after
+/// each response (the next request's head). A
 /// connection past its deadline, or the oldest of the waiting ones once the open
 /// connections pass the high-water mark, is closed by shutting its socket down: the
 /// library then sees the end of the stream and closes it itself.
@@ -26,7 +27,7 @@ final class ConnectionWatch: Sendable {
     private struct Tracked {
         let socket: Int32
         let opened: ContinuousClock.Instant
-        /// Between a request's head and its completion (a handler working, a stream open).
+        /// Between a request's last byte and its completion (a handler working, a stream open).
         var busy = false
         var deadline: ContinuousClock.Instant
         /// Shut down already; waiting for the library to notice.
@@ -40,6 +41,7 @@ final class ConnectionWatch: Sendable {
     }
 
     let headerTimeout: Duration
+    let bodyTimeout: Duration
     let idleTimeout: Duration
     /// Past this many open connections, the oldest waiting one is closed for each new one.
     let highWater: Int
@@ -49,6 +51,7 @@ final class ConnectionWatch: Sendable {
 
     init(configuration: HTTPServer.Configuration) {
         headerTimeout = configuration.headerTimeout
+        bodyTimeout = configuration.bodyTimeout
         idleTimeout = configuration.idleTimeout
         let total = configuration.maxConnections
         highWater = max(1, total - max(1, total / 4))
@@ -73,8 +76,14 @@ final class ConnectionWatch: Sendable {
         }
     }
 
-    /// A request's head is complete: no deadline until it is answered.
+    /// A request's head is complete: its body (if any) is due within the body timeout.
     func headersArrived(_ connection: OpaquePointer) {
+        let deadline = ContinuousClock.now + bodyTimeout
+        state.withLock { $0.connections[Self.key(connection)]?.deadline = deadline }
+    }
+
+    /// The whole request is in: no deadline until it is answered (a handler working, a stream open).
+    func requestReceived(_ connection: OpaquePointer) {
         state.withLock { $0.connections[Self.key(connection)]?.busy = true }
     }
 

@@ -31,6 +31,9 @@ extension HTTPServer {
         /// A new connection's first request head (request line and header fields) must be
         /// in within this, however slowly it trickles; then the connection is closed.
         public var headerTimeout: Duration = .seconds(10)
+        /// A request's body must be in within this of the end of its head (a 1 MiB body at
+        /// 20 KiB/s), however slowly it trickles; then the connection is closed.
+        public var bodyTimeout: Duration = .seconds(60)
         /// Simultaneous connections from one client address; 0 is unlimited.
         public var connectionsPerIP: Int = 64
         /// Simultaneous connections in total. With a thread pool the library divides this

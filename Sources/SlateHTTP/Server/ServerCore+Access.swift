@@ -70,6 +70,7 @@ extension ServerCore {
             // chunked body the library may refuse a response; then the connection is dropped.
             return queue(error.response, on: connection)
         case .respond:
+            watch.requestReceived(connection)
             if suspendAndRespond(exchange) { return .YES }
             exchange.state.withLock { $0.phase = .queued }
             return queue(Self.unavailable, on: connection)
