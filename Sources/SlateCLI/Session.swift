@@ -9,7 +9,7 @@ final class Session {
     /// Columns of the terminal, or nil when output is not a terminal (no truncation).
     let width: Int?
     let wantsJSON: Bool
-    let databasePath: String
+    private(set) var databasePath: String
     let calendar: Calendar
     let clock: @Sendable () -> Date
     private var openedSlate: Slate?
@@ -32,6 +32,13 @@ final class Session {
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return base + "/slate/slate.sqlite"
+    }
+
+    /// Points the session at another database (from `slate serve --config`); only before
+    /// the database is opened.
+    func useDatabase(_ path: String) {
+        precondition(openedSlate == nil, "the database is already open")
+        databasePath = path
     }
 
     /// The task board, opening the database (and creating its folder) on first use.
