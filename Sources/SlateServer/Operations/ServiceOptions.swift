@@ -24,8 +24,10 @@ public enum ServiceMetrics {
     /// until it is cancelled.
     public static func register(_ container: ModelContainer, in registry: MetricsRegistry) -> Task<Void, Never> {
         let commits = CommitCounter()
+        // Subscribed now, so a commit made right after this returns is counted.
+        let stream = container.commits()
         let counting = Task {
-            for await _ in container.commits() { commits.count.add(1, ordering: .relaxed) }
+            for await _ in stream { commits.count.add(1, ordering: .relaxed) }
         }
         registry.addCounter("slate_commits_total", help: "Commits to the database seen since the server started.") {
             Double(commits.count.load(ordering: .relaxed))
