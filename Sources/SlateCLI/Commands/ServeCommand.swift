@@ -88,7 +88,9 @@ enum ServeCommand {
 
         let scheme = settings.configuration.tls == nil ? "http" : "https"
         let host = settings.configuration.host
-        try printBanner(session: session, slate: slate, scheme: scheme, host: host, port: server.port, webRoot: settings.webRoot)
+        // Under a service manager standard output goes to the journal: no password there.
+        try printBanner(session: session, slate: slate, scheme: scheme, host: host, port: server.port, webRoot: settings.webRoot,
+                        mayPrintPassword: notifier.socketPath == nil)
         log.event("listening", ["address": "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)",
                                 "database": session.databasePath, "web": settings.webRoot ?? "none",
                                 "metrics": metricsServer.map { "\(settings.metrics!.host):\($0.port)" } ?? "off"])
@@ -172,11 +174,16 @@ enum ServeCommand {
         return server
     }
 
-    static func printBanner(session: Session, slate: Slate, scheme: String, host: String, port: Int, webRoot: String?) throws {
+    static func printBanner(session: Session, slate: Slate, scheme: String, host: String, port: Int, webRoot: String?,
+                            mayPrintPassword: Bool) throws {
         let administration = AccountAdministration(container: slate.container)
         var banner = "Slate is serving \(session.databasePath)\n  \(scheme)://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(port)/\n"
         if host == "0.0.0.0" { banner += "  reachable from other devices on your network: use this machine's IP address\n" }
-        if let first = try administration.firstStartAccount() {
+        if !mayPrintPassword {
+            if try AccountDirectory(container: slate.container).accounts().isEmpty {
+                banner += "No account yet: add one with slate user add NAME (see the README's service section).\n"
+            }
+        } else if let first = try administration.firstStartAccount() {
             banner += "First start: created the account '\(first.name)' with the password\n  \(first.password)\n"
             banner += "It is shown once; change it with: slate user passwd \(first.name)\n"
         } else if webRoot != nil {
