@@ -72,6 +72,28 @@ import Testing
         #expect(value(registry.render(), "slate_http_event_streams_opened_total") == 1)
     }
 
+    @Test func aClientThatLeavesIsNoLongerCountedOverTheWire() async throws {
+        let registry = MetricsRegistry()
+        let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
+        let ended = Latch()
+        continuation.onTermination = { _ in ended.open() }
+        var router = Router()
+        router.on(.get, "/events") { _ in .eventStream(events) }
+        router.use(RequestMetrics(registry: registry, routes: router.routeTable.map(\.pattern)))
+        try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(50) }) { server in
+            let port = server.port
+            try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                _ = try connection.readHead()
+            }  // the connection closes here
+            #expect(await ended.wait(atMost: .seconds(10)))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while registry.openStreams != 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(registry.openStreams == 0)
+        }
+    }
+
     @Test func sampledGaugesAndCountersAreRendered() {
         let registry = MetricsRegistry()
         registry.addGauge("slate_database_bytes", help: "Bytes.") { 4096 }
