@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
 .PHONY: run test build bootstrap bench bench-store bench-cli bench-server bench-web screenshots format clean \
-	release install install-files uninstall deb
+	release install install-files uninstall deb ops-test
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -92,6 +92,11 @@ bench-web:
 # docs/screenshots/*.png: the web app at phone and desktop sizes, on the sample board.
 screenshots:
 	scripts/web-test --screenshots
+
+# Operations tests alone (also the last step of `make test`): install, package, service.
+ops-test:
+	scripts/bootstrap --test
+	scripts/ops-test
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

@@ -86,6 +86,20 @@ enum ServeCommand {
             metricsServer = try startMetrics(metrics, at: address)
         }
 
+        // Signals are handled before anyone is told the server is up.
+        ProcessSignals.observe([SIGINT, SIGTERM]) {
+            notifier.stopping()
+            log.event("stopping")
+        }
+        server.shutdownOnSignals()
+        metricsServer?.shutdownOnSignals()
+        let commandLine = given
+        let configurationPath = file?.path
+        ProcessSignals.observe([SIGHUP]) {
+            guard let configurationPath else { return log.event("reload skipped", ["reason": "no --config file to read"]) }
+            reload(configurationPath, commandLine: commandLine, log: log, notifier: notifier)
+        }
+
         let scheme = settings.configuration.tls == nil ? "http" : "https"
         let host = settings.configuration.host
         // Under a service manager standard output goes to the journal: no password there.
@@ -97,18 +111,6 @@ enum ServeCommand {
         notifier.ready(status: "Serving on port \(server.port)")
 
         let watcher = service.watchExternalChanges()
-        ProcessSignals.observe([SIGINT, SIGTERM]) {
-            notifier.stopping()
-            log.event("stopping")
-        }
-        server.shutdownOnSignals()
-        metricsServer?.shutdownOnSignals()
-        if let file {
-            let commandLine = given
-            ProcessSignals.observe([SIGHUP]) {
-                reload(file.path, commandLine: commandLine, log: log, notifier: notifier)
-            }
-        }
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.waitUntilStopped()
