@@ -13,6 +13,8 @@ final class Session {
     let calendar: Calendar
     let clock: @Sendable () -> Date
     private var openedSlate: Slate?
+    /// Say on standard error when opening the database upgraded it (serve logs it instead).
+    var reportsMigrationBackup = true
 
     init(console: Console, environment: [String: String], parsed: ParsedCommand, terminalWidth: Int?,
          calendar: Calendar, clock: @escaping @Sendable () -> Date) {
@@ -49,6 +51,9 @@ final class Session {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         let slate = try Slate.open(path: databasePath, calendar: calendar, clock: clock)
+        if reportsMigrationBackup, let backup = slate.container.migrationBackup {
+            console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
+        }
         openedSlate = slate
         return slate
     }

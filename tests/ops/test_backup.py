@@ -102,3 +102,36 @@ def test_a_forced_restore_under_a_running_server():
         assert server.stop() == 0
     finally:
         folder.remove()
+
+
+def test_an_upgrade_copies_the_database_first_and_says_so():
+    folder = Folder()
+    try:
+        db = folder("slate.sqlite")
+        slate(db, "add", "Written by the old version")
+
+        def as_if_written_by_an_older_build():
+            # What an older build leaves: the schema recorded differs from this build's.
+            connection = sqlite3.connect(db)
+            connection.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
+            connection.commit()
+            connection.close()
+
+        as_if_written_by_an_older_build()
+        listed = slate(db, "list")
+        assert "note: the database was upgraded" in listed.stderr, listed.stderr
+        copies = [name for name in os.listdir(folder.path) if name.startswith("slate.sqlite.before-schema-")]
+        assert len(copies) == 1, copies
+        copy = sqlite3.connect(f"file:{folder(copies[0])}?mode=ro", uri=True)
+        assert copy.execute("SELECT title FROM tasks").fetchall() == [("Written by the old version",)]
+        assert copy.execute("SELECT value FROM _slate_meta WHERE key = 'schema_fingerprint'").fetchall() == [(0,)]
+        copy.close()
+        assert "upgraded" not in slate(db, "list").stderr, "only once"
+
+        as_if_written_by_an_older_build()
+        server = Server(folder, db)
+        upgraded = [e for e in server.events() if e.get("event") == "database upgraded"]
+        assert upgraded and upgraded[0]["copy_before"].startswith(db + ".before-schema-"), server.log()
+        assert server.stop() == 0
+    finally:
+        folder.remove()

@@ -62,10 +62,10 @@ enum ServeCommand {
         guard let lock = try ProcessLock.acquire(forStore: session.databasePath) else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
+        session.reportsMigrationBackup = false
         let slate = try session.slate()
         if let backup = slate.container.migrationBackup {
-            log.event("migrated", ["schema": SlateSchema.version, "backup": backup])
-            FileHandle.standardError.write(Data("The database was upgraded; a copy from before is at \(backup)\n".utf8))
+            log.event("database upgraded", level: "warning", ["schema": SlateSchema.version, "copy_before": backup])
         }
         let metrics = settings.metrics.map { _ in MetricsRegistry() }
         var options = ServiceOptions()
