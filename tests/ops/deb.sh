@@ -25,7 +25,8 @@ deb=$(scripts/make-deb "$SLATE")
 version=$("$SLATE" --version | awk '{print $2}')
 [[ "$deb" == "dist/slate_${version}_$(dpkg --print-architecture).deb" ]] || fail "unexpected name $deb"
 contents=$(dpkg-deb --contents "$deb" | awk '{print $6}')
-for path in ./usr/bin/slate ./usr/share/slate/web/index.html ./lib/systemd/system/slate.service ./etc/slate/slate.conf \
+for path in ./usr/bin/slate ./usr/share/slate/web/index.html ./lib/systemd/system/slate.service \
+    ./lib/systemd/system/slate-backup.timer ./etc/slate/slate.conf \
     ./usr/share/man/man1/slate.1.gz ./usr/share/doc/slate/copyright; do
     grep -qx "$path" <<<"$contents" || fail "$path is not in the package"
 done
@@ -34,8 +35,11 @@ if grep -q '^E:' <<<"$lint"; then fail "lintian errors:\n$lint"; fi
 
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || fail "dpkg -i failed: $(cat "$work/dpkg.log")"
 [[ "$(/usr/bin/slate --version)" == "slate $version" ]] || fail "installed slate --version"
-cmp -s dist/slate.service /lib/systemd/system/slate.service || fail "the installed unit is not dist/slate.service"
-systemd-analyze verify /lib/systemd/system/slate.service 2>"$work/verify.log" || fail "systemd-analyze verify: $(cat "$work/verify.log")"
+for unit in slate.service slate-backup.service slate-backup.timer; do
+    cmp -s "dist/$unit" "/lib/systemd/system/$unit" || fail "the installed $unit is not dist/$unit"
+done
+systemd-analyze verify /lib/systemd/system/slate.service /lib/systemd/system/slate-backup.service \
+    /lib/systemd/system/slate-backup.timer 2>"$work/verify.log" || fail "systemd-analyze verify: $(cat "$work/verify.log")"
 [[ ! -s "$work/verify.log" ]] || fail "systemd-analyze verify warned: $(cat "$work/verify.log")"
 
 # One-shot serve of the installed binary with the installed configuration (port 8080 in
