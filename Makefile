@@ -59,7 +59,7 @@ install-files:
 uninstall:
 	rm -f $(INSTALL_BIN)/slate $(INSTALL_MAN)/slate.1.gz
 	rm -rf $(INSTALL_WEB)
-	-rmdir $(DESTDIR)$(PREFIX)/share/slate 2>/dev/null
+	rmdir $(DESTDIR)$(PREFIX)/share/slate 2>/dev/null || true
 
 # dist/slate_<version>_amd64.deb: binary, web app, unit, configuration example, manual, copyright.
 deb: release

@@ -210,3 +210,15 @@ def test_a_first_start_in_a_terminal_prints_the_password_once_and_never_logs_it(
         assert second.stop() == 0
     finally:
         folder.remove()
+
+
+def test_a_second_server_on_the_same_database_is_refused():
+    folder = Folder()
+    try:
+        server = Server(folder, folder("slate.sqlite"))
+        second = slate(folder("slate.sqlite"), "serve", "--port", "0", check=False)
+        assert second.returncode == 1, second.returncode
+        assert "Another slate serve is serving" in second.stderr, second.stderr
+        assert server.stop() == 0
+    finally:
+        folder.remove()
