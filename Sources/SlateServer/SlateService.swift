@@ -14,10 +14,14 @@ public struct SlateService: Sendable {
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
     ///   - secureCookies: mark session cookies `Secure` (HTTPS, or behind a TLS proxy).
+    ///   - strictTransportSecurity: send `Strict-Transport-Security` (served over TLS, by a
+    ///     proxy or otherwise), so a browser never uses plain HTTP for this site again.
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
+    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
+                logLevel: AccessLog.Level) {
         var options = ServiceOptions()
         options.log = ServiceLog(requestLevel: logLevel)
+        options.strictTransportSecurity = strictTransportSecurity
         self.init(container: container, webRoot: webRoot, secureCookies: secureCookies, options: options)
     }
 
@@ -31,10 +35,15 @@ public struct SlateService: Sendable {
         if let metrics = options.metrics {
             router.use(RequestMetrics(registry: metrics, routes: router.routeTable.map(\.pattern)))
         }
-        router.use(SecurityHeaders())
+        var security = SecurityHeaders()
+        if options.strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
+        router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
     }
+
+    /// One year, the value browsers' preload lists ask for; subdomains are left alone.
+    public static let strictTransportSecurity = "max-age=31536000"
 
     /// Reports writes made by other processes as live events, checking every `interval`
     /// (one indexed read of the revision counter), until the task is cancelled; 50 ms keeps

@@ -17,6 +17,7 @@ import Testing
         tls_certificate = /etc/slate/cert.pem
         tls_key = credential:tls.key
         behind_proxy = true
+        trusted_proxies = 127.0.0.1, 10.0.0.0/8 ,fd00::/8
         log_format = json
         log_level = errors
         max_connections = 200
@@ -35,6 +36,7 @@ import Testing
         #expect(merged.value("tls-cert") == "/etc/slate/cert.pem")
         #expect(merged.value("tls-key") == "credential:tls.key")
         #expect(merged.flag("behind-proxy"))
+        #expect(merged.allValues("trusted-proxy") == ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
         #expect(merged.value("log-format") == "json")
         #expect(merged.value("log-level") == "errors")
         #expect(merged.value("max-connections") == "200")
@@ -43,6 +45,13 @@ import Testing
         #expect(merged.value("metrics") == "127.0.0.1:9464")
         let implemented = ServeSetting.all.filter { $0.kind != .reserved }
         #expect(Set(file.entries.map(\.setting.key)) == Set(implemented.map(\.key)), "the example sets every key")
+    }
+
+    @Test func proxiesOnTheCommandLineReplaceTheFilesProxies() throws {
+        let file = try ConfigurationFile(text: "trusted_proxies = 10.0.0.1\n", path: "slate.conf")
+        let merged = file.merged(into: ParsedCommand(path: ["serve"], flags: ["behind-proxy"]))
+        #expect(merged.allValues("trusted-proxy").isEmpty)
+        #expect(file.merged(into: ParsedCommand(path: ["serve"])).allValues("trusted-proxy") == ["10.0.0.1"])
     }
 
     @Test func theCommandLineWinsOverTheFile() throws {
@@ -82,6 +91,8 @@ import Testing
         ("metrics = 0.0.0.0:9464", "a loopback address and port"),
         ("metrics = 127.0.0.1", "a loopback address and port"),
         ("database = ", "the path of the database file"),
+        ("trusted_proxies = 127.0.0.1, proxy.lan", "IP addresses or CIDR ranges"),
+        ("trusted_proxies = 10.0.0.0/33", "IP addresses or CIDR ranges"),
     ])
     func aBadValueIsRefusedWithItsLineAndTheAcceptedForms(line: String, forms: String) {
         let problem = refusal("# slate\n\n" + line + "\n")
@@ -90,7 +101,7 @@ import Testing
     }
 
     @Test func reservedKeysAreRefusedAsNotSupportedYet() {
-        for key in ["smtp_host", "smtp_password_file", "trusted_proxies"] {
+        for key in ["smtp_host", "smtp_password_file", "smtp_from"] {
             let problem = refusal("\(key) = something\n")
             #expect(problem?.message.contains("not supported yet") == true, "\(key)")
         }

@@ -1,4 +1,4 @@
-"""dist/nginx/slate-proxy.conf, unchanged, in front of `slate serve --behind-proxy`: nginx
+"""dist/nginx/slate-proxy.conf, unchanged, in front of `slate serve --trusted-proxy 127.0.0.1`: nginx
 from Debian on a loopback port proxies the API, the web app and a live event stream (an
 event made through the proxy arrives through the proxy at once: no buffering)."""
 import json
@@ -19,7 +19,7 @@ def test_nginx_snippet_proxies_api_web_app_and_live_events():
     try:
         db = folder("slate.sqlite")
         slate(db, "sample")
-        server = Server(folder, db, "--behind-proxy", "--web", os.path.abspath("Web"))
+        server = Server(folder, db, "--trusted-proxy", "127.0.0.1", "--web", os.path.abspath("Web"))
         port = free_port()
         upstream = server.url.split("://")[1]
         folder.write("nginx.conf", f"""

@@ -65,7 +65,8 @@ database = data/slate.sqlite
 web = {os.path.abspath("Web")}
 tls_certificate = cert.pem
 tls_key = credential:tls.key
-behind_proxy = true
+behind_proxy = false
+trusted_proxies = 127.0.0.1, ::1
 log_format = json
 log_level = all
 max_connections = 50
@@ -94,7 +95,7 @@ metrics = 127.0.0.1:0
         too_big = request(base + "/api/v1/tasks", "POST", body={"title": "x" * 70000}, context=context)
         assert too_big.status == 413, too_big.status
 
-        # A session (the cookie is Secure: behind_proxy and TLS) and a bearer token.
+        # A session (the cookie is Secure: TLS and a trusted proxy) and a bearer token.
         db = folder("ignored-by-config.sqlite")
         password = slate(db, "user", "passwd", "local", "--password-stdin", stdin="correct horse battery staple\n")
         assert password.returncode == 0
@@ -103,6 +104,7 @@ metrics = 127.0.0.1:0
         assert signed_in.status == 200, signed_in.body
         cookie = signed_in.headers["Set-Cookie"]
         assert "; Secure" in cookie, cookie
+        assert signed_in.headers.get("Strict-Transport-Security", "").startswith("max-age="), signed_in.headers
         session_value = cookie.split(";")[0].split("=", 1)[1]
         token = slate(db, "--json", "token", "create", "--user", "local", "--label", "ops").stdout
         token = token.split('"token":"')[1].split('"')[0] if '"token":"' in token else token.split('"token" : "')[1].split('"')[0]

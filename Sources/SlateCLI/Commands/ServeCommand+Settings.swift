@@ -6,9 +6,11 @@ extension ServeCommand {
     /// Checks every option (each by its rule in ``ServeSetting``) and reads the TLS files.
     static func settings(_ parsed: ParsedCommand, _ session: Session) throws -> Settings {
         for setting in ServeSetting.all where setting.kind == .value || setting.kind == .secretFile {
-            guard let value = parsed.value(setting.option), let problem = setting.problem(with: value) else { continue }
-            let shown = setting.kind == .secretFile ? "(hidden)" : value
-            throw session.invalidValue(shown, option: setting.option, expected: String(problem.dropFirst("expected ".count)), path: parsed.path)
+            for value in parsed.allValues(setting.option) {
+                guard let problem = setting.problem(with: value) else { continue }
+                let shown = setting.kind == .secretFile ? "(hidden)" : value
+                throw session.invalidValue(shown, option: setting.option, expected: String(problem.dropFirst("expected ".count)), path: parsed.path)
+            }
         }
         var settings = Settings()
         settings.configuration.host = parsed.value("host") ?? "127.0.0.1"
@@ -18,10 +20,19 @@ extension ServeCommand {
         if let text = parsed.value("max-body-size"), let bytes = ServeSetting.byteCount(text) { settings.configuration.maxBodySize = bytes }
         settings.logFormat = parsed.value("log-format").flatMap(ServiceLog.Format.init(rawValue:)) ?? .text
         settings.logLevel = parsed.value("log-level").flatMap(accessLevel) ?? .all
-        settings.secureCookies = parsed.flag("behind-proxy")
+        let proxies = try ServerCommands.trustedProxies(parsed, session)
+        settings.configuration.trustedProxies = proxies
+        // Every client of a proxy shares its address: the per-address cap would count them
+        // together, so it is off unless asked for (the proxy limits its own clients).
+        if !proxies.isEmpty, parsed.value("connections-per-ip") == nil { settings.configuration.connectionsPerIP = 0 }
+        settings.secureCookies = !proxies.isEmpty
+        settings.strictTransportSecurity = !proxies.isEmpty
         if let text = parsed.value("metrics"), text != "off" { settings.metrics = ServeSetting.metricsAddress(text) }
         settings.configuration.tls = try tlsIdentity(parsed, session)
-        if settings.configuration.tls != nil { settings.secureCookies = true }
+        if settings.configuration.tls != nil {
+            settings.secureCookies = true
+            settings.strictTransportSecurity = true
+        }
         settings.webRoot = try webRoot(parsed)
         return settings
     }

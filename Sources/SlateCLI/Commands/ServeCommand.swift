@@ -26,7 +26,8 @@ enum ServeCommand {
             .value("web", "folder", "The web app's folder (default: share/slate/web beside the installed binary, or ./Web)."),
             .value("tls-cert", "file", "Serve HTTPS with this PEM certificate (chain); needs --tls-key."),
             .value("tls-key", "file", "The PEM private key of --tls-cert (credential:NAME reads a systemd credential)."),
-            .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
+            .value("trusted-proxy", "address", "A TLS-terminating reverse proxy (an IP or CIDR range; repeatable): its X-Forwarded-For names the client, cookies are Secure, HSTS is sent.", repeatable: true),
+            .flag("behind-proxy", "Deprecated: the same as --trusted-proxy 127.0.0.1 --trusted-proxy ::1."),
             .value("log-level", "level", "all (default), errors or off."),
             .value("log-format", "format", "text (default) or json: one JSON object per line."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
@@ -44,6 +45,7 @@ enum ServeCommand {
         var logLevel = AccessLog.Level.all
         var metrics: (host: String, port: Int)?
         var secureCookies = false
+        var strictTransportSecurity = false
     }
 
     @Sendable static func run(_ given: ParsedCommand, _ session: Session) throws {
@@ -71,6 +73,7 @@ enum ServeCommand {
         var options = ServiceOptions()
         options.log = log
         options.metrics = metrics
+        options.strictTransportSecurity = settings.strictTransportSecurity
         let service = SlateService(container: slate.container, webRoot: settings.webRoot,
                                    secureCookies: settings.secureCookies, options: options)
         let server = HTTPServer(configuration: settings.configuration, responder: service.router)

@@ -87,9 +87,14 @@ struct ConfigurationFile {
         var merged = parsed
         let folder = (path as NSString).deletingLastPathComponent
         for entry in entries where parsed.values[entry.setting.option] == nil && !parsed.flag(entry.setting.option) {
+            // One way to name proxies: --trusted-proxy or --behind-proxy on the command line wins.
+            if entry.setting.option == "trusted-proxy" || entry.setting.option == "behind-proxy",
+               parsed.values["trusted-proxy"] != nil || parsed.flag("behind-proxy") { continue }
             switch entry.setting.kind {
             case .flag:
                 if entry.value == "true" { merged.flags.insert(entry.setting.option) }
+            case .list:
+                merged.values[entry.setting.option] = ServeSetting.items(entry.value)
             case .value, .secretFile:
                 var value = entry.value
                 if ["db", "web", "tls-cert", "tls-key"].contains(entry.setting.option), !value.hasPrefix("/"),

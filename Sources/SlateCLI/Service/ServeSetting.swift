@@ -1,4 +1,5 @@
 import Foundation
+import SlateHTTP
 
 /// One setting of `slate serve`: its key in the configuration file, the command-line
 /// option it stands for, and the values it accepts. The table below is the one place
@@ -8,6 +9,8 @@ struct ServeSetting: Sendable {
     enum Kind: Sendable {
         /// Text checked by `accepts`.
         case value
+        /// Values separated by commas, each checked by `accepts`: a repeatable option.
+        case list
         /// `true` or `false`: sets the option's flag.
         case flag
         /// A path to a file whose contents are secret: never printed or logged.
@@ -32,6 +35,9 @@ struct ServeSetting: Sendable {
         case .reserved: return "\(key) is not supported yet (\(forms))"
         case .flag: return ["true", "false"].contains(value) ? nil : "expected true or false"
         case .value, .secretFile: return accepts(value) ? nil : "expected \(forms)"
+        case .list:
+            let items = Self.items(value)
+            return !items.isEmpty && items.allSatisfy(accepts) ? nil : "expected \(forms)"
         }
     }
 
@@ -48,9 +54,11 @@ struct ServeSetting: Sendable {
         ServeSetting(key: "tls_key", option: "tls-key", kind: .secretFile,
                      forms: "the path of a PEM private key file, or credential:NAME for a systemd credential",
                      accepts: { !$0.isEmpty }),
-        ServeSetting(key: "behind_proxy", option: "behind-proxy", kind: .flag, forms: "true or false"),
-        ServeSetting(key: "trusted_proxies", option: "trusted-proxy", kind: .reserved,
-                     forms: "this build cannot tell a proxy's clients apart; set behind_proxy instead"),
+        ServeSetting(key: "trusted_proxies", option: "trusted-proxy", kind: .list,
+                     forms: "IP addresses or CIDR ranges separated by commas, such as 127.0.0.1, ::1 or 10.0.0.0/8",
+                     accepts: { AddressRange($0) != nil }),
+        ServeSetting(key: "behind_proxy", option: "behind-proxy", kind: .flag,
+                     forms: "true or false (deprecated: trusted_proxies = 127.0.0.1, ::1)"),
         ServeSetting(key: "log_format", option: "log-format", forms: "text or json", accepts: { ["text", "json"].contains($0) }),
         ServeSetting(key: "log_level", option: "log-level", forms: "all, errors or off",
                      accepts: { ["all", "errors", "off"].contains($0) }),
@@ -67,6 +75,11 @@ struct ServeSetting: Sendable {
     }
 
     static func named(_ key: String) -> ServeSetting? { all.first { $0.key == key } }
+
+    /// `a, b,c` → ["a", "b", "c"].
+    static func items(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
     static func forOption(_ option: String) -> ServeSetting? { all.first { $0.option == option } }
 
     /// True for an IPv4 or IPv6 literal.

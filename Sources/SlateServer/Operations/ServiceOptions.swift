@@ -10,6 +10,8 @@ public struct ServiceOptions: Sendable {
     public var log = ServiceLog()
     /// Collects request metrics and the store's figures when set (see ``ServiceMetrics``).
     public var metrics: MetricsRegistry? = nil
+    /// Send `Strict-Transport-Security` (served over TLS, by Slate or a proxy).
+    public var strictTransportSecurity = false
     /// The schema version `/readyz` expects the file to have.
     public var schemaVersion: Int = SlateSchema.version
 
