@@ -52,15 +52,18 @@ enum ServeCommand {
         var parsed = given
         var file: ConfigurationFile?
         if let path = given.value("config") {
-            file = try readConfiguration(path)
-            parsed = file!.merged(into: given)
-            // --db and SLATE_DB... the command line wins; the file wins over the environment.
+            let configuration = try readConfiguration(path)
+            parsed = configuration.merged(into: given)
+            file = configuration
+            // The database: --db wins, then the file, then SLATE_DB.
             if given.value("db") == nil, let database = parsed.value("db") { session.useDatabase(database) }
         }
         let settings = try settings(parsed, session)
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
+        let folder = (session.databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         guard let lock = try ProcessLock.acquire(forStore: session.databasePath) else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
