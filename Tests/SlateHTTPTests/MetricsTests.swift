@@ -119,6 +119,7 @@ import Testing
         #expect(request?["event"] as? String == "request")
         #expect(request?["path"] as? String == "/tasks")
         #expect(request?["status"] as? Int == 200)
+        #expect(request?["client"] as? String == "127.0.0.1")
         #expect(!all[0].contains("secret"))
         let event = try JSONSerialization.jsonObject(with: Data(all[1].utf8)) as? [String: Any]
         #expect(event?["address"] as? String == "127.0.0.1:8080")

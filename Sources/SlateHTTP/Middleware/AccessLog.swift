@@ -64,7 +64,7 @@ public struct AccessLog: Middleware {
         guard level == .all || status.code >= 400 else { return }
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        lines.request(method: request.method.rawValue, path: request.path, status: status.code, size: size, milliseconds: milliseconds)
+        lines.request(method: request.method.rawValue, path: request.path, client: request.remoteAddress, status: status.code, size: size, milliseconds: milliseconds)
     }
 
     private static func size(of response: Response) -> String {

@@ -64,13 +64,14 @@ public final class ServiceLog: Sendable {
         }
     }
 
-    /// Writes a request line: the text form is `AccessLog`'s `GET /path 200 12B 0.8ms`.
-    func request(method: String, path: String, status: Int, size: String, milliseconds: Double) {
+    /// Writes a request line: the text form is `AccessLog`'s `GET /path 200 12B 0.8ms`; the
+    /// JSON form also names the client's address (the proxy's client behind a trusted proxy).
+    func request(method: String, path: String, client: String, status: Int, size: String, milliseconds: Double) {
         switch format {
         case .text:
             write("\(method) \(path) \(status) \(size) \(String(format: "%.1f", milliseconds))ms")
         case .json:
-            write(Self.json(["time": Self.timestamp(), "level": "info", "event": "request", "method": method, "path": path,
+            write(Self.json(["time": Self.timestamp(), "level": "info", "event": "request", "method": method, "path": path, "client": client,
                              "status": status, "size": size, "ms": (milliseconds * 10).rounded() / 10]))
         }
     }
