@@ -44,6 +44,9 @@ enum Schemas {
             ], required: ["id", "name", "color", "icon", "order", "activeCount", "created", "revision"]),
             "ListInput": OpenAPIDocument.object(listFields, required: ["name"]),
             "ListPatch": OpenAPIDocument.object(listFields),
+            "Account": OpenAPIDocument.object([
+                "name": ["type": "string"], "timeZone": nullable(["type": "string"]), "serverTimeZone": ["type": "string"],
+            ], required: ["name", "timeZone", "serverTimeZone"]),
             "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood"]],
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
