@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 
 /// The OpenAPI 3.1 description of `/api/v1`, served at `/api/v1/openapi.json`.
 ///
@@ -90,6 +91,8 @@ enum OpenAPIDocument {
             ],
             "/api/v1/undo": ["post": operation("undo", "Undo the last change", responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"]))])],
             "/api/v1/redo": ["post": operation("redo", "Redo the last undone change", responses: ["200": content(object(["redone": ["type": ["string", "null"]]], required: ["redone"]))])],
+            "/api/v1/vocabulary": ["get": operation("vocabulary", "The smart lists, sorts, statuses, priorities, palette, list icons and limits the server accepts",
+                                                    responses: ["200": content(Schemas.ref("Vocabulary"))])],
             "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", parameters: [timeZone], responses: ["200": content(Schemas.ref("Statistics"))])],
             "/api/v1/changes": [
                 "get": operation("changes", "What changed since a revision",
@@ -143,15 +146,15 @@ enum OpenAPIDocument {
 
     static var taskQueryParameters: [[String: Any]] {
         [
-            query("scope", ["type": "string", "enum": ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"]]),
+            query("scope", ["type": "string", "enum": SmartList.all.map(\.name)]),
             query("list", Schemas.uuid),
-            query("status", ["type": "string", "enum": ["all", "active", "completed"]]),
+            query("status", ["type": "string", "enum": TaskQuery.Status.allCases.map(\.rawValue)]),
             query("search", ["type": "string"]),
             query("priority", Schemas.priority),
             query("tag", ["type": "string"]),
-            query("sort", ["type": "string", "enum": ["default", "priority", "due", "created", "title", "manual"]]),
+            query("sort", ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)]),
             query("parent", Schemas.uuid),
-            query("limit", ["type": "integer", "minimum": 1, "maximum": 500]),
+            query("limit", ["type": "integer", "minimum": 1, "maximum": Vocabulary.maximumPageSize]),
             query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
         ]
     }
