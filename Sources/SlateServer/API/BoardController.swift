@@ -115,7 +115,8 @@ struct BoardController {
         let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
         return context.json([
             "revision": changes.revision,
-            "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar),
+            "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar,
+                              subtaskCounts: try domain { try slate.subtaskCounts(of: changes.tasks.map(\.id)) }),
             "lists": summaries.map(PublicJSON.list),
             "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
             "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },

@@ -153,7 +153,8 @@ enum OpenAPIDocument {
             query("priority", Schemas.priority),
             query("tag", ["type": "string"]),
             query("sort", ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)]),
-            query("parent", Schemas.uuid),
+            query("parent", ["oneOf": [Schemas.uuid, ["type": "string", "const": "none"]],
+                             "description": "A task's id: its subtasks; none: only tasks that are no one's subtask"]),
             query("limit", ["type": "integer", "minimum": 1, "maximum": Vocabulary.maximumPageSize]),
             query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
         ]
