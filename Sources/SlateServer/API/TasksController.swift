@@ -49,7 +49,7 @@ struct TasksController {
         let task = try domain { try slate.addRevisionedTask(try input.draft()) }
         var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
         response.headers["Location"] = "/api/v1/tasks/\(task.model.id.uuidString.lowercased())"
-        return response
+        return context.stamped(response, by: slate)
     }
 
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
@@ -61,7 +61,7 @@ struct TasksController {
         draft.parentID = parent.id
         if draft.listID == nil { draft.listID = parent.listID }
         let task = try domain { try slate.addRevisionedTask(draft) }
-        return try representation(task.model, revision: task.revision, slate: slate, status: .created)
+        return context.stamped(try representation(task.model, revision: task.revision, slate: slate, status: .created), by: slate)
     }
 
     @Sendable func subtasks(_ request: Request) async throws -> Response {
@@ -82,7 +82,7 @@ struct TasksController {
         try input.checkReferences(slate)
         do {
             let task = try domain { try slate.updateRevisionedTask(id, patch, expectedRevision: expected) }
-            return try representation(task.model, revision: task.revision, slate: slate)
+            return context.stamped(try representation(task.model, revision: task.revision, slate: slate), by: slate)
         } catch var error as HTTPError where error.status == .preconditionFailed {
             throw try withCurrent(&error, id: id, slate: slate)
         }
@@ -97,7 +97,7 @@ struct TasksController {
         } catch var error as HTTPError where error.status == .preconditionFailed {
             throw try withCurrent(&error, id: id, slate: slate)
         }
-        return Response(status: .noContent)
+        return context.stamped(Response(status: .noContent), by: slate)
     }
 
     /// `POST /tasks/parse {"text": "…"}`: what a quick-entry line means, without saving.
