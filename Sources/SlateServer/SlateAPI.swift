@@ -14,7 +14,9 @@ public struct SlateAPI: Sendable {
     /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
     public init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
-        self.init(container: container, authenticate: { try authenticator.accountID(for: $0) }, clock: clock) { router in
+        // Looking a token or session up reads the database: on a reader thread, off the cooperative pool.
+        self.init(container: container, authenticate: { request in try await BoardThreads.shared.read { try authenticator.accountID(for: request) } },
+                  clock: clock) { router in
             SessionController(authenticator: authenticator, limiter: LoginLimiter(), secureCookies: secureCookies)
                 .addRoutes(to: &router)
         }

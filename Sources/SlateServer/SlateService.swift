@@ -31,7 +31,7 @@ public struct SlateService: Sendable {
         let container = self.container
         return Task {
             while !Task.isCancelled {
-                _ = try? container.publishExternalChanges()
+                _ = try? await BoardThreads.shared.read { _ = try container.publishExternalChanges() }
                 try? await Task.sleep(for: interval)
             }
         }

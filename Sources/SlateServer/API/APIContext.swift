@@ -31,7 +31,8 @@ struct APIContext: Sendable {
                 throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
         } else {
-            zone = try domain { try AccountDirectory(container: container).timeZone(of: accountID) }
+            let container = self.container
+            zone = try await BoardThreads.shared.read { try domain { try AccountDirectory(container: container).timeZone(of: accountID) } }
         }
         return Slate(container: container, accountID: accountID, calendar: TimeZones.calendar(in: zone), clock: clock)
     }

@@ -19,7 +19,7 @@ struct EventsController {
     @Sendable func events(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let commits = context.container.commits()
-        let current = try domain { try slate.revision() }
+        let current = try await slate.read { slate in try domain { try slate.revision() } }
         let resumeFrom = request.headers["Last-Event-ID"].flatMap { Int($0) }
         let recentEvents = self.recentEvents
         let stream = AsyncStream<ServerSentEvent> { continuation in

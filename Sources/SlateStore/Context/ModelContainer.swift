@@ -81,6 +81,10 @@ public final class ModelContainer: Sendable {
         notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
     }
 
+    /// Runs `body` with every read inside it served from one snapshot of the database
+    /// (one read transaction): a page, its total and the revision then agree.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T { try pool.snapshot(body) }
+
     /// The revision of the last committed write (0 for a new store).
     public func currentRevision() throws -> Int {
         try pool.readStatement { try ChangeLog.currentRevision($0) }
