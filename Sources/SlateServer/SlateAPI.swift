@@ -31,6 +31,7 @@ public struct SlateAPI: Sendable {
                  clock: @escaping @Sendable () -> Date, extraRoutes: (inout Router) -> Void) {
         let context = APIContext(container: container, authenticate: authenticate, clock: clock)
         var router = Router()
+        router.use(ErrorBoundary())
         extraRoutes(&router)
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)

@@ -215,6 +215,7 @@ enum OpenAPIDocument {
                           rawBody: Bool = false, responses: [String: Any], secured: Bool = true) -> [String: Any] {
         var all = responses
         all["400"] = error
+        all["503"] = error   // the database stayed locked by another program: try again (Retry-After)
         if secured { all["401"] = error }
         if body != nil || rawBody {
             all["413"] = error   // over the server's body limit (1 MiB)

@@ -14,7 +14,7 @@ enum Schemas {
             "Error": OpenAPIDocument.object([
                 "error": ["type": "object", "required": ["code", "message"],
                           "properties": ["code": ["type": "string"], "message": ["type": "string"], "field": ["type": "string"],
-                                         "current": ["type": "object"]]],
+                                         "current": ["type": "object"], "requestId": ["type": "string"]]],
             ], required: ["error"]),
             "Task": OpenAPIDocument.object([
                 "id": uuid, "number": ["type": "integer"], "title": ["type": "string"], "notes": ["type": "string"],
