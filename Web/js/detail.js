@@ -1,7 +1,7 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
 import { OfflineError, api } from "./api.js";
-import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { PRIORITIES, dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
 
 const SAVE_DELAY = 500;
@@ -39,14 +39,25 @@ export class Detail {
       this.showPriority(button.dataset.priority);
       this.change("priority", button.dataset.priority);
     });
-    const dueChanged = () => {
+    // The due date saves only a whole date: a picker emptied or half-typed on the way to
+    // another date saves nothing. Clearing is explicit (the Due date toggle, or Clear date).
+    const dueChanged = ({ turnedOn = false } = {}) => {
       const has = $("detail-has-due").checked;
-      showDueInput($("detail-due"), $("detail-all-day"), has);
-      this.change("due", has ? dueFromInput($("detail-due").value, $("detail-all-day").checked) : null);
+      const input = $("detail-due");
+      showDueInput(input, $("detail-all-day"), has, { fillEmpty: turnedOn });
+      $("detail-due-clear").hidden = !has;
+      if (!has) return this.change("due", null);
+      if (!dueInputComplete(input)) return this.dueIncomplete();
+      this.change("due", dueFromInput(input.value, $("detail-all-day").checked));
     };
-    $("detail-has-due").addEventListener("change", dueChanged);
-    $("detail-all-day").addEventListener("change", dueChanged);
-    $("detail-due").addEventListener("change", dueChanged);
+    $("detail-has-due").addEventListener("change", () => dueChanged({ turnedOn: true }));
+    $("detail-all-day").addEventListener("change", () => dueChanged());
+    $("detail-due").addEventListener("change", () => dueChanged());
+    $("detail-due-clear").addEventListener("click", () => {
+      $("detail-has-due").checked = false;
+      dueChanged();
+    });
+    $("detail-complete").addEventListener("click", () => this.toggleCompleted());
     $("detail-close").addEventListener("click", () => this.app.close());
     $("detail-delete").addEventListener("click", () => this.task && this.app.actions.remove(this.task));
     $("detail-edit-form").addEventListener("click", () => this.task && this.app.editTask(this.task));
@@ -132,20 +143,52 @@ export class Detail {
     $("detail-has-due").checked = !!task.due;
     $("detail-all-day").checked = !!task.due && task.isAllDay;
     $("detail-all-day").parentElement.hidden = !task.due;
+    $("detail-due-clear").hidden = !task.due;
     const input = $("detail-due");
     input.type = task.isAllDay ? "date" : "datetime-local";
     input.value = dueInputValue(task);
     input.hidden = !task.due;
     $("detail-flag").checked = task.isFlagged;
     $("detail-created").textContent = friendlyDateTime(task.created);
-    $("detail-completed").textContent = task.completedAt ? friendlyDateTime(task.completedAt) : "Not completed";
+    this.showCompletion(task);
     $("detail-title-error").hidden = true;
+  }
+
+  /** The Complete / Reopen button and the completed date. */
+  showCompletion(task) {
+    const button = $("detail-complete");
+    button.setAttribute("aria-pressed", String(task.isCompleted));
+    button.textContent = task.isCompleted ? "Reopen" : "Complete";
+    button.setAttribute("aria-label", `${task.isCompleted ? "Reopen" : "Complete"} this task`);
+    $("detail-completed").textContent = task.completedAt ? friendlyDateTime(task.completedAt) : "Not completed";
   }
 
   fillLists(selected) {
     const select = $("detail-list");
     select.replaceChildren(...listOptions(this.app.lists));
     select.value = selected || "";
+  }
+
+  /** The lists changed (or arrived after the task): the List field shows the task's list. */
+  listsChanged() {
+    if (!this.task) return;
+    this.fillLists("listId" in this.pending ? this.pending.listId : this.task.listId);
+  }
+
+  /** Completes the open task, or reopens it: saved at once, with any waiting edits. */
+  async toggleCompleted() {
+    if (!this.task) return;
+    const completed = !("isCompleted" in this.pending ? this.pending.isCompleted : this.task.isCompleted);
+    this.showCompletion({ ...this.task, isCompleted: completed, completedAt: completed ? this.task.completedAt : null });
+    this.change("isCompleted", completed);
+    await this.flush();
+    if (completed && this.task?.recurrence) this.app.toast(`Completed “${this.task.title}”; the next one is scheduled.`);
+  }
+
+  /** A half-typed due date: nothing is saved until it is whole again. */
+  dueIncomplete() {
+    delete this.pending.due;
+    this.setState("Due date incomplete: not saved", "pending");
   }
 
   showPriority(priority) {
@@ -215,7 +258,7 @@ export class Detail {
         if (this.task?.id === id) {
           this.task = data;
           this.etag = etag;
-          $("detail-completed").textContent = data.completedAt ? friendlyDateTime(data.completedAt) : "Not completed";
+          if (!("isCompleted" in this.pending)) this.showCompletion(data);
         }
         this.app.taskChanged(data);
       } catch (error) {

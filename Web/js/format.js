@@ -105,9 +105,11 @@ function localDay(offset = 0) {
 
 /**
  * Shows or hides a due-date picker for its "Due date" (`has`) and "All day" toggles: a date
- * or a date-time picker, the value carried across, tomorrow (at 9:00) when it had none.
+ * or a date-time picker, the value carried across. With `fillEmpty` (the user just turned
+ * the due date on) an empty picker gets tomorrow (at 9:00); otherwise an empty or half-typed
+ * picker stays as it is, so it is never mistaken for a date.
  */
-export function showDueInput(input, allDayBox, has) {
+export function showDueInput(input, allDayBox, has, { fillEmpty = true } = {}) {
   const allDay = allDayBox.checked;
   input.hidden = !has;
   allDayBox.parentElement.hidden = !has;
@@ -117,7 +119,16 @@ export function showDueInput(input, allDayBox, has) {
     input.type = type;
     input.value = allDay ? value.slice(0, 10) : value.length === 10 ? value + "T09:00" : value;
   }
-  if (has && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
+  if (has && fillEmpty && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
+}
+
+/**
+ * True when a due-date picker holds a whole date. While a date is typed (Backspace in the
+ * day, an hour typed as "0" then "2") the picker is briefly empty or invalid: that is never
+ * a date to save, and never a request to clear one.
+ */
+export function dueInputComplete(input) {
+  return input.value !== "" && !input.validity.badInput;
 }
 
 /** `<option>`s: `first` ([value, label] pairs), then one per list. */

@@ -1,7 +1,7 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
 import { api } from "./api.js";
-import { ICONS, PALETTE, dueFromInput, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { ICONS, PALETTE, dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,9 +17,9 @@ export class TaskForm {
       $("task-form-add").disabled = !f.title.value.trim();
     };
     f.title.addEventListener("input", updateButton);
-    const dueToggle = () => showDueInput(f.due, f.allDay, f.hasDue.checked);
-    f.hasDue.addEventListener("change", dueToggle);
-    f.allDay.addEventListener("change", dueToggle);
+    const dueToggle = ({ turnedOn = false } = {}) => showDueInput(f.due, f.allDay, f.hasDue.checked, { fillEmpty: turnedOn });
+    f.hasDue.addEventListener("change", () => dueToggle({ turnedOn: true }));
+    f.allDay.addEventListener("change", () => dueToggle());
     this.dueToggle = dueToggle;
     this.updateButton = updateButton;
     $("task-form-cancel").addEventListener("click", () => this.dialog.close());
@@ -62,6 +62,8 @@ export class TaskForm {
     f.due.type = f.allDay.checked ? "date" : "datetime-local";
     f.due.value = task ? dueInputValue(task) : "";
     f.isFlagged.checked = !!(task && task.isFlagged);
+    f.isCompleted.checked = !!(task && task.isCompleted);
+    $("task-form-completed").hidden = !task;
     this.form.querySelector(".form-error").hidden = true;
     this.dueToggle();
     this.updateButton();
@@ -80,13 +82,31 @@ export class TaskForm {
       priority: f.priority.value,
       due: f.hasDue.checked ? dueFromInput(f.due.value, f.allDay.checked) : null,
       isFlagged: f.isFlagged.checked,
+      ...(this.editing ? { isCompleted: f.isCompleted.checked } : {}),
     };
+  }
+
+  /** The lists changed while the form is open: its List field keeps what was chosen. */
+  listsChanged() {
+    if (!this.dialog.open) return;
+    const select = this.form.elements.listId;
+    const chosen = select.value || (this.editing?.listId ?? "");
+    select.replaceChildren(...listOptions(this.app.lists));
+    select.value = chosen;
   }
 
   async submit() {
     const fields = this.values();
     if (!fields.title || this.busy) return;
     const error = this.form.querySelector(".form-error");
+    const f = this.form.elements;
+    if (f.hasDue.checked && !dueInputComplete(f.due)) {
+      // A half-typed date is neither a date nor a request to clear one.
+      error.textContent = "The due date is incomplete: finish the date (and time), or turn Due date off.";
+      error.hidden = false;
+      f.due.focus();
+      return;
+    }
     let changes = fields;
     if (this.editing) {
       changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== this.original[key]));

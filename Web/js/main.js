@@ -257,6 +257,8 @@ class App {
       const { data } = await api.lists();
       this.lists = data.lists;
       this.sidebar.renderLists(this.lists);
+      this.detail.listsChanged();
+      this.taskForm.listsChanged();
       const state = route.current();
       if (state.list) {
         const list = this.lists.find((l) => l.id === state.list);
