@@ -21,6 +21,30 @@ public struct AccountDirectory: Sendable {
         return try accounts().first { $0.name.lowercased() == wanted }
     }
 
+    /// The account with `id`, if it exists.
+    public func account(id: UUID) throws -> Account? {
+        try context().model(Account.self, id: id)
+    }
+
+    /// Sets the account's default time zone (an IANA name; nil: the server's), the zone
+    /// dates are read in when a client does not send its own.
+    @discardableResult
+    public func setTimeZone(_ name: String?, for accountID: UUID) throws -> Account {
+        guard var account = try account(id: accountID) else { throw SlateError.notFound("such account") }
+        account.timeZone = try name.map { try TimeZones.zone(named: $0).identifier }
+        let context = context()
+        context.update(account)
+        try context.save()
+        return account
+    }
+
+    /// The zone dates are read in for the account when a client sends none: its own
+    /// default, else the server's.
+    public func timeZone(of accountID: UUID) throws -> TimeZone {
+        guard let name = try account(id: accountID)?.timeZone, let zone = TimeZone(identifier: name) else { return .current }
+        return zone
+    }
+
     /// Creates an account. Names are 1–64 letters, digits, dots, dashes or underscores,
     /// unique ignoring case.
     public func createAccount(named name: String, now: Date) throws -> Account {

@@ -7,7 +7,7 @@ import SlateStore
 extension Account: PersistentModel {
     public static let schema = ModelSchema<Account>(
         table: "accounts",
-        columns: [.column(\.name, "name"), .column(\.created, "created")],
+        columns: [.column(\.name, "name"), .column(\.created, "created"), .column(\.timeZone, "timeZone")],
         indexes: [Index("accounts_by_name", on: [.caseInsensitive("name")], unique: true)]
     )
 }

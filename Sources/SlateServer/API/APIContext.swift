@@ -15,20 +15,25 @@ struct APIContext: Sendable {
     /// Totals of task queries, for `GET /tasks` pages.
     let taskCounts = TaskCounts()
 
+    /// The header in which a client names its IANA time zone: quick entry and due phrases
+    /// ("fri 5pm") are read in it, and all-day dates are days of it.
+    static let timeZoneHeader = "X-Slate-Time-Zone"
+
     /// The task board of the request's account, in the client's time zone when it sends
-    /// `X-Time-Zone` (an IANA name), else the server's.
+    /// `X-Slate-Time-Zone`, else in the account's default zone, else in the server's.
     func slate(for request: Request) async throws -> Slate {
         let accountID = try await authenticate(request)
-        var calendar = Calendar(identifier: .gregorian)
-        if let name = request.headers["X-Time-Zone"] {
-            guard let zone = TimeZone(identifier: name) else {
-                throw HTTPError(.badRequest, code: "invalid_header", message: "X-Time-Zone '\(name)' is not an IANA time zone such as Europe/Paris.", field: "X-Time-Zone")
+        let zone: TimeZone
+        if let name = request.headers[Self.timeZoneHeader] {
+            do {
+                zone = try TimeZones.zone(named: name, field: Self.timeZoneHeader)
+            } catch let error as SlateError {
+                throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
-            calendar.timeZone = zone
         } else {
-            calendar.timeZone = .current
+            zone = try domain { try AccountDirectory(container: container).timeZone(of: accountID) }
         }
-        return Slate(container: container, accountID: accountID, calendar: calendar, clock: clock)
+        return Slate(container: container, accountID: accountID, calendar: TimeZones.calendar(in: zone), clock: clock)
     }
 
     /// The names of the account's lists by id, read again only after a commit touched lists.

@@ -13,6 +13,7 @@ struct BoardController {
         router.on(.post, "/api/v1/undo", undo)
         router.on(.post, "/api/v1/redo", redo)
         router.on(.get, "/api/v1/stats", stats)
+        router.on(.get, "/api/v1/vocabulary", vocabulary)
         router.on(.get, "/api/v1/changes", changes)
         router.on(.get, "/api/v1/export", export)
         router.on(.post, "/api/v1/import", importData)
@@ -23,8 +24,8 @@ struct BoardController {
         let slate = try await context.slate(for: request)
         let body = try JSONBody(request, allowed: ["action", "ids", "before"])
         let action = try body.requiredString("action")
-        guard let given = try body.uuids("ids").value, !given.isEmpty, given.count <= 1000 else {
-            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'ids' must be an array of 1 to 1000 task ids.", field: "ids")
+        guard let given = try body.uuids("ids").value, !given.isEmpty, given.count <= Vocabulary.maximumBatchSize else {
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'ids' must be an array of 1 to \(Vocabulary.maximumBatchSize) task ids.", field: "ids")
         }
         // An id given twice is one task (each id once, in the order given).
         var seen = Set<UUID>()
@@ -87,6 +88,14 @@ struct BoardController {
         let slate = try await context.slate(for: request)
         let label = try domain { try slate.redo() }
         return context.json(["redone": label.map { $0 as Any } ?? NSNull()])
+    }
+
+    /// `GET /vocabulary`: the names and limits the server accepts (`Vocabulary`).
+    @Sendable func vocabulary(_ request: Request) async throws -> Response {
+        _ = try await context.authenticate(request)
+        var response = context.json(Vocabulary.json)
+        response.headers["Cache-Control"] = "private, max-age=3600"
+        return response
     }
 
     @Sendable func stats(_ request: Request) async throws -> Response {

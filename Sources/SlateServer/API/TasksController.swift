@@ -17,8 +17,6 @@ struct TasksController {
         router.on(.post, "/api/v1/tasks/:id/subtasks", createSubtask)
     }
 
-    static let maximumPageSize = 500
-
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
     @Sendable func list(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
