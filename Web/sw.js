@@ -1,6 +1,6 @@
 // Slate's service worker: caches the app shell so the app opens, and what is on screen stays
 // readable, without a connection. API requests always go to the network (never cached).
-const CACHE = "slate-shell-v2";
+const CACHE = "slate-shell-v3";
 const SHELL = [
   "/",
   "/index.html",
@@ -25,6 +25,10 @@ const SHELL = [
   "/js/stats.js",
   "/js/tasklist.js",
   "/js/toast.js",
+  "/js/vocabulary.js",
+  "/js/choices.js",
+  "/js/placement.js",
+  "/js/nesting.js",
 ];
 
 self.addEventListener("install", (event) => {

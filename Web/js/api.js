@@ -22,6 +22,39 @@ export class OfflineError extends Error {
   }
 }
 
+/** The browser's IANA time zone: the server reads "fri 5pm" and all-day dates in it. */
+export const timeZone = (() => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * The changes this tab made, by revision (the ETag "r42" of a write's answer, or a batch's
+ * `revision`), with the ids of the tasks each touched: the live stream's event for such a
+ * revision needs no request, the answer already had the task.
+ */
+export const ownChanges = new Map();
+let writesInFlight = 0;
+let settled = [];
+
+/** Resolves once no write of this tab is waiting for its answer. */
+export function writesSettled() {
+  if (writesInFlight === 0) return Promise.resolve();
+  return new Promise((resolve) => settled.push(resolve));
+}
+
+function recordOwnChange(etag, data) {
+  const match = /^"?r(\d+)"?$/.exec(etag || "");
+  const revision = match ? Number(match[1]) : typeof data?.revision === "number" ? data.revision : null;
+  if (revision === null) return;
+  const ids = data?.id ? [data.id] : Array.isArray(data?.ids) ? data.ids : [];
+  ownChanges.set(revision, new Set(ids));
+  if (ownChanges.size > 200) ownChanges.delete(ownChanges.keys().next().value);
+}
+
 const listeners = new Set();
 /** Calls `handler()` whenever a request is refused with 401 (the session is gone). */
 export function onUnauthorized(handler) {
@@ -43,6 +76,21 @@ function query(params) {
  */
 export async function request(method, path, options = {}) {
   const headers = { "X-Requested-With": "slate", Accept: "application/json" };
+  if (timeZone) headers["X-Slate-Time-Zone"] = timeZone;
+  const write = method !== "GET";
+  if (write) writesInFlight++;
+  try {
+    return await send(method, path, options, headers, write);
+  } finally {
+    if (write && --writesInFlight === 0) {
+      const waiting = settled;
+      settled = [];
+      waiting.forEach((resolve) => resolve());
+    }
+  }
+}
+
+async function send(method, path, options, headers, write) {
   let body;
   if (options.body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -58,7 +106,7 @@ export async function request(method, path, options = {}) {
       credentials: "same-origin",
       signal: options.signal,
       keepalive: options.keepalive,
-      cache: "no-store",
+      cache: options.cache || "no-store",
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
@@ -77,7 +125,9 @@ export async function request(method, path, options = {}) {
     if (response.status === 401 && !options.quiet401) listeners.forEach((handler) => handler());
     throw new ApiError(response.status, data, response.headers.get("ETag"));
   }
-  return { data, etag: response.headers.get("ETag"), status: response.status };
+  const etag = response.headers.get("ETag");
+  if (write) recordOwnChange(etag, data);
+  return { data, etag, status: response.status };
 }
 
 /** Shorthands for the resources the app uses. */
@@ -86,6 +136,9 @@ export const api = {
   signIn: (name, password) => request("POST", "/session", { body: { name, password }, quiet401: true }),
   signOut: () => request("DELETE", "/session"),
   lists: () => request("GET", "/lists"),
+  vocabulary: () => request("GET", "/vocabulary", { cache: "default" }),
+  counts: () => request("GET", "/counts"),
+  changes: (since) => request("GET", "/changes", { query: { since, counts: "true" } }),
   createList: (fields) => request("POST", "/lists", { body: fields }),
   updateList: (id, fields) => request("PATCH", `/lists/${id}`, { body: fields }),
   deleteList: (id, tasks) => request("DELETE", `/lists/${id}`, { query: { tasks } }),

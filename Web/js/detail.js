@@ -1,8 +1,9 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
 import { OfflineError, api } from "./api.js";
-import { PRIORITIES, dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
+import { priorityInfo } from "./vocabulary.js";
 
 const SAVE_DELAY = 500;
 const $ = (id) => document.getElementById(id);
@@ -303,7 +304,7 @@ export class Detail {
     const fields = [
       ["title", "Title", (t) => t.title],
       ["notes", "Notes", (t) => t.notes || "—"],
-      ["priority", "Priority", (t) => PRIORITIES[t.priority]?.label || t.priority],
+      ["priority", "Priority", (t) => priorityInfo(t.priority).label],
       ["due", "Due", (t) => (t.due ? friendlyDue(t) : "—")],
       ["isFlagged", "Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
       ["isCompleted", "Completed", (t) => (t.isCompleted ? "Yes" : "No")],
@@ -339,7 +340,6 @@ export class Detail {
       this.app.toast("The task you had open was deleted.");
       return;
     }
-    this.loadSubtasks();
     if (this.saving || this.hasPending()) {
       this.remoteChanged = true; // looked at again once the save is done
       return;
@@ -353,6 +353,11 @@ export class Detail {
     clearTimeout(this.timer);
     api.updateTask(this.task.id, this.pending, this.etag, { keepalive: true }).catch(() => {});
     this.pending = {};
+  }
+
+  /** True when subtask `id` is listed in the pane. */
+  showsSubtask(id) {
+    return [...$("subtasks").children].some((li) => li.dataset.id === id);
   }
 
   async loadSubtasks() {
@@ -371,8 +376,9 @@ export class Detail {
           box.setAttribute("aria-label", `Complete subtask “${sub.title}”`);
           box.addEventListener("change", async () => {
             try {
-              await api.updateTask(sub.id, { isCompleted: box.checked });
+              const { data } = await api.updateTask(sub.id, { isCompleted: box.checked });
               li.classList.toggle("done", box.checked);
+              this.app.taskChanged(data);
             } catch (error) {
               box.checked = !box.checked;
               this.app.onError(error);
@@ -392,8 +398,9 @@ export class Detail {
     const title = input.value.trim();
     if (!title || !this.task) return;
     try {
-      await api.addSubtask(this.task.id, { title });
+      const { data } = await api.addSubtask(this.task.id, { title });
       input.value = "";
+      this.app.taskChanged(data);
       this.loadSubtasks();
     } catch (error) {
       this.app.onError(error);

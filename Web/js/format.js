@@ -1,44 +1,4 @@
-// How things look: priorities, due dates, list icons and colours.
-
-/** Priorities from highest; `marks` is the Reminders style used where space is short. */
-export const PRIORITIES = {
-  critical: { label: "Critical", marks: "!!!!" },
-  high: { label: "High", marks: "!!!" },
-  medium: { label: "Medium", marks: "!!" },
-  low: { label: "Low", marks: "!" },
-  none: { label: "None", marks: "" },
-};
-
-/** The list palette (the sample board's colours first) and the icons a list can have. */
-export const PALETTE = ["#FF6B6B", "#FF9F43", "#FFE66D", "#A8E6CF", "#4ECDC4", "#54A0FF", "#C3A6FF", "#FF8ED4", "#8E8E93"];
-
-export const ICONS = {
-  "list.bullet": "📋",
-  book: "📖",
-  "figure.walk": "🚶",
-  lightbulb: "💡",
-  "music.note": "🎵",
-  film: "🎬",
-  camera: "📷",
-  paintbrush: "🖌️",
-  briefcase: "💼",
-  house: "🏠",
-  cart: "🛒",
-  heart: "❤️",
-  star: "⭐",
-  flag: "🚩",
-  calendar: "📅",
-  gift: "🎁",
-  "fork.knife": "🍴",
-  airplane: "✈️",
-  "graduationcap": "🎓",
-  wrench: "🔧",
-};
-
-/** The emoji standing for a list icon name (SF Symbols names, as the iOS apps use). */
-export function iconGlyph(name) {
-  return ICONS[name] || "📋";
-}
+// How things look: due dates and list colours (names come from vocabulary.js).
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,8 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
 import { api } from "./api.js";
-import { ICONS, PALETTE, dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { vocabulary } from "./vocabulary.js";
+import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -148,11 +149,11 @@ export class ListForm {
     this.dialog = $("list-form");
     this.form = this.dialog.querySelector("form");
     this.list = null;
-    this.color = PALETTE[0];
-    this.icon = "list.bullet";
+    this.color = vocabulary.defaultColor;
+    this.icon = vocabulary.defaultIcon;
     const swatches = this.form.querySelector(".swatches");
     swatches.replaceChildren(
-      ...PALETTE.map((color) => {
+      ...vocabulary.palette.map((color) => {
         const button = el("button", "swatch");
         button.type = "button";
         button.dataset.color = color;
@@ -165,7 +166,7 @@ export class ListForm {
     this.form.elements.customColor.addEventListener("input", (event) => this.pickColor(event.target.value.toUpperCase()));
     const icons = this.form.querySelector(".icon-choices");
     icons.replaceChildren(
-      ...Object.entries(ICONS).map(([name, glyph]) => {
+      ...vocabulary.icons.map(({ name, glyph }) => {
         const button = el("button", "icon-choice", glyph);
         button.type = "button";
         button.dataset.icon = name;
@@ -204,8 +205,9 @@ export class ListForm {
     this.form.reset();
     $("list-form-title").textContent = list ? "Edit List" : "New List";
     this.form.elements.name.value = list ? list.name : "";
-    this.pickColor(list ? list.color : PALETTE[Math.floor(Math.random() * PALETTE.length)]);
-    this.pickIcon(list && ICONS[list.icon] ? list.icon : list ? list.icon : "list.bullet");
+    const palette = vocabulary.palette;
+    this.pickColor(list ? list.color : palette[Math.floor(Math.random() * palette.length)]);
+    this.pickIcon(list ? list.icon : vocabulary.defaultIcon);
     $("list-delete").hidden = !list;
     $("list-move-up").hidden = !list;
     $("list-move-down").hidden = !list;

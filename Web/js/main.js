@@ -8,11 +8,13 @@ import { enableKeyboard } from "./keyboard.js";
 import { Live } from "./live.js";
 import { QuickEntry } from "./quickentry.js";
 import { enableReorder } from "./reorder.js";
-import { SMART_LISTS, Sidebar } from "./sidebar.js";
+import { Sidebar, smartLists } from "./sidebar.js";
 import * as route from "./state.js";
 import { showStats } from "./stats.js";
 import { TaskList } from "./tasklist.js";
 import { setUpToast, showToast } from "./toast.js";
+import { loadVocabulary } from "./vocabulary.js";
+import { showChoices } from "./choices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +29,7 @@ class App {
       open: (task) => this.navigate({ task: task.id }),
       filterTag: (tag) => this.navigate({ tag }),
       pick: (task, selected) => this.batch.pick(task, selected),
+      toggleSubtasks: (task) => this.taskList.toggleSubtasks(task.id),
       colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
     };
   }
@@ -123,10 +126,18 @@ class App {
 
   // MARK: the app
 
-  start() {
+  async start() {
     $("login-screen").hidden = true;
     $("app").hidden = false;
     if (!this.started) {
+      // What the server accepts (smart lists, sorts, priorities, palette, icons, limits) first.
+      try {
+        showChoices(await loadVocabulary());
+      } catch (error) {
+        this.onError(error);
+        return;
+      }
+      if (this.started) return; // started meanwhile
       this.started = true;
       this.taskList = new TaskList(this);
       this.sidebar = new Sidebar(this);
@@ -203,7 +214,7 @@ class App {
     const view = route.effectiveView(state);
     document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
     this.sidebar.highlight(state);
-    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : SMART_LISTS.find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : "All Tasks");
+    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : smartLists().find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : "All Tasks");
     $("view-title").textContent = title;
     document.title = `${title} — Slate`;
     if ($("search").value !== state.q) $("search").value = state.q;
@@ -256,25 +267,30 @@ class App {
     try {
       const { data } = await api.lists();
       this.lists = data.lists;
-      this.sidebar.renderLists(this.lists);
-      this.detail.listsChanged();
-      this.taskForm.listsChanged();
-      const state = route.current();
-      if (state.list) {
-        const list = this.lists.find((l) => l.id === state.list);
-        if (!list) {
-          // The list was deleted (elsewhere, or just now): leave it.
-          this.navigate({ view: "all", list: "", task: "" }, { replace: true });
-          this.toast("That list no longer exists; showing All Tasks.");
-        } else $("view-title").textContent = list.name;
-      }
-      this.taskList.recolor((id) => this.lists.find((l) => l.id === id)?.color);
+      this.listsShown();
       // The counts wait for the view's first page, which matters more.
       await this.taskList.ready;
       this.sidebar.refreshCounts();
     } catch (error) {
       this.onError(error);
     }
+  }
+
+  /** Draws `this.lists` wherever lists appear, and leaves a list that is gone. */
+  listsShown() {
+    this.sidebar.renderLists(this.lists);
+    this.detail.listsChanged();
+    this.taskForm.listsChanged();
+    const state = route.current();
+    if (state.list) {
+      const list = this.lists.find((l) => l.id === state.list);
+      if (!list) {
+        // The list was deleted (elsewhere, or just now): leave it.
+        this.navigate({ view: "all", list: "", task: "" }, { replace: true });
+        this.toast("That list no longer exists; showing All Tasks.");
+      } else $("view-title").textContent = list.name;
+    }
+    this.taskList.recolor((id) => this.lists.find((l) => l.id === id)?.color);
   }
 
   /** Everything on screen again (after a live change or an undo). */
@@ -301,7 +317,7 @@ class App {
     this.taskList.update({ ...task, ...changes, ...shown });
     try {
       const { data } = await api.updateTask(task.id, changes);
-      this.taskList.update(data);
+      this.taskList.place(data, task);
       return data;
     } catch (error) {
       this.taskList.update(task);
@@ -383,22 +399,85 @@ class App {
 
   /** A task this client created or changed: show it now, without waiting for the event. */
   taskChanged(task, { created = false } = {}) {
+    this.taskList.place(task);
     if (created) {
-      this.taskList.refresh().then(() => this.taskList.select(task.id));
+      this.taskList.select(task.id);
       this.toast(`Added “${task.title}”`);
-    } else this.taskList.update(task);
+    }
     if (this.detail.task && this.detail.task.id === task.id && !created) this.detail.reload();
   }
 
-  /** A live change from the server (another tab, the CLI, another device, or us). */
-  onChange(change) {
-    clearTimeout(this.changeTimer);
-    this.changeTimer = setTimeout(() => this.refreshAll(), 60);
+  // MARK: live changes (live.js decides whose they are)
+
+  /** Changes this tab made itself: the rows are already right; only the counts are read. */
+  async applyOwnChanges() {
+    try {
+      const { data } = await api.counts();
+      this.applyCounts(data);
+    } catch (error) {
+      this.onError(error, { quiet: true });
+    }
+  }
+
+  /**
+   * Changes made elsewhere (another tab, the CLI, another device): one request reads the
+   * changed tasks and lists and the counts; rows are updated in place, and the view is read
+   * again only when a change may move a task into, out of or within it. Resolves to the
+   * revision reached (null when the read failed).
+   */
+  async applyRemoteChanges(since) {
+    let data;
+    try {
+      ({ data } = await api.changes(since));
+    } catch (error) {
+      this.onError(error, { quiet: true });
+      return null;
+    }
+    this.applyListChanges(data.lists, data.deletedListIds);
+    if (data.counts) this.applyCounts(data.counts);
+    if (this.currentView() === "stats") showStats($("stats")).catch((error) => this.onError(error));
+    else if (!this.taskList.applyChanges(data.tasks, data.deletedTaskIds)) this.taskList.refresh({ activeTotal: this.activeTotal(data.counts) });
     const open = this.detail.task;
-    if (open && change.tasks) {
-      if (change.tasks.deleted.includes(open.id)) this.detail.externalChange(true);
-      else if (change.tasks.updated.includes(open.id) || change.tasks.inserted.length) this.detail.externalChange(false);
-    } else if (open && !change.tasks) this.detail.externalChange(false);
+    if (open) {
+      if (data.deletedTaskIds.includes(open.id)) this.detail.externalChange(true);
+      else if (data.tasks.some((task) => task.id === open.id)) this.detail.externalChange(false);
+      else if (data.tasks.some((task) => task.parentId === open.id) || data.deletedTaskIds.some((id) => this.detail.showsSubtask(id))) {
+        this.detail.loadSubtasks();
+      }
+    }
+    return data.revision;
+  }
+
+  /** Lists changed or deleted elsewhere, merged into the lists on screen. */
+  applyListChanges(changed, deleted) {
+    if (!changed.length && !deleted.length) return;
+    const byId = new Map(this.lists.map((list) => [list.id, list]));
+    for (const list of changed) byId.set(list.id, list);
+    for (const id of deleted) byId.delete(id);
+    this.lists = [...byId.values()].sort((a, b) => a.order - b.order || a.created.localeCompare(b.created));
+    this.listsShown();
+  }
+
+  /** The sidebar's numbers (GET /counts, or the counts of GET /changes). */
+  applyCounts(counts) {
+    let changed = false;
+    for (const list of this.lists) {
+      const count = counts.lists[list.id];
+      if (count !== undefined && count !== list.activeCount) {
+        list.activeCount = count;
+        changed = true;
+      }
+    }
+    if (changed) this.sidebar.renderLists(this.lists);
+    this.sidebar.showCounts(counts.smartLists);
+  }
+
+  /** The current view's active total, when the counts know it (no search or filter). */
+  activeTotal(counts) {
+    const state = route.current();
+    if (!counts || state.q || state.priority || state.tag) return undefined;
+    if (state.list) return counts.lists[state.list];
+    return counts.smartLists[route.effectiveView(state)];
   }
 
   toast(message, options) {

@@ -1,5 +1,6 @@
 // One task row: what it shows, and the touch gestures on it.
-import { PRIORITIES, el, friendlyDue } from "./format.js";
+import { el, friendlyDue } from "./format.js";
+import { priorityInfo } from "./vocabulary.js";
 
 /**
  * Builds the row for `task`. `actions` has `toggle(task)`, `flag(task)`, `remove(task)` and
@@ -44,6 +45,15 @@ export function taskRow(task, actions) {
     actions.toggle(row.task);
   });
 
+  // Shown when the row's subtasks are listed under it (nesting.js): folds them away.
+  const fold = el("button", "subtask-toggle", "▾");
+  fold.type = "button";
+  fold.hidden = true;
+  fold.addEventListener("click", (event) => {
+    event.stopPropagation();
+    actions.toggleSubtasks && actions.toggleSubtasks(row.task);
+  });
+
   const body = el("div", "row-body");
   const line = el("div", "row-line");
   const title = el("button", "task-title", task.title);
@@ -57,7 +67,7 @@ export function taskRow(task, actions) {
     line.append(marker);
   }
   if (task.priority !== "none") {
-    const info = PRIORITIES[task.priority];
+    const info = priorityInfo(task.priority);
     const badge = el("span", `priority-badge priority-${task.priority}`);
     badge.append(el("span", "badge-marks", info.marks), el("span", "badge-label", info.label));
     badge.setAttribute("aria-label", `${info.label} priority`);
@@ -97,7 +107,7 @@ export function taskRow(task, actions) {
   pick.type = "checkbox";
   pick.setAttribute("aria-label", `Select “${task.title}”`);
   pick.addEventListener("change", () => actions.pick && actions.pick(row.task, pick.checked));
-  content.append(pick, handle, toggle, body);
+  content.append(pick, handle, toggle, body, fold);
   row.append(left, right, content);
   row.classList.toggle("done", task.isCompleted);
   row.task = task;

@@ -1,6 +1,8 @@
 // The selected view's tasks: Active and Completed sections, loaded a page at a time as the
 // user scrolls (so 10,000 tasks stay smooth), kept current by live events.
 import { api } from "./api.js";
+import { isCollapsed, nestRows, setCollapsed } from "./nesting.js";
+import { compareForInsert, couldShow, placement } from "./placement.js";
 import { closeSwipe, signature, taskRow } from "./rows.js";
 import { effectiveView } from "./state.js";
 
@@ -164,8 +166,11 @@ export class TaskList {
     }
   }
 
-  /** Re-reads what is loaded (after a live change), keeping rows that did not change. */
-  async refresh() {
+  /**
+   * Re-reads what is loaded (after a live change), keeping rows that did not change.
+   * `activeTotal`, when the caller knows it (the counts), saves reading it.
+   */
+  async refresh({ activeTotal } = {}) {
     if (!this.state) return;
     const generation = this.generation;
     const sequence = ++this.refreshes;
@@ -175,9 +180,10 @@ export class TaskList {
         const loaded = this.active.rows.size + this.completed.rows.size;
         const page = await this.get("all", Math.min(MAX_PAGE, Math.max(FIRST_PAGE, loaded)));
         if (!current()) return;
-        const activeTotal = this.feed.crossed ? null : (await this.get("active", 1)).total;
+        const crossed = page.nextCursor === null || page.tasks.some((task) => task.isCompleted);
+        const total = crossed ? null : activeTotal ?? (await this.get("active", 1)).total;
         if (!current()) return;
-        this.active.total = activeTotal;
+        this.active.total = total;
         this.applyFeed(page, { append: false });
       } else {
         const pages = await Promise.all(
@@ -241,12 +247,8 @@ export class TaskList {
       rows.set(task.id, row);
       return row;
     });
-    // Only touch the DOM where the order or the rows changed.
-    const current = [...section.list.children];
-    if (current.length !== nodes.length || current.some((node, index) => node !== nodes[index])) {
-      section.list.replaceChildren(...nodes);
-    }
     section.rows = rows;
+    this.arrange(section, nodes);
     if ("nextCursor" in page) {
       section.cursor = page.nextCursor;
       section.more = page.nextCursor !== null;
@@ -256,14 +258,83 @@ export class TaskList {
 
   /** Adds rows at a section's end. */
   append(section, tasks) {
-    const fragment = document.createDocumentFragment();
     for (const task of tasks) {
       if (section.rows.has(task.id)) continue;
-      const row = taskRow(task, this.app.actions);
-      section.rows.set(task.id, row);
-      fragment.append(row);
+      section.rows.set(task.id, taskRow(task, this.app.actions));
     }
-    section.list.append(fragment);
+    this.arrange(section);
+  }
+
+  /**
+   * Puts a section's rows on screen in tree order (subtasks under their parent), touching
+   * the DOM only where the order changed. `nodes`: the rows in the view's order (default:
+   * the section's).
+   */
+  arrange(section, nodes = [...section.rows.values()]) {
+    const ordered = nestRows(nodes);
+    const current = section.list.children;
+    if (current.length !== ordered.length || ordered.some((node, index) => current[index] !== node)) {
+      section.list.replaceChildren(...ordered);
+    }
+  }
+
+  /** Folds or unfolds the subtasks under task `id`. */
+  toggleSubtasks(id) {
+    setCollapsed(id, !isCollapsed(id));
+    this.arrange(this.active);
+    this.arrange(this.completed);
+  }
+
+  /**
+   * Applies live changes made elsewhere to the rows on screen: a deleted task's row goes,
+   * a changed task's row is redrawn where it is. Returns false when a change may move a
+   * task into, out of or within the view: then the caller reads the view again.
+   */
+  applyChanges(tasks, deletedIds) {
+    if (!this.state) return true;
+    let settled = true;
+    for (const id of deletedIds) this.removeRow(id);
+    const sections = { active: this.active.enabled, completed: this.completed.enabled };
+    for (const task of tasks) {
+      const row = this.row(task.id);
+      const fits = couldShow(task, this.state, sections);
+      if (row && !fits) this.removeRow(task.id);
+      else if (row && placement(row.task, this.state) === placement(task, this.state)) this.update(task);
+      else if (fits) settled = false;
+    }
+    this.afterRender();
+    return settled;
+  }
+
+  /**
+   * Shows a task this tab created or changed (its answer is the task: nothing is read):
+   * redrawn in place, or moved where the view's order puts it among the loaded rows, or
+   * removed when it left the view. `before`: the task as it was placed (when the row shows
+   * an optimistic change).
+   */
+  place(task, before = null) {
+    if (!this.state) return;
+    const row = this.row(task.id);
+    const fits = couldShow(task, this.state, { active: this.active.enabled, completed: this.completed.enabled });
+    if (row && fits && placement(before || row.task, this.state) === placement(task, this.state)) return this.update(task);
+    if (row) this.removeRow(task.id);
+    if (fits) this.insert(task);
+    else this.afterRender();
+  }
+
+  /** Inserts a row among the loaded ones; beyond them it is only counted (shown when scrolled to). */
+  insert(task) {
+    const section = task.isCompleted ? this.completed : this.active;
+    const rows = [...section.rows.values()];
+    const index = rows.findIndex((row) => compareForInsert(task, row.task, this.state.sort) < 0);
+    if (section.total !== null) section.total++;
+    if (this.feed) this.feed.total++;
+    if (index === -1 && section.more) return this.afterRender();
+    const row = taskRow(task, this.app.actions);
+    rows.splice(index === -1 ? rows.length : index, 0, row);
+    section.rows = new Map(rows.map((r) => [r.dataset.id, r]));
+    this.arrange(section);
+    this.afterRender();
   }
 
   /** Loads the next page when the end of what is loaded comes near the screen. */
@@ -328,7 +399,7 @@ export class TaskList {
 
   /** Every row on screen, in order. */
   rows() {
-    return [...document.querySelectorAll("#task-scroller .task-section:not([hidden]) li.task-row")];
+    return [...document.querySelectorAll("#task-scroller .task-section:not([hidden]) li.task-row:not([hidden])")];
   }
 
   row(id) {
@@ -349,11 +420,17 @@ export class TaskList {
       closeSwipe(existing);
       existing.replaceWith(row);
       section.rows.set(task.id, row);
+      this.arrange(section);
     }
   }
 
   /** Removes a task's row at once (before the server confirms). */
   remove(id) {
+    this.removeRow(id);
+    this.afterRender();
+  }
+
+  removeRow(id) {
     for (const section of [this.active, this.completed]) {
       const row = section.rows.get(id);
       if (!row) continue;
@@ -361,8 +438,8 @@ export class TaskList {
       section.rows.delete(id);
       if (section.total !== null) section.total = Math.max(0, section.total - 1);
       if (this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
+      this.arrange(section);
     }
-    this.afterRender();
   }
 
   /** Marks one row as selected (j/k); `scroll` brings it into view. */
