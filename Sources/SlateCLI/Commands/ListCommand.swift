@@ -66,7 +66,10 @@ enum ListCommand {
         let lists = try session.listsByID()
         if session.wantsJSON {
             let json: [String: Any] = [
-                "tasks": tasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar) },
+                "tasks": try { () throws -> [[String: Any]] in
+                    let counts = try slate.subtaskCounts(of: tasks.map(\.id))
+                    return tasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar, subtasks: counts[$0.id] ?? .zero) }
+                }(),
                 "total": total,
             ]
             session.console.out(PublicJSON.render(json))

@@ -92,7 +92,7 @@ extension Slate {
         let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
         let context = makeContext()
         context.insert(list)
-        try translatingErrors { try context.save(undoLabel: "Add list “\(name)”") }
+        try save(context, undoLabel: "Add list “\(name)”")
         return list
     }
 
@@ -112,7 +112,7 @@ extension Slate {
         if let icon { list.icon = try TaskRules.validIcon(icon) }
         let context = makeContext()
         context.update(list, expectedRevision: expectedRevision)
-        try translatingErrors { try context.save(undoLabel: "Edit list “\(list.name)”") }
+        try save(context, undoLabel: "Edit list “\(list.name)”")
         return list
     }
 
@@ -124,7 +124,7 @@ extension Slate {
         moving.order = try Ordering.position(before: otherID, in: others.map { ($0.id, $0.order) }, what: "list")
         let context = makeContext()
         context.update(moving)
-        try translatingErrors { try context.save(undoLabel: "Move list “\(moving.name)”") }
+        try save(context, undoLabel: "Move list “\(moving.name)”")
     }
 
     /// Deletes a list; its tasks go with it or stay in the Inbox, as the caller chooses.
@@ -136,6 +136,6 @@ extension Slate {
             try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.listID == id })
         }
         context.delete(list, expectedRevision: expectedRevision)
-        try translatingErrors { try context.save(undoLabel: "Delete list “\(list.name)”") }
+        try save(context, undoLabel: "Delete list “\(list.name)”")
     }
 }

@@ -68,7 +68,7 @@ extension Slate {
         let task = try makeTask(draft)
         let context = makeContext()
         context.insert(task)
-        try translatingErrors { try context.save(undoLabel: "Add “\(task.title)”") }
+        try save(context, undoLabel: "Add “\(task.title)”")
         return try self.task(id: task.id)
     }
 
@@ -153,7 +153,7 @@ extension Slate {
         // Without a caller's revision, the one just read still guards against a write
         // that lands between this read and the save.
         context.update(task, expectedRevision: expectedRevision ?? read.revision)
-        try translatingErrors { try context.save(undoLabel: label) }
+        try save(context, undoLabel: label)
         return try self.task(id: id)
     }
 
@@ -185,7 +185,7 @@ extension Slate {
             context.update(task, expectedRevision: read.revision)
         }
         guard !labels.isEmpty else { return try ids.map { try task(id: $0).model } }
-        try translatingErrors { try context.save(undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks") }
+        try save(context, undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks")
         return try ids.map { try task(id: $0).model }
     }
 
@@ -224,7 +224,7 @@ extension Slate {
             tasks.append(task)
         }
         let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
-        try translatingErrors { try context.save(undoLabel: "\(isFlagged ? "Flag" : "Unflag") \(what)") }
+        try save(context, undoLabel: "\(isFlagged ? "Flag" : "Unflag") \(what)")
         return tasks
     }
 
@@ -238,7 +238,7 @@ extension Slate {
             titles.append(task.title)
         }
         let what = titles.count == 1 ? "“\(titles[0])”" : "\(titles.count) tasks"
-        try translatingErrors { try context.save(undoLabel: "Delete \(what)") }
+        try save(context, undoLabel: "Delete \(what)")
     }
 
     /// Moves a task before another in its list's manual order (nil: to the end).
@@ -256,7 +256,7 @@ extension Slate {
         task.modified = now
         let context = makeContext()
         context.update(task)
-        try translatingErrors { try context.save(undoLabel: "Move “\(task.title)”") }
+        try save(context, undoLabel: "Move “\(task.title)”")
     }
 
     /// Deletes every completed task, of one list or everywhere, as one change.
@@ -277,7 +277,7 @@ extension Slate {
         } else {
             try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.isCompleted })
         }
-        try translatingErrors { try context.save(undoLabel: "Clear \(count) completed") }
+        try save(context, undoLabel: "Clear \(count) completed")
         return count
     }
 
@@ -287,12 +287,43 @@ extension Slate {
     /// there is nothing to undo.
     @discardableResult
     public func undo() throws -> String? {
-        try translatingErrors { try makeContext().undo(in: accountID).map { $0.label ?? "the last change" } }
+        try translatingErrors {
+            let undone = try makeContext().undo(in: accountID)
+            remember(undone?.commit)
+            return undone.map { $0.label ?? "the last change" }
+        }
+    }
+
+    /// Reverts the change made at revision `change` (`lastChange` of the write that made
+    /// it), even when other changes came after it. Returns what it was.
+    ///
+    /// Refuses with `SlateError.cannotUndo` when that change is not in this account's
+    /// history (already undone, never recorded, too old) or when a later change touched
+    /// the same tasks or lists; nothing is written then.
+    @discardableResult
+    public func undo(change: Int) throws -> String {
+        do {
+            let undone = try makeContext().undo(revision: change, in: accountID)
+            guard let undone else {
+                throw SlateError.cannotUndo("Change \(change) cannot be undone: it is not in this account's history (already undone, or too old).")
+            }
+            remember(undone.commit)
+            return undone.label ?? "the change"
+        } catch let error as StoreError {
+            if case .conflict = error {
+                throw SlateError.cannotUndo("Change \(change) cannot be undone: a later change edited the same tasks or lists. Undo that one first, or edit them by hand.")
+            }
+            return try translatingErrors { throw error }
+        }
     }
 
     /// Re-applies the last undone change; returns what it was, or nil.
     @discardableResult
     public func redo() throws -> String? {
-        try translatingErrors { try makeContext().redo(in: accountID).map { $0.label ?? "the last change" } }
+        try translatingErrors {
+            let redone = try makeContext().redo(in: accountID)
+            remember(redone?.commit)
+            return redone.map { $0.label ?? "the last change" }
+        }
     }
 }

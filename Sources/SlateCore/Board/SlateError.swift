@@ -15,6 +15,8 @@ public enum SlateError: Error, Sendable, Equatable {
     case duplicateListName(String)
     /// Someone else changed the thing since it was read.
     case conflict(String, currentRevision: Int)
+    /// A change cannot be undone (not in the history, or a later change touched the same rows).
+    case cannotUndo(String)
     /// The store failed; the message says why.
     case store(String)
 
@@ -36,6 +38,7 @@ extension SlateError: CustomStringConvertible, LocalizedError {
         case .ambiguous(let prefix, let matches): "'\(prefix)' matches \(matches) tasks; give more of the id or use the number."
         case .duplicateListName(let name): "A list named \"\(name)\" already exists."
         case .conflict(let what, _): "\(what) was changed by someone else; reload it and try again."
+        case .cannotUndo(let message): message
         case .store(let message): message
         }
     }

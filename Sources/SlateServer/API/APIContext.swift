@@ -59,6 +59,18 @@ struct APIContext: Sendable {
         return total
     }
 
+    /// The response header that names the change a write made (its revision): what
+    /// `POST /undo {"change": N}` takes to revert exactly that change.
+    static let changeHeader = "Slate-Change"
+
+    /// `response` with the change the request's writes made, if any.
+    func stamped(_ response: Response, by slate: Slate) -> Response {
+        guard let change = slate.lastChange else { return response }
+        var response = response
+        response.headers[Self.changeHeader] = String(change)
+        return response
+    }
+
     /// A JSON response.
     func json(_ object: Any, status: HTTPStatus = .ok, etag: String? = nil) -> Response {
         var response = Response.json(JSONSerialization.body(object), status: status)

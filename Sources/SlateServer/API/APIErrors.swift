@@ -16,6 +16,8 @@ extension SlateError {
             HTTPError(.conflict, code: "duplicate_name", message: description, field: "name")
         case .conflict(_, let revision):
             HTTPError(.preconditionFailed, code: "stale", message: description, headers: ["ETag": ETag.revision(revision)])
+        case .cannotUndo(let message):
+            HTTPError(.conflict, code: "cannot_undo", message: message, field: "change")
         case .store(let message):
             HTTPError(.internalServerError, code: "store_error", message: message)
         }

@@ -50,7 +50,8 @@ struct BoardController {
                 throw SlateError.invalid(field: "action", message: "'action' must be complete, reopen, flag, unflag, delete or move; got '\(action)'.")
             }
         }
-        return context.json(["action": action, "ids": ids.map { $0.uuidString.lowercased() }, "revision": try domain { try slate.revision() }] as [String: Any])
+        let revision = try slate.lastChange ?? domain { try slate.revision() }
+        return context.stamped(context.json(["action": action, "ids": ids.map { $0.uuidString.lowercased() }, "revision": revision] as [String: Any]), by: slate)
     }
 
     /// `ids` less those whose parent, grandparent… is also in `ids`: deleting a task deletes
@@ -75,19 +76,31 @@ struct BoardController {
         let listID = try body.uuid("listId").value
         if let listID { try reference("listId") { _ = try slate.list(id: listID) } }
         let count = try domain { try slate.clearCompleted(in: listID) }
-        return context.json(["deleted": count])
+        return context.stamped(context.json(["deleted": count]), by: slate)
     }
 
+    /// `POST /undo {"change": N}` reverts the change a write answered with `Slate-Change: N`,
+    /// even after other changes (409 when a later one touched the same tasks or lists);
+    /// without `change`, the account's latest change.
     @Sendable func undo(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let label = try domain { try slate.undo() }
-        return context.json(["undone": label.map { $0 as Any } ?? NSNull()])
+        let body = try JSONBody(request, allowed: ["change"])
+        let label: String?
+        if let change = try body.integer("change").value {
+            guard change > 0 else {
+                throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'change' must be the Slate-Change of a write (a whole number ≥ 1); got \(change).", field: "change")
+            }
+            label = try domain { try slate.undo(change: change) }
+        } else {
+            label = try domain { try slate.undo() }
+        }
+        return context.stamped(context.json(["undone": label.map { $0 as Any } ?? NSNull()]), by: slate)
     }
 
     @Sendable func redo(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         let label = try domain { try slate.redo() }
-        return context.json(["redone": label.map { $0 as Any } ?? NSNull()])
+        return context.stamped(context.json(["redone": label.map { $0 as Any } ?? NSNull()]), by: slate)
     }
 
     /// `GET /vocabulary`: the names and limits the server accepts (`Vocabulary`).
@@ -115,7 +128,8 @@ struct BoardController {
         let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
         var body: [String: Any] = [
             "revision": changes.revision,
-            "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar),
+            "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar,
+                              subtaskCounts: try domain { try slate.subtaskCounts(of: changes.tasks.map(\.id)) }),
             "lists": summaries.map(PublicJSON.list),
             "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
             "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },
@@ -157,7 +171,7 @@ struct BoardController {
         }
         do {
             let summary = try domain { try slate.importData(request.body, format: format) }
-            return context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated])
+            return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
         } catch let error as HTTPError {
             throw error
         } catch {

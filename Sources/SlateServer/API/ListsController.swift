@@ -40,7 +40,7 @@ struct ListsController {
         }
         var response = try response(for: list.id, slate: slate, status: .created)
         response.headers["Location"] = "/api/v1/lists/\(list.id.uuidString.lowercased())"
-        return response
+        return context.stamped(response, by: slate)
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
@@ -59,7 +59,7 @@ struct ListsController {
             }
             throw error
         }
-        return try response(for: id, slate: slate)
+        return context.stamped(try response(for: id, slate: slate), by: slate)
     }
 
     /// `DELETE /lists/:id?tasks=keep|delete` — the caller must say what happens to the tasks.
@@ -72,7 +72,7 @@ struct ListsController {
         }
         let expected = try ETag.expectedRevision(request)
         try domain { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
-        return Response(status: .noContent)
+        return context.stamped(Response(status: .noContent), by: slate)
     }
 
     /// `POST /lists/:id/move {"before": id|null}`
@@ -87,7 +87,7 @@ struct ListsController {
             throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A list cannot be moved before itself.", field: "before")
         }
         try domain { try slate.moveList(id, before: before) }
-        return try response(for: id, slate: slate)
+        return context.stamped(try response(for: id, slate: slate), by: slate)
     }
 
     private func response(for id: UUID, slate: Slate, status: HTTPStatus = .ok) throws -> Response {

@@ -39,8 +39,12 @@ enum TaskQueryParameters {
             query.sort = value
         }
         if let parent = request.queryValue("parent") {
-            guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID); got '\(parent)'") }
-            query.parentID = id
+            if parent == "none" {
+                query.isTopLevelOnly = true
+            } else {
+                guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID) or none; got '\(parent)'") }
+                query.parentID = id
+            }
         }
         if let limit = request.queryValue("limit") {
             guard let value = Int(limit), (1...Vocabulary.maximumPageSize).contains(value) else {

@@ -28,7 +28,8 @@ struct TasksController {
         let total = try context.count(query, slate)
         let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
         return context.json([
-            "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar),
+            "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar,
+                              subtaskCounts: try domain { try slate.subtaskCounts(of: page.map(\.id)) }),
             "total": total,
             "nextCursor": next ?? NSNull(),
             "revision": try domain { try slate.revision() },
@@ -48,7 +49,7 @@ struct TasksController {
         let task = try domain { try slate.addRevisionedTask(try input.draft()) }
         var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
         response.headers["Location"] = "/api/v1/tasks/\(task.model.id.uuidString.lowercased())"
-        return response
+        return context.stamped(response, by: slate)
     }
 
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
@@ -60,7 +61,7 @@ struct TasksController {
         draft.parentID = parent.id
         if draft.listID == nil { draft.listID = parent.listID }
         let task = try domain { try slate.addRevisionedTask(draft) }
-        return try representation(task.model, revision: task.revision, slate: slate, status: .created)
+        return context.stamped(try representation(task.model, revision: task.revision, slate: slate, status: .created), by: slate)
     }
 
     @Sendable func subtasks(_ request: Request) async throws -> Response {
@@ -68,7 +69,8 @@ struct TasksController {
         let parent = try domain { try slate.task(id: try context.id(request)) }.model
         let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
         let lists = try context.listNames(slate)
-        return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar)])
+        let counts = try domain { try slate.subtaskCounts(of: children.map(\.id)) }
+        return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts)])
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
@@ -80,7 +82,7 @@ struct TasksController {
         try input.checkReferences(slate)
         do {
             let task = try domain { try slate.updateRevisionedTask(id, patch, expectedRevision: expected) }
-            return try representation(task.model, revision: task.revision, slate: slate)
+            return context.stamped(try representation(task.model, revision: task.revision, slate: slate), by: slate)
         } catch var error as HTTPError where error.status == .preconditionFailed {
             throw try withCurrent(&error, id: id, slate: slate)
         }
@@ -95,7 +97,7 @@ struct TasksController {
         } catch var error as HTTPError where error.status == .preconditionFailed {
             throw try withCurrent(&error, id: id, slate: slate)
         }
-        return Response(status: .noContent)
+        return context.stamped(Response(status: .noContent), by: slate)
     }
 
     /// `POST /tasks/parse {"text": "…"}`: what a quick-entry line means, without saving.
@@ -128,7 +130,8 @@ struct TasksController {
 
     private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
         let lists = try context.listNames(slate)
-        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar),
+        let counts = try domain { try slate.subtaskCounts(of: [task.id]) }
+        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts),
                             status: status, etag: ETag.revision(revision))
     }
 
@@ -136,7 +139,8 @@ struct TasksController {
     private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
         let current = try domain { try slate.task(id: id) }
         let lists = try context.listNames(slate)
-        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar)])
+        let counts = try domain { try slate.subtaskCounts(of: [id]) }
+        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts)])
         error.headers["ETag"] = ETag.revision(current.revision)
         return error
     }

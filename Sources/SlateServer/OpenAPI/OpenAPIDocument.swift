@@ -14,7 +14,7 @@ enum OpenAPIDocument {
             "info": ["title": "Slate API", "version": version,
                      "description": "Tasks, lists and live changes of one account. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
             "servers": [["url": "/"]],
-            "paths": paths,
+            "paths": withChangeHeaders(paths),
             "components": ["schemas": Schemas.all, "responses": responses,
                            "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                "session": ["type": "apiKey", "in": "cookie", "name": "slate_session"]]],
@@ -89,7 +89,9 @@ enum OpenAPIDocument {
                                    body: object(["timeZone": Schemas.nullable(["type": "string", "minLength": 1, "maxLength": 64, "examples": ["Europe/Paris"]])]),
                                    responses: ["200": content(Schemas.ref("Account"))]),
             ],
-            "/api/v1/undo": ["post": operation("undo", "Undo the last change", responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"]))])],
+            "/api/v1/undo": ["post": operation("undo", "Undo the change named by 'change' (a write's Slate-Change header), even after other changes; without it, the latest change",
+                                               body: object(["change": ["type": "integer", "minimum": 1]]),
+                                               responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"])), "409": error])],
             "/api/v1/redo": ["post": operation("redo", "Redo the last undone change", responses: ["200": content(object(["redone": ["type": ["string", "null"]]], required: ["redone"]))])],
             "/api/v1/vocabulary": ["get": operation("vocabulary", "The smart lists, sorts, statuses, priorities, palette, list icons and limits the server accepts",
                                                     responses: ["200": content(Schemas.ref("Vocabulary"))])],
@@ -137,6 +139,34 @@ enum OpenAPIDocument {
 
     // MARK: Building blocks
 
+    /// Operations that answer without writing anything of the board.
+    static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount"]
+
+    /// Every writing operation's success answers carry `Slate-Change`.
+    static func withChangeHeaders(_ paths: [String: Any]) -> [String: Any] {
+        paths.mapValues { item in
+            guard var item = item as? [String: Any] else { return item }
+            for method in ["post", "patch", "delete"] {
+                guard var operation = item[method] as? [String: Any], let id = operation["operationId"] as? String,
+                      !readOnlyOperations.contains(id), var responses = operation["responses"] as? [String: Any]
+                else { continue }
+                for (status, response) in responses where status.hasPrefix("2") {
+                    guard var response = response as? [String: Any] else { continue }
+                    response["headers"] = ["Slate-Change": changeHeader]
+                    responses[status] = response
+                }
+                operation["responses"] = responses
+                item[method] = operation
+            }
+            return item
+        }
+    }
+
+    static var changeHeader: [String: Any] {
+        ["description": "The change this write made (its revision), for POST /api/v1/undo {\"change\": N}; absent when nothing changed.",
+         "required": false, "schema": ["type": "string", "pattern": "^[0-9]+$"]]
+    }
+
     static var error: [String: Any] { ["$ref": "#/components/responses/Error"] }
     static var responses: [String: Any] { [
         "Error": ["description": "An error", "content": ["application/json": ["schema": Schemas.ref("Error")]]],
@@ -159,7 +189,8 @@ enum OpenAPIDocument {
             query("priority", Schemas.priority),
             query("tag", ["type": "string"]),
             query("sort", ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)]),
-            query("parent", Schemas.uuid),
+            query("parent", ["oneOf": [Schemas.uuid, ["type": "string", "const": "none"]],
+                             "description": "A task's id: its subtasks; none: only tasks that are no one's subtask"]),
             query("limit", ["type": "integer", "minimum": 1, "maximum": Vocabulary.maximumPageSize]),
             query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
         ]

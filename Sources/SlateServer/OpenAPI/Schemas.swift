@@ -23,10 +23,12 @@ enum Schemas {
                 "isOverdue": ["type": "boolean"], "listId": nullable(uuid), "list": nullable(["type": "string"]),
                 "parentId": nullable(uuid), "order": ["type": "number"], "tags": ["type": "array", "items": ["type": "string"]],
                 "recurrence": nullable(["type": "string"]), "reminderOffset": nullable(["type": "integer"]),
+                "subtaskCount": OpenAPIDocument.object(["active": ["type": "integer", "minimum": 0], "total": ["type": "integer", "minimum": 0]],
+                                                       required: ["active", "total"]),
                 "created": ["type": "string"], "modified": ["type": "string"],
             ], required: ["id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due",
                           "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
-                          "reminderOffset", "created", "modified"]),
+                          "reminderOffset", "subtaskCount", "created", "modified"]),
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
