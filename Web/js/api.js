@@ -32,9 +32,9 @@ export const timeZone = (() => {
 })();
 
 /**
- * The changes this tab made, by revision (the ETag "r42" of a write's answer, or a batch's
- * `revision`), with the ids of the tasks each touched: the live stream's event for such a
- * revision needs no request, the answer already had the task.
+ * The changes this tab made, by revision (a write's `Slate-Change` header), with the ids of
+ * the tasks and lists each touched: the live stream's event for such a change needs no
+ * request, the answer already had the task.
  */
 export const ownChanges = new Map();
 let writesInFlight = 0;
@@ -46,12 +46,11 @@ export function writesSettled() {
   return new Promise((resolve) => settled.push(resolve));
 }
 
-function recordOwnChange(etag, data) {
-  const match = /^"?r(\d+)"?$/.exec(etag || "");
-  const revision = match ? Number(match[1]) : typeof data?.revision === "number" ? data.revision : null;
-  if (revision === null) return;
-  const ids = data?.id ? [data.id] : Array.isArray(data?.ids) ? data.ids : [];
-  ownChanges.set(revision, new Set(ids));
+function recordOwnChange(change, path, data) {
+  const revision = Number(change);
+  if (!change || !Number.isInteger(revision)) return;
+  const ids = [data?.id, ...(Array.isArray(data?.ids) ? data.ids : []), /^\/(?:tasks|lists)\/([0-9a-f-]{36})$/.exec(path)?.[1]];
+  ownChanges.set(revision, new Set(ids.filter(Boolean)));
   if (ownChanges.size > 200) ownChanges.delete(ownChanges.keys().next().value);
 }
 
@@ -71,7 +70,8 @@ function query(params) {
 }
 
 /**
- * Sends one request. Resolves to `{data, etag, status}`; rejects with ApiError or OfflineError.
+ * Sends one request. Resolves to `{data, etag, status, change}` (`change`: the revision a
+ * write made, from its Slate-Change header, or null); rejects with ApiError or OfflineError.
  * Options: `body` (JSON), `query`, `ifMatch` (an ETag), `signal`, `quiet401` (no session event).
  */
 export async function request(method, path, options = {}) {
@@ -126,8 +126,9 @@ async function send(method, path, options, headers, write) {
     throw new ApiError(response.status, data, response.headers.get("ETag"));
   }
   const etag = response.headers.get("ETag");
-  if (write) recordOwnChange(etag, data);
-  return { data, etag, status: response.status };
+  const change = Number(response.headers.get("Slate-Change")) || null;
+  if (write) recordOwnChange(change, path, data);
+  return { data, etag, status: response.status, change };
 }
 
 /** Shorthands for the resources the app uses. */
@@ -153,7 +154,8 @@ export const api = {
   parse: (text, signal) => request("POST", "/tasks/parse", { body: { text }, signal }),
   batch: (action, ids, extra = {}) => request("POST", "/tasks/batch", { body: { action, ids, ...extra } }),
   clearCompleted: (listId) => request("POST", "/tasks/clear-completed", { body: listId ? { listId } : {} }),
-  undo: () => request("POST", "/undo"),
+  /** Undoes change `change` (a write's Slate-Change), or without it the latest change. */
+  undo: (change) => request("POST", "/undo", { body: change ? { change } : {} }),
   redo: () => request("POST", "/redo"),
   stats: () => request("GET", "/stats"),
 };

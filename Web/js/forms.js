@@ -272,11 +272,11 @@ export class ListForm {
     $("list-delete-dialog").close();
     this.dialog.close();
     try {
-      await api.deleteList(list.id, tasks);
+      const { change } = await api.deleteList(list.id, tasks);
       await this.app.reloadLists();
       if (this.app.state().list === list.id) this.app.navigate({ view: "all", list: "" });
       else this.app.refreshAll();
-      this.app.toast(`Deleted list “${list.name}”`, { undoable: true });
+      this.app.toast(`Deleted list “${list.name}”`, { undoable: true, change });
     } catch (error) {
       this.app.onError(error);
     }

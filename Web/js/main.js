@@ -157,7 +157,7 @@ class App {
   }
 
   wire() {
-    setUpToast(() => this.undo());
+    setUpToast((change) => this.undo(change));
     $("logout").addEventListener("click", () => this.signOut());
     $("add-list").addEventListener("click", () => this.listForm.open());
     $("new-task").addEventListener("click", () => this.taskForm.open());
@@ -335,8 +335,8 @@ class App {
       if (route.current().task === task.id) this.navigate({ task: "" });
     }
     try {
-      await api.deleteTask(task.id);
-      this.toast(`Deleted “${task.title}”`, { undoable: true });
+      const { change } = await api.deleteTask(task.id);
+      this.toast(`Deleted “${task.title}”`, { undoable: true, change });
     } catch (error) {
       this.onError(error);
       this.refreshAll();
@@ -360,17 +360,18 @@ class App {
 
   async clearCompleted() {
     try {
-      const { data } = await api.clearCompleted(this.currentListId());
+      const { data, change } = await api.clearCompleted(this.currentListId());
       const count = data.deleted;
-      this.toast(`Cleared ${count} completed ${count === 1 ? "task" : "tasks"}`, { undoable: count > 0 });
+      this.toast(`Cleared ${count} completed ${count === 1 ? "task" : "tasks"}`, { undoable: count > 0, change });
       this.refreshAll();
     } catch (error) {
       this.onError(error);
     }
   }
 
-  undo() {
-    return this.stepHistory(api.undo, "undone", "Undone", "Nothing to undo");
+  /** Undoes `change` (a toast's: that change, whatever happened since), else the latest. */
+  undo(change = null) {
+    return this.stepHistory(() => api.undo(change), "undone", "Undone", "Nothing to undo");
   }
 
   redo() {

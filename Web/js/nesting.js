@@ -67,8 +67,7 @@ export function nestRows(rows) {
       toggle.setAttribute("aria-expanded", String(!closed));
       const what = `${kids.length} ${kids.length === 1 ? "subtask" : "subtasks"} of “${row.task.title}”`;
       toggle.setAttribute("aria-label", closed ? `Show ${what}` : `Hide ${what}`);
-      toggle.textContent = closed ? "▸" : "▾";
-      toggle.dataset.count = closed ? String(kids.length) : "";
+      toggle.textContent = `${closed ? "▸" : "▾"} ${kids.length} ${kids.length === 1 ? "subtask" : "subtasks"}`;
     }
     for (const kid of kids) visit(kid, depth + 1, folded || closed);
   };
