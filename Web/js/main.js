@@ -350,6 +350,7 @@ class App {
       this.taskList.refresh();
       return;
     }
+    this.taskList.moved(id, before); // the row is where it was dropped; the view's order follows
     try {
       await api.batch("move", [id], { before });
     } catch (error) {

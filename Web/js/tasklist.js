@@ -278,6 +278,19 @@ export class TaskList {
     }
   }
 
+  /** Task `id` was dropped before task `before` (null: at the end of its section). */
+  moved(id, before) {
+    for (const section of [this.active, this.completed]) {
+      const row = section.rows.get(id);
+      if (!row) continue;
+      const rows = [...section.rows.values()].filter((r) => r !== row);
+      const index = before ? rows.findIndex((r) => r.dataset.id === before) : -1;
+      rows.splice(index === -1 ? rows.length : index, 0, row);
+      section.rows = new Map(rows.map((r) => [r.dataset.id, r]));
+      this.arrange(section);
+    }
+  }
+
   /** Folds or unfolds the subtasks under task `id`. */
   toggleSubtasks(id) {
     setCollapsed(id, !isCollapsed(id));
