@@ -131,6 +131,22 @@ export class Detail {
     }
   }
 
+  /**
+   * This tab changed the open task another way (its row, the form): the answer's version
+   * is shown without reading it again; edits waiting here meet it when they are saved.
+   */
+  adopt(task, etag) {
+    if (!this.task || this.task.id !== task.id || (etag && etag === this.etag)) return;
+    if (!etag) return this.reload();
+    if (this.saving || this.hasPending()) {
+      this.remoteChanged = true; // looked at again once the save is done
+      return;
+    }
+    this.task = task;
+    this.etag = etag;
+    this.fill(task);
+  }
+
   hasPending() {
     return Object.keys(this.pending).length > 0;
   }
@@ -261,7 +277,7 @@ export class Detail {
           this.etag = etag;
           if (!("isCompleted" in this.pending)) this.showCompletion(data);
         }
-        this.app.taskChanged(data);
+        this.app.taskChanged(data, { etag });
       } catch (error) {
         this.pending = { ...changes, ...this.pending };
         if (error.status === 412 && error.current) {
@@ -271,7 +287,7 @@ export class Detail {
           if (choice === "theirs") {
             this.pending = {};
             this.fill(this.task);
-            this.app.taskChanged(this.task);
+            this.app.taskChanged(this.task, { etag: this.etag });
           }
           continue; // "mine": the edits are sent again, now against their version
         }

@@ -119,9 +119,9 @@ export class TaskForm {
     this.busy = true;
     $("task-form-add").disabled = true;
     try {
-      const { data } = this.editing ? await api.updateTask(this.editing.id, changes, this.etag) : await api.createTask(fields);
+      const { data, etag } = this.editing ? await api.updateTask(this.editing.id, changes, this.etag) : await api.createTask(fields);
       this.dialog.close();
-      this.app.taskChanged(data, { created: !this.editing });
+      this.app.taskChanged(data, { created: !this.editing, etag });
     } catch (failure) {
       if (failure.status === 412 && failure.current) {
         // Someone else saved first: show their version; a second Save is a deliberate overwrite.

@@ -316,8 +316,9 @@ class App {
   async patchRow(task, changes, shown = {}) {
     this.taskList.update({ ...task, ...changes, ...shown });
     try {
-      const { data } = await api.updateTask(task.id, changes);
+      const { data, etag } = await api.updateTask(task.id, changes);
       this.taskList.place(data, task);
+      this.detail.adopt(data, etag);
       return data;
     } catch (error) {
       this.taskList.update(task);
@@ -400,13 +401,13 @@ class App {
   }
 
   /** A task this client created or changed: show it now, without waiting for the event. */
-  taskChanged(task, { created = false } = {}) {
+  /** `etag`: the answer's, so an open detail takes this version without reading it. */
+  taskChanged(task, { created = false, etag = null } = {}) {
     this.taskList.place(task);
     if (created) {
       this.taskList.select(task.id);
       this.toast(`Added “${task.title}”`);
-    }
-    if (this.detail.task && this.detail.task.id === task.id && !created) this.detail.reload();
+    } else this.detail.adopt(task, etag);
   }
 
   // MARK: live changes (live.js decides whose they are)

@@ -116,3 +116,22 @@ def test_a_resync_event_reads_everything_again(page):
                  message="a resync event did not re-read the tasks")
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_typing_in_the_detail_reads_nothing_back(page):
+    task = page.api.add_task(unique("Typed in the detail"))
+    try:
+        settled_view(page, f"view=all&task={task['id']}")
+        title = wait_for(page.driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "#detail-title")
+                                                      if e.get_attribute("value") == task["title"]), None))
+        mark(page)
+        title.send_keys(" now")
+        wait_until(lambda: page.api.task(task["id"])["title"] == task["title"] + " now", message="the title was not saved")
+        _, headers = page.api.get(f"/tasks/{task['id']}", want_headers=True)
+        live_at(page, revision_of(headers))
+        wait_for(page.driver, lambda d: any("/api/v1/counts" in r for r in requests(page)), message="the counts were not read")
+        made = requests(page)
+        # One PATCH (the same address as a GET would be: one entry only), and the counts.
+        assert sorted(made) == ["/api/v1/counts", f"/api/v1/tasks/{task['id']}"], f"saving from the detail made {made}"
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
