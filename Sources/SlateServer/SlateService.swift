@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 
 /// Everything `slate serve` runs: the API with sign-in, live events, the web app's files,
 /// the access log and security headers, and a watcher that turns other processes'
@@ -9,13 +8,13 @@ import SlateStore
 public struct SlateService: Sendable {
     /// The responder to hand to `HTTPServer`.
     public let router: Router
-    let container: ModelContainer
+    let container: BoardStore
 
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
     ///   - secureCookies: mark session cookies `Secure` (HTTPS, or behind a TLS proxy).
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
         router.use(AccessLog(level: logLevel))
@@ -31,7 +30,7 @@ public struct SlateService: Sendable {
         let container = self.container
         return Task {
             while !Task.isCancelled {
-                _ = try? container.publishExternalChanges()
+                _ = try? await BoardThreads.shared.read { _ = try container.publishExternalChanges() }
                 try? await Task.sleep(for: interval)
             }
         }

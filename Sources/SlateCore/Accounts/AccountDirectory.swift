@@ -10,6 +10,12 @@ public struct AccountDirectory: Sendable {
 
     private func context() -> ModelContext { ModelContext(container, undo: false) }
 
+    /// A number that changes whenever accounts or credentials change (nil while another
+    /// process's change is not seen yet): for caching who a token or session is.
+    public func credentialsStamp() throws -> Int? {
+        try container.changeStamp(of: [Credential.self, Account.self])
+    }
+
     /// Every account, by name.
     public func accounts() throws -> [Account] {
         try context().fetch(FetchDescriptor<Account>()).sorted { $0.name.lowercased() < $1.name.lowercased() }

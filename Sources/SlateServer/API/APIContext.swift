@@ -1,12 +1,11 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// What every API handler needs: the store, and who is asking.
 struct APIContext: Sendable {
-    let container: ModelContainer
+    let container: BoardStore
     /// The account a request acts for; throws 401 when it is not authenticated.
     let authenticate: @Sendable (Request) async throws -> UUID
     let clock: @Sendable () -> Date
@@ -31,14 +30,15 @@ struct APIContext: Sendable {
                 throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
         } else {
-            zone = try domain { try AccountDirectory(container: container).timeZone(of: accountID) }
+            let container = self.container
+            zone = try await BoardThreads.shared.read { try domain { try AccountDirectory(container: container).timeZone(of: accountID) } }
         }
         return Slate(container: container, accountID: accountID, calendar: TimeZones.calendar(in: zone), clock: clock)
     }
 
     /// The names of the account's lists by id, read again only after a commit touched lists.
     func listNames(_ slate: Slate) throws -> [UUID: String] {
-        let stamp = try domain { try container.changeStamp(of: [TaskList.self]) }
+        let stamp = try domain { try container.boardStamp(lists: true) }
         if let stamp, let names = listNames.names(of: slate.accountID, stamp: stamp) { return names }
         let names = try domain { try slate.listsByID().mapValues(\.name) }
         if let stamp { listNames.remember(names, of: slate.accountID, stamp: stamp) }
@@ -52,7 +52,7 @@ struct APIContext: Sendable {
         key.limit = nil
         key.offset = 0
         let dependsOnTime = key.scope == .today || key.scope == .overdue
-        let stamp = dependsOnTime ? nil : try domain { try container.changeStamp(of: [TaskItem.self]) }
+        let stamp = dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) }
         if let stamp, let total = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) { return total }
         let total = try domain { try slate.count(query) }
         if let stamp { taskCounts.remember(total, of: key, accountID: slate.accountID, stamp: stamp) }
@@ -87,7 +87,7 @@ struct APIContext: Sendable {
     }
 }
 
-/// List names per account, with the change stamp (`ModelContainer.changeStamp`) of the
+/// List names per account, with the change stamp (`BoardStore.changeStamp`) of the
 /// lists they were read at.
 final class ListNames: Sendable {
     private let cache = Mutex<[UUID: (stamp: Int, names: [UUID: String])]>([:])

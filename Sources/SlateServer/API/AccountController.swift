@@ -13,7 +13,7 @@ struct AccountController {
 
     @Sendable func show(_ request: Request) async throws -> Response {
         let accountID = try await context.authenticate(request)
-        return try representation(of: accountID)
+        return try await BoardThreads.shared.read { try representation(of: accountID) }
     }
 
     /// `PATCH /account {"timeZone": "Europe/Paris" | null}`: null goes back to the server's zone.
@@ -21,12 +21,15 @@ struct AccountController {
         let accountID = try await context.authenticate(request)
         let body = try JSONBody(request, allowed: ["timeZone"])
         let directory = AccountDirectory(container: context.container)
-        switch try body.string("timeZone") {
-        case .absent: break
-        case .null: try domain { _ = try directory.setTimeZone(nil, for: accountID) }
-        case .value(let name): try domain { _ = try directory.setTimeZone(name, for: accountID) }
+        let zone = try body.string("timeZone")
+        return try await BoardThreads.shared.write {
+            switch zone {
+            case .absent: break
+            case .null: try domain { _ = try directory.setTimeZone(nil, for: accountID) }
+            case .value(let name): try domain { _ = try directory.setTimeZone(name, for: accountID) }
+            }
+            return try representation(of: accountID)
         }
-        return try representation(of: accountID)
     }
 
     private func representation(of accountID: UUID) throws -> Response {

@@ -18,10 +18,12 @@ struct CountsController {
         if let unknown = request.query.map(\.name).first {
             throw HTTPError(.badRequest, code: "invalid_parameter", message: "'\(unknown)' is not a parameter here; this takes none.", field: unknown)
         }
-        return context.json(try Self.counts(slate, context))
+        let context = self.context
+        return try await slate.read { slate in context.json(try Self.counts(slate, context)) }
     }
 
-    /// The counts of `slate`'s account, as JSON values:
+    /// The counts of `slate`'s account, as JSON values (call it on the board's read threads,
+    /// inside `Slate.read`, as every blocking read is):
     /// `{"revision": 42, "smartLists": {"all": 9, "today": 2, …}, "lists": {"<id>": 4, …}}`.
     /// The revision is read first, so a change that lands meanwhile is at worst counted
     /// twice (its event follows and the client counts again), never missed.

@@ -56,8 +56,9 @@ extension ModelContext {
                         partition: String?, revision: Int? = nil) throws -> (commit: Commit, label: String?)? {
         let tables = container.tables
         let limit = container.configuration.undoLimit
+        let notifier = container.notifier
         let result: (Commit, String?)? = try container.pool.write { database in
-            try database.transaction {
+            try notifier.transaction(in: database) { nextRevision -> (Commit, String?)? in
                 let popped: UndoLog.Entry?
                 if let revision {
                     popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)
@@ -65,8 +66,7 @@ extension ModelContext {
                     popped = try UndoLog.pop(source, partition: partition, in: database)
                 }
                 guard let entry = popped else { return nil }
-                let session = WriteSession(database: database, tables: tables,
-                                           revision: try ChangeLog.nextRevision(database), recordsImages: false)
+                let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: false)
                 if source == .undo {
                     for image in entry.images.reversed() {
                         try session.restore(image, expected: image.after, target: image.before)

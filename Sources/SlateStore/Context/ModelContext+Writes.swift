@@ -52,11 +52,10 @@ extension ModelContext {
         let recordsImages = isUndoEnabled
         let limit = container.configuration.undoLimit
         let tables = container.tables
+        let notifier = container.notifier
         let commit = try container.pool.write { database in
-            try database.transaction {
-                let session = WriteSession(
-                    database: database, tables: tables, revision: try ChangeLog.nextRevision(database),
-                    recordsImages: recordsImages)
+            try notifier.transaction(in: database) { nextRevision in
+                let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: recordsImages)
                 for change in changes { try apply(change, in: session) }
                 if recordsImages {
                     let scope = UndoLog.partition(of: session.partitions)
