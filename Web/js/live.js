@@ -6,6 +6,16 @@ import { ownChanges, writesSettled } from "./api.js";
 
 const GATHER = 40; // ms: changes arriving together are read together
 
+/** The revision an event names (`{"revision": N}`), or null. */
+function revisionIn(event) {
+  try {
+    const revision = JSON.parse(event.data || "{}").revision;
+    return Number.isInteger(revision) ? revision : null;
+  } catch {
+    return null;
+  }
+}
+
 export class Live {
   /**
    * `app` gives `applyOwnChanges()`, `applyRemoteChanges(since)` (resolves to the revision
@@ -24,15 +34,18 @@ export class Live {
     const source = new EventSource("/api/v1/events", { withCredentials: true });
     this.source = source;
     source.addEventListener("hello", (event) => {
-      const revision = JSON.parse(event.data).revision;
-      // Reconnected after missing changes: read everything again.
-      if (this.revision !== null && revision !== this.revision) this.resync(revision);
-      else this.revision = revision;
+      const revision = revisionIn(event);
+      // Reconnected after missing changes: read what changed since (one request).
+      if (this.revision !== null && revision !== null && revision > this.revision) this.catchUp(revision);
+      else if (this.revision === null) this.revision = revision;
       this.app.setOffline(false);
     });
-    source.addEventListener("sync", (event) => this.resync(JSON.parse(event.data).revision));
+    source.addEventListener("sync", (event) => {
+      const revision = revisionIn(event);
+      if (revision !== null) this.catchUp(revision);
+    });
     // The server could not keep up with this stream and dropped changes: read everything.
-    source.addEventListener("resync", (event) => this.resync(JSON.parse(event.data || "{}").revision ?? null));
+    source.addEventListener("resync", (event) => this.resync(revisionIn(event)));
     source.addEventListener("change", (event) => {
       this.queue.push(JSON.parse(event.data));
       clearTimeout(this.timer);
@@ -52,8 +65,15 @@ export class Live {
   /** Everything again, and the revision it is at. */
   resync(revision) {
     this.queue = [];
-    if (revision !== null && revision !== undefined) this.revision = revision;
+    if (revision !== null) this.revision = revision;
     this.app.refreshAll();
+  }
+
+  /** Changes up to `revision` were missed (a reconnection): read them like a remote change. */
+  catchUp(revision) {
+    this.queue.push({ revision });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.drain(), GATHER);
   }
 
   /** Applies the waiting events in order, one at a time. */
