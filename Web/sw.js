@@ -29,6 +29,9 @@ const SHELL = [
   "/js/choices.js",
   "/js/placement.js",
   "/js/nesting.js",
+  "/js/section.js",
+  "/js/changes.js",
+  "/js/subtasks.js",
 ];
 
 self.addEventListener("install", (event) => {

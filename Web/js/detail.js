@@ -3,6 +3,7 @@
 import { OfflineError, api } from "./api.js";
 import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
+import { Subtasks } from "./subtasks.js";
 import { priorityInfo } from "./vocabulary.js";
 
 const SAVE_DELAY = 500;
@@ -18,6 +19,7 @@ export class Detail {
     this.pending = {};
     this.timer = null;
     this.saving = null;
+    this.subtasks = new Subtasks(this);
     this.wire();
   }
 
@@ -62,12 +64,6 @@ export class Detail {
     $("detail-close").addEventListener("click", () => this.app.close());
     $("detail-delete").addEventListener("click", () => this.task && this.app.actions.remove(this.task));
     $("detail-edit-form").addEventListener("click", () => this.task && this.app.editTask(this.task));
-    $("subtask-entry").addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.isComposing) {
-        event.preventDefault();
-        this.addSubtask();
-      }
-    });
     $("conflict-keep-mine").addEventListener("click", () => this.resolve("mine"));
     // The choice must be made: Esc does not dismiss the conflict.
     $("conflict-dialog").addEventListener("cancel", (event) => event.preventDefault());
@@ -88,7 +84,7 @@ export class Detail {
       this.pending = {};
       this.fill(data);
       this.setState("Saved");
-      this.loadSubtasks();
+      this.subtasks.load();
       $("detail-title").focus({ preventScroll: true });
     } catch (error) {
       if (error.status === 404) {
@@ -369,57 +365,5 @@ export class Detail {
     clearTimeout(this.timer);
     api.updateTask(this.task.id, this.pending, this.etag, { keepalive: true }).catch(() => {});
     this.pending = {};
-  }
-
-  /** True when subtask `id` is listed in the pane. */
-  showsSubtask(id) {
-    return [...$("subtasks").children].some((li) => li.dataset.id === id);
-  }
-
-  async loadSubtasks() {
-    if (!this.task) return;
-    const parent = this.task.id;
-    try {
-      const { data } = await api.subtasks(parent);
-      if (!this.task || this.task.id !== parent) return;
-      $("subtasks").replaceChildren(
-        ...data.tasks.map((sub) => {
-          const li = el("li", "subtask" + (sub.isCompleted ? " done" : ""));
-          li.dataset.id = sub.id;
-          const box = el("input");
-          box.type = "checkbox";
-          box.checked = sub.isCompleted;
-          box.setAttribute("aria-label", `Complete subtask “${sub.title}”`);
-          box.addEventListener("change", async () => {
-            try {
-              const { data } = await api.updateTask(sub.id, { isCompleted: box.checked });
-              li.classList.toggle("done", box.checked);
-              this.app.taskChanged(data);
-            } catch (error) {
-              box.checked = !box.checked;
-              this.app.onError(error);
-            }
-          });
-          li.append(box, el("span", "subtask-title", sub.title));
-          return li;
-        }),
-      );
-    } catch (error) {
-      if (error.status !== 404) this.app.onError(error);
-    }
-  }
-
-  async addSubtask() {
-    const input = $("subtask-entry");
-    const title = input.value.trim();
-    if (!title || !this.task) return;
-    try {
-      const { data } = await api.addSubtask(this.task.id, { title });
-      input.value = "";
-      this.app.taskChanged(data);
-      this.loadSubtasks();
-    } catch (error) {
-      this.app.onError(error);
-    }
   }
 }

@@ -18,8 +18,8 @@ function revisionIn(event) {
 
 export class Live {
   /**
-   * `app` gives `applyOwnChanges()`, `applyRemoteChanges(since)` (resolves to the revision
-   * it reached, or null), `refreshAll()`, `setOffline(bool)`, `checkSession()`.
+   * `app` gives `changes` (changes.js: `own()`, and `remote(since)`, which resolves to the
+   * revision it reached, or null), `refreshAll()`, `setOffline(bool)`, `checkSession()`.
    */
   constructor(app) {
     this.app = app;
@@ -97,14 +97,14 @@ export class Live {
     const remote = events.find((change) => !this.isOwn(change));
     if (!remote) {
       this.revision = events[events.length - 1].revision;
-      this.app.applyOwnChanges(events);
+      this.app.changes.own();
       return;
     }
     // Everything from the first change not ours on is read in one request.
     const before = events.slice(0, events.indexOf(remote));
     if (before.length) this.revision = before[before.length - 1].revision;
     if (this.revision === null) return this.app.refreshAll();
-    const reached = await this.app.applyRemoteChanges(this.revision, events);
+    const reached = await this.app.changes.remote(this.revision);
     if (reached !== null) this.revision = Math.max(this.revision, reached);
   }
 

@@ -2,6 +2,7 @@
 // details, kept live by the server's events. Talks only to the public REST API.
 import { OfflineError, api, onUnauthorized } from "./api.js";
 import { Batch } from "./batch.js";
+import { Changes } from "./changes.js";
 import { Detail } from "./detail.js";
 import { ListForm, TaskForm } from "./forms.js";
 import { enableKeyboard } from "./keyboard.js";
@@ -146,6 +147,7 @@ class App {
       this.listForm = new ListForm(this);
       this.quickEntry = new QuickEntry(this);
       this.batch = new Batch(this);
+      this.changes = new Changes(this);
       this.wire();
       route.subscribe((state, previous) => this.render(state, previous));
     }
@@ -408,79 +410,6 @@ class App {
       this.taskList.select(task.id);
       this.toast(`Added “${task.title}”`);
     } else this.detail.adopt(task, etag);
-  }
-
-  // MARK: live changes (live.js decides whose they are)
-
-  /** Changes this tab made itself: the rows are already right; only the counts are read. */
-  async applyOwnChanges() {
-    try {
-      const { data } = await api.counts();
-      this.applyCounts(data);
-    } catch (error) {
-      this.onError(error, { quiet: true });
-    }
-  }
-
-  /**
-   * Changes made elsewhere (another tab, the CLI, another device): one request reads the
-   * changed tasks and lists and the counts; rows are updated in place, and the view is read
-   * again only when a change may move a task into, out of or within it. Resolves to the
-   * revision reached (null when the read failed).
-   */
-  async applyRemoteChanges(since) {
-    let data;
-    try {
-      ({ data } = await api.changes(since));
-    } catch (error) {
-      this.onError(error, { quiet: true });
-      return null;
-    }
-    this.applyListChanges(data.lists, data.deletedListIds);
-    if (data.counts) this.applyCounts(data.counts);
-    if (this.currentView() === "stats") showStats($("stats")).catch((error) => this.onError(error));
-    else if (!this.taskList.applyChanges(data.tasks, data.deletedTaskIds)) this.taskList.refresh({ activeTotal: this.activeTotal(data.counts) });
-    const open = this.detail.task;
-    if (open) {
-      if (data.deletedTaskIds.includes(open.id)) this.detail.externalChange(true);
-      else if (data.tasks.some((task) => task.id === open.id)) this.detail.externalChange(false);
-      else if (data.tasks.some((task) => task.parentId === open.id) || data.deletedTaskIds.some((id) => this.detail.showsSubtask(id))) {
-        this.detail.loadSubtasks();
-      }
-    }
-    return data.revision;
-  }
-
-  /** Lists changed or deleted elsewhere, merged into the lists on screen. */
-  applyListChanges(changed, deleted) {
-    if (!changed.length && !deleted.length) return;
-    const byId = new Map(this.lists.map((list) => [list.id, list]));
-    for (const list of changed) byId.set(list.id, list);
-    for (const id of deleted) byId.delete(id);
-    this.lists = [...byId.values()].sort((a, b) => a.order - b.order || a.created.localeCompare(b.created));
-    this.listsShown();
-  }
-
-  /** The sidebar's numbers (GET /counts, or the counts of GET /changes). */
-  applyCounts(counts) {
-    let changed = false;
-    for (const list of this.lists) {
-      const count = counts.lists[list.id];
-      if (count !== undefined && count !== list.activeCount) {
-        list.activeCount = count;
-        changed = true;
-      }
-    }
-    if (changed) this.sidebar.renderLists(this.lists);
-    this.sidebar.showCounts(counts.smartLists);
-  }
-
-  /** The current view's active total, when the counts know it (no search or filter). */
-  activeTotal(counts) {
-    const state = route.current();
-    if (!counts || state.q || state.priority || state.tag) return undefined;
-    if (state.list) return counts.lists[state.list];
-    return counts.smartLists[route.effectiveView(state)];
   }
 
   toast(message, options) {

@@ -1,38 +1,15 @@
 // The selected view's tasks: Active and Completed sections, loaded a page at a time as the
 // user scrolls (so 10,000 tasks stay smooth), kept current by live events.
 import { api } from "./api.js";
-import { isCollapsed, nestRows, setCollapsed } from "./nesting.js";
+import { isCollapsed, setCollapsed } from "./nesting.js";
 import { compareForInsert, couldShow, placement } from "./placement.js";
-import { closeSwipe, signature, taskRow } from "./rows.js";
+import { Section } from "./section.js";
 import { effectiveView } from "./state.js";
 
 const FIRST_PAGE = 30; // a tall screen's worth; more arrive as the user scrolls
 const PAGE = 100;
 const MAX_PAGE = 500; // the API's largest page
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
-
-/** One section (Active or Completed): its rows, its total, and whether it has more. */
-class Section {
-  constructor(node, status) {
-    this.node = node;
-    this.status = status;
-    this.list = node.querySelector("ul");
-    this.count = node.querySelector(".section-count");
-    this.rows = new Map();
-    this.cursor = null; // its own next page (separate mode); "" = none loaded yet
-    this.total = null; // null while unknown
-    this.more = false;
-    this.enabled = true;
-  }
-
-  reset() {
-    this.rows.clear();
-    this.list.replaceChildren();
-    this.cursor = null;
-    this.total = null;
-    this.more = false;
-  }
-}
 
 /**
  * How a view is read. In the default order, incomplete tasks come first, so one query of
@@ -45,8 +22,8 @@ export class TaskList {
   /** `app` gives `actions` (for the rows) and `onError(error)`. */
   constructor(app) {
     this.app = app;
-    this.active = new Section(document.getElementById("active-section"), "active");
-    this.completed = new Section(document.getElementById("completed-section"), "completed");
+    this.active = new Section(document.getElementById("active-section"), "active", app.actions);
+    this.completed = new Section(document.getElementById("completed-section"), "completed", app.actions);
     this.empty = document.querySelector("#task-scroller .empty-state");
     this.sentinel = document.getElementById("load-more");
     this.generation = 0;
@@ -134,8 +111,8 @@ export class TaskList {
     const active = page.tasks.filter((task) => !task.isCompleted);
     const completed = page.tasks.filter((task) => task.isCompleted);
     if (append) {
-      this.append(this.active, active);
-      this.append(this.completed, completed);
+      this.active.append(active);
+      this.completed.append(completed);
     } else {
       this.feed.crossed = false;
       const activeTotal = this.active.total;
@@ -233,22 +210,7 @@ export class TaskList {
       section.total = 0;
       return;
     }
-    const rows = new Map();
-    const nodes = page.tasks.map((task) => {
-      const existing = section.rows.get(task.id);
-      let row;
-      if (existing && existing.signature === signature(task)) {
-        row = existing;
-        row.task = task;
-      } else {
-        row = taskRow(task, this.app.actions);
-        if (existing && existing.classList.contains("selected")) row.classList.add("selected");
-      }
-      rows.set(task.id, row);
-      return row;
-    });
-    section.rows = rows;
-    this.arrange(section, nodes);
+    section.show(page.tasks);
     if ("nextCursor" in page) {
       section.cursor = page.nextCursor;
       section.more = page.nextCursor !== null;
@@ -256,46 +218,17 @@ export class TaskList {
     }
   }
 
-  /** Adds rows at a section's end. */
-  append(section, tasks) {
-    for (const task of tasks) {
-      if (section.rows.has(task.id)) continue;
-      section.rows.set(task.id, taskRow(task, this.app.actions));
-    }
-    this.arrange(section);
-  }
-
-  /**
-   * Puts a section's rows on screen in tree order (subtasks under their parent), touching
-   * the DOM only where the order changed. `nodes`: the rows in the view's order (default:
-   * the section's).
-   */
-  arrange(section, nodes = [...section.rows.values()]) {
-    const ordered = nestRows(nodes);
-    const current = section.list.children;
-    if (current.length !== ordered.length || ordered.some((node, index) => current[index] !== node)) {
-      section.list.replaceChildren(...ordered);
-    }
-  }
-
   /** Task `id` was dropped before task `before` (null: at the end of its section). */
   moved(id, before) {
-    for (const section of [this.active, this.completed]) {
-      const row = section.rows.get(id);
-      if (!row) continue;
-      const rows = [...section.rows.values()].filter((r) => r !== row);
-      const index = before ? rows.findIndex((r) => r.dataset.id === before) : -1;
-      rows.splice(index === -1 ? rows.length : index, 0, row);
-      section.rows = new Map(rows.map((r) => [r.dataset.id, r]));
-      this.arrange(section);
-    }
+    this.active.moved(id, before);
+    this.completed.moved(id, before);
   }
 
   /** Folds or unfolds the subtasks under task `id`. */
   toggleSubtasks(id) {
     setCollapsed(id, !isCollapsed(id));
-    this.arrange(this.active);
-    this.arrange(this.completed);
+    this.active.arrange();
+    this.completed.arrange();
   }
 
   /**
@@ -335,18 +268,12 @@ export class TaskList {
     else this.afterRender();
   }
 
-  /** Inserts a row among the loaded ones; beyond them it is only counted (shown when scrolled to). */
+  /** Inserts a row where the view's order puts it among the loaded ones. */
   insert(task) {
     const section = task.isCompleted ? this.completed : this.active;
-    const rows = [...section.rows.values()];
-    const index = rows.findIndex((row) => compareForInsert(task, row.task, this.state.sort) < 0);
-    if (section.total !== null) section.total++;
+    const index = [...section.rows.values()].findIndex((row) => compareForInsert(task, row.task, this.state.sort) < 0);
+    section.insert(task, index);
     if (this.feed) this.feed.total++;
-    if (index === -1 && section.more) return this.afterRender();
-    const row = taskRow(task, this.app.actions);
-    rows.splice(index === -1 ? rows.length : index, 0, row);
-    section.rows = new Map(rows.map((r) => [r.dataset.id, r]));
-    this.arrange(section);
     this.afterRender();
   }
 
@@ -368,7 +295,7 @@ export class TaskList {
       } else {
         const page = await this.get(section.status, PAGE, section.cursor);
         if (generation !== this.generation) return;
-        this.append(section, page.tasks);
+        section.append(page.tasks);
         section.cursor = page.nextCursor;
         section.more = page.nextCursor !== null;
         section.total = page.total;
@@ -421,20 +348,8 @@ export class TaskList {
 
   /** Updates one task's row in place (an optimistic change, or the server's answer). */
   update(task) {
-    for (const section of [this.active, this.completed]) {
-      const existing = section.rows.get(task.id);
-      if (!existing) continue;
-      if (existing.signature === signature(task)) {
-        existing.task = task;
-        continue;
-      }
-      const row = taskRow(task, this.app.actions);
-      if (existing.classList.contains("selected")) row.classList.add("selected");
-      closeSwipe(existing);
-      existing.replaceWith(row);
-      section.rows.set(task.id, row);
-      this.arrange(section);
-    }
+    this.active.update(task);
+    this.completed.update(task);
   }
 
   /** Removes a task's row at once (before the server confirms). */
@@ -445,13 +360,7 @@ export class TaskList {
 
   removeRow(id) {
     for (const section of [this.active, this.completed]) {
-      const row = section.rows.get(id);
-      if (!row) continue;
-      row.remove();
-      section.rows.delete(id);
-      if (section.total !== null) section.total = Math.max(0, section.total - 1);
-      if (this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
-      this.arrange(section);
+      if (section.remove(id) && this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
     }
   }
 
