@@ -1,7 +1,8 @@
 // Live changes: the server's events (GET /api/v1/events). A change anywhere reaches this tab
 // within a second and costs what changed: this tab's own change costs no task read (its
 // answer had the task), another's one read of what changed since (GET /changes, with the
-// sidebar's counts). A stream that fell behind (`resync`) or reconnected re-reads everything.
+// sidebar's counts). A reconnection catches up the same way; a stream the server could not
+// keep up with (`resync`) re-reads everything. An event that names no ids is read as another's.
 import { ownChanges, writesSettled } from "./api.js";
 
 const GATHER = 40; // ms: changes arriving together are read together
