@@ -40,8 +40,11 @@ export class Changes {
     }
     this.lists(data.lists, data.deletedListIds);
     if (data.counts) this.counts(data.counts);
-    if (app.currentView() === "stats") showStats(document.getElementById("stats")).catch((error) => app.onError(error));
-    else if (!app.taskList.applyChanges(data.tasks, data.deletedTaskIds)) app.taskList.refresh({ activeTotal: this.activeTotal(data.counts) });
+    const view = app.currentView();
+    if (view === "stats") showStats(document.getElementById("stats")).catch((error) => app.onError(error));
+    else if (view !== "settings" && !app.taskList.applyChanges(data.tasks, data.deletedTaskIds)) {
+      app.taskList.refresh({ activeTotal: this.activeTotal(data.counts) });
+    }
     const open = app.detail.task;
     if (open) {
       if (data.deletedTaskIds.includes(open.id)) app.detail.externalChange(true);

@@ -77,7 +77,7 @@ extension Slate {
         let title = try TaskRules.validTitle(draft.title)
         let notes = try TaskRules.validNotes(draft.notes)
         if let listID = draft.listID { _ = try list(id: listID) }
-        if let parentID = draft.parentID { _ = try task(id: parentID) }
+        if let parentID = draft.parentID { try checkParent(parentID, for: nil) }
         let created = now
         // A repeating task needs a first occurrence: today, as in Reminders.
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
@@ -109,16 +109,8 @@ extension Slate {
     /// Like `updateTask`, with the task's new revision (for an ETag) from the same read.
     public func updateRevisionedTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> Revisioned<TaskItem> {
         // Without a caller's revision, a write that lands between this read and the save is
-        // not the caller's conflict: the patch is applied again on top of it (a few times at
-        // most), as if the two had come one after the other.
-        var attempts = 0
-        while true {
-            do {
-                return try applyPatch(id, patch, expectedRevision: expectedRevision)
-            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
-                attempts += 1
-            }
-        }
+        // not the caller's conflict: the patch is applied again on top of it.
+        try retryingConflicts(unless: expectedRevision) { try applyPatch(id, patch, expectedRevision: expectedRevision) }
     }
 
     private func applyPatch(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int?) throws -> Revisioned<TaskItem> {
@@ -157,23 +149,14 @@ extension Slate {
         return try self.task(id: id)
     }
 
-    /// A task cannot become its own ancestor.
-    private func checkParent(_ parentID: UUID, for id: UUID) throws {
-        var current: UUID? = parentID
-        var steps = 0
-        while let ancestor = current, steps < 1000 {
-            guard ancestor != id else {
-                throw SlateError.invalid(field: "parentID", message: "A task cannot be a subtask of itself or of its own subtasks.")
-            }
-            current = try task(id: ancestor).model.parentID
-            steps += 1
-        }
-    }
-
     /// Completes or reopens tasks in one change. Completing a repeating task creates its
     /// next occurrence, once: the repeat rule moves to the new task.
     @discardableResult
     public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
+        try retryingConflicts { try applyCompletion(ids, isCompleted) }
+    }
+
+    private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
         let context = makeContext()
         var labels: [String] = []
         for id in ids {
@@ -213,6 +196,10 @@ extension Slate {
     /// Flags or unflags tasks in one change.
     @discardableResult
     public func setFlagged(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
+        try retryingConflicts { try applyFlag(ids, isFlagged) }
+    }
+
+    private func applyFlag(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
         let context = makeContext()
         var tasks: [TaskItem] = []
         for id in ids {
@@ -242,21 +229,50 @@ extension Slate {
     }
 
     /// Moves a task before another in its list's manual order (nil: to the end).
+    ///
+    /// Writes only the order: a change to the task that lands between this read and the
+    /// save is kept (the move is tried again on top of it). When the gap is too small to
+    /// split, the list's tasks are renumbered in the same change.
     public func moveTask(_ id: UUID, before otherID: UUID?) throws {
-        var task = try self.task(id: id).model
-        if let otherID {
-            let other = try self.task(id: otherID).model
-            guard other.listID == task.listID else {
-                throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
+        try retryingConflicts {
+            let read = try self.task(id: id)
+            var task = read.model
+            if let otherID {
+                let other = try self.task(id: otherID).model
+                guard other.listID == task.listID else {
+                    throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
+                }
+            }
+            let siblings = try revisionedTasks(TaskQuery(scope: task.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
+                .filter { $0.model.id != id }
+            let placement = try Ordering.placement(before: otherID, in: siblings.map { ($0.model.id, $0.model.order) }, what: "task")
+            task.order = placement.position
+            task.modified = now
+            let context = makeContext()
+            context.update(task, expectedRevision: read.revision)
+            for sibling in siblings {
+                guard let position = placement.renumbered[sibling.model.id] else { continue }
+                var renumbered = sibling.model
+                renumbered.order = position
+                context.update(renumbered, expectedRevision: sibling.revision)
+            }
+            try save(context, undoLabel: "Move “\(task.title)”")
+        }
+    }
+
+    /// Runs `attempt` again (a few times at most) when a write that lands between its read
+    /// and its save makes it conflict, as if the two had come one after the other: each
+    /// attempt re-reads and re-applies only what it changes. A conflict with a revision the
+    /// caller gave (`If-Match`) is the caller's and is not retried.
+    func retryingConflicts<T>(unless expectedRevision: Int? = nil, _ attempt: () throws -> T) throws -> T {
+        var attempts = 0
+        while true {
+            do {
+                return try attempt()
+            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
+                attempts += 1
             }
         }
-        let siblings = try tasks(TaskQuery(scope: task.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
-            .filter { $0.id != id }
-        task.order = try Ordering.position(before: otherID, in: siblings.map { ($0.id, $0.order) }, what: "task")
-        task.modified = now
-        let context = makeContext()
-        context.update(task)
-        try save(context, undoLabel: "Move “\(task.title)”")
     }
 
     /// Deletes every completed task, of one list or everywhere, as one change.

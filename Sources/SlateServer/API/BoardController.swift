@@ -187,10 +187,9 @@ struct BoardController {
             do {
                 let summary = try domain { try slate.importData(request.body, format: format) }
                 return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
-            } catch let error as HTTPError {
-                throw error
-            } catch {
-                throw HTTPError(.unprocessableContent, code: "invalid_file", message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "body")
+            } catch let error as ImportError {
+                // What is wrong with the file, and where; anything else is not the file's fault.
+                throw HTTPError(.unprocessableContent, code: "invalid_file", message: error.description, field: "body")
             }
         }
     }
