@@ -137,14 +137,22 @@ struct BoardController {
             let changes = try domain { try slate.changes(since: since) }
             let lists = try context.listNames(slate)
             let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
-            return context.json([
+            var body: [String: Any] = [
                 "revision": changes.revision,
                 "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar,
                                   subtaskCounts: try domain { try slate.subtaskCounts(of: changes.tasks.map(\.id)) }),
                 "lists": summaries.map(PublicJSON.list),
                 "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
                 "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },
-            ] as [String: Any])
+            ]
+            // A live client's one request per change: the changes and the sidebar's counts.
+            if let counts = request.queryValue("counts") {
+                guard counts == "true" || counts == "false" else {
+                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "'counts' must be true or false; got '\(counts)'.", field: "counts")
+                }
+                if counts == "true" { body["counts"] = try CountsController.counts(slate, context) }
+            }
+            return context.json(body)
         }
     }
 

@@ -60,7 +60,9 @@ enum Schemas {
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
                 "lists": ["type": "array", "items": ["type": "object"]],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
+                "counts": ref("Counts"),
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+            "Counts": CountsController.schema,
         ]
     }
 
