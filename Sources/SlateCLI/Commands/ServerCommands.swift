@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import SlateDAV
 import SlateHTTP
 import SlateServer
 
@@ -51,7 +52,11 @@ enum ServerCommands {
             }
             configuration[keyPath: keyPath] = count
         }
-        let server = HTTPServer(configuration: configuration, responder: service.router)
+        // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
+        let basic = BasicAuthenticator(container: slate.container)
+        let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try basic.accountID(for: $0) },
+                                logLevel: level)
+        let server = HTTPServer(configuration: configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()
         } catch {

@@ -1,0 +1,67 @@
+import Foundation
+import SlateStore
+
+/// The iCalendar text a CalDAV client stored for a task, kept byte for byte.
+///
+/// One per task, with the same id as the task. The row outlives its task on purpose: a
+/// deleted task's resource name is what a later sync reports as gone (tombstones keep ids
+/// only). A new resource stored under the same name replaces such a row.
+public struct CalendarResource: Codable, Sendable, Identifiable, Hashable {
+    /// The task's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// The last segment of the resource's address (`3F2A….ics`), as the client chose it.
+    public var name: String
+    /// The VTODO's UID.
+    public var uid: String
+    /// What the client sent, exactly (always valid UTF-8: anything else is refused).
+    public var text: String
+    /// The task as it was when `text` was stored: a task still equal to it is served as
+    /// `text`; a field that differs is rewritten in the served copy, and nothing else.
+    public var basis: TaskItem
+
+    public init(id: UUID, accountID: UUID, name: String, uid: String, text: String, basis: TaskItem) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+        self.uid = uid
+        self.text = text
+        self.basis = basis
+    }
+}
+
+/// The address segment a CalDAV client chose for a list it created (MKCALENDAR), and the
+/// colour it gave with its alpha channel. Lists without one are addressed by their id.
+public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
+    /// The list's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// The collection's segment, unique per account.
+    public var name: String
+
+    public init(id: UUID, accountID: UUID, name: String) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+    }
+}
+
+extension CalendarResource: PersistentModel {
+    public static let schema = ModelSchema<CalendarResource>(
+        table: "calendar_resources",
+        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.text, "text"), .json(\.basis, "basis")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"])],
+        partition: "accountID"
+    )
+}
+
+extension CalendarCollection: PersistentModel {
+    public static let schema = ModelSchema<CalendarCollection>(
+        table: "calendar_collections",
+        columns: [.column(\.name, "name")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("calendar_collections_by_name", on: ["accountID", "name"], unique: true)],
+        partition: "accountID"
+    )
+}
