@@ -64,7 +64,7 @@ extension DAVContext {
         guard case .object(_, let object) = resource else {
             return Response.text("This is a CalDAV collection; open it with a calendar or task app.\n")
         }
-        let text = try slate.calendarText(of: object)
+        let data = try slate.calendarData(of: object)
         if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: {
             $0.trimmingCharacters(in: .whitespaces) == object.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
         }) {
@@ -73,6 +73,6 @@ extension DAVContext {
         return Response(status: .ok, headers: [
             "Content-Type": "text/calendar; charset=utf-8; component=VTODO", "ETag": object.etag,
             "Last-Modified": Self.httpDate(object.task.modified),
-        ], body: .data(Data(text.utf8)))
+        ], body: .data(data))
     }
 }

@@ -106,7 +106,7 @@ extension DAVContext {
             case (Namespace.dav, "getetag"): return DAVXML.escape(object.etag)
             case (Namespace.dav, "getcontenttype"): return "text/calendar; charset=utf-8; component=VTODO"
             case (Namespace.dav, "getlastmodified"): return Self.httpDate(object.task.modified)
-            case (Namespace.dav, "getcontentlength"): return String(try slate.calendarText(of: object).utf8.count)
+            case (Namespace.dav, "getcontentlength"): return String(try slate.calendarData(of: object).count)
             case (Namespace.caldav, "calendar-data"): return DAVXML.escape(try slate.calendarText(of: object))
             default: return nil
             }

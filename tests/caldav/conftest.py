@@ -28,6 +28,14 @@ class Reply:
         return self.body.decode("utf-8")
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
 def http(method, path, body=b"", headers=None, auth=ANA_APP):
     """One request to the server; never raises on an HTTP status."""
     data = body.encode("utf-8") if isinstance(body, str) else body
@@ -37,7 +45,7 @@ def http(method, path, body=b"", headers=None, auth=ANA_APP):
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with _opener.open(request, timeout=30) as response:
             return Reply(response.status, response.headers, response.read())
     except urllib.error.HTTPError as error:
         return Reply(error.code, error.headers, error.read())

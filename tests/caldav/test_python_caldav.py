@@ -38,7 +38,7 @@ def test_a_new_list_and_a_task_reach_slate(calendar):
     assert task["priority"] == "high"
     assert task["tags"] == ["sound", "urgent"]
     assert task["notes"] == "Two passes\nthen the final"
-    assert task["list"]["name"] == calendar.get_display_name()
+    assert task["list"] == calendar.get_display_name()
 
 
 def test_a_task_made_in_slate_reaches_the_client_and_its_completion_comes_back(calendar):
@@ -68,13 +68,20 @@ def test_editing_in_the_client_and_in_slate(calendar):
 
 
 def test_subtasks_are_linked_both_ways(calendar):
-    parent = calendar.add_todo(summary="Shoot day", uid="shoot-day-parent")
-    calendar.add_todo(summary="Book the van", uid="shoot-day-van", related_to="shoot-day-parent")
+    calendar.add_todo(summary="Shoot day", uid="shoot-day-parent")
+    child = calendar.add_todo(ical=(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\nBEGIN:VTODO\r\nUID:shoot-day-van\r\n"
+        "DTSTAMP:20261201T090000Z\r\nSUMMARY:Book the van\r\nRELATED-TO;RELTYPE=PARENT:shoot-day-parent\r\n"
+        "END:VTODO\r\nEND:VCALENDAR\r\n"))
     [parent_task] = find("Shoot day")
     [child_task] = find("Book the van")
     assert child_task["parentId"] == parent_task["id"]
-    children = parent.get_relatives(reltypes={"CHILD"}) if hasattr(parent, "get_relatives") else None
-    assert children is None or isinstance(children, dict)
+    # A subtask made in Slate links back to its parent's UID.
+    made = api("POST", f"/tasks/{parent_task['id']}/subtasks", {"title": "Fuel the van"})
+    [todo] = [item for item in calendar.todos() if str(item.icalendar_component["SUMMARY"]) == "Fuel the van"]
+    assert str(todo.icalendar_component["RELATED-TO"]) == "shoot-day-parent"
+    assert made["parentId"] == parent_task["id"]
+    assert child.icalendar_component["UID"] == "shoot-day-van"
 
 
 def test_search_pending_todos(calendar):
@@ -114,7 +121,7 @@ def test_deleting_a_list(client):
 
 def test_properties_of_a_list_can_be_changed(calendar):
     calendar.set_properties([caldav.elements.dav.DisplayName("Renamed list")])
-    assert calendar.get_display_name() == "Renamed list"
+    assert calendar.get_property(caldav.elements.dav.DisplayName(), use_cached=False) == "Renamed list"
     reply = http("PROPPATCH", calendar.url.path, headers={"Content-Type": "application/xml"}, body=(
         '<d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/"><d:set><d:prop>'
         "<a:calendar-color>#4ECDC4FF</a:calendar-color><a:calendar-order>3</a:calendar-order></d:prop></d:set></d:propertyupdate>"))

@@ -63,7 +63,7 @@ def test_todoman_to_slate_and_back(setup):
     run("todo", "-c", str(todoman), "new", "-l", name, "Record the foley", work=work)
     run("vdirsyncer", "-c", str(config), "sync", work=work)
     [task] = [task for task in api_tasks() if task["title"] == "Record the foley"]
-    assert task["list"]["name"] == name and task["isCompleted"] is False
+    assert task["list"] == name and task["isCompleted"] is False
 
     [local] = [item for item in todo_list(work, todoman) if item["summary"] == "Record the foley"]
     run("todo", "-c", str(todoman), "done", str(local["id"]), work=work)

@@ -76,8 +76,8 @@ public struct CalendarFilter: Sendable {
     var isBare: Bool { root.name == "VCALENDAR" && root.isBare && root.components.allSatisfy { $0.name == "VTODO" } }
 
     /// True when the text satisfies the filter.
-    func matches(_ text: String, calendar: Calendar) -> Bool {
-        guard let roots = try? ICalendarText.parse(Data(text.utf8)) else { return false }
+    func matches(_ data: Data, calendar: Calendar) -> Bool {
+        guard let roots = try? ICalendarText.parse(data) else { return false }
         let found = roots.filter { $0.name == root.name }
         if root.isNotDefined { return found.isEmpty }
         return found.contains { matches($0, root, calendar: calendar) }
@@ -158,6 +158,6 @@ extension Slate {
     public func calendarObjects(in collection: CalendarCollectionID, matching filter: CalendarFilter) throws -> [CalendarObject] {
         let objects = try calendarObjects(in: collection)
         if filter.isBare { return objects }
-        return try objects.filter { filter.matches(try calendarText(of: $0), calendar: calendar) }
+        return try objects.filter { filter.matches(try calendarData(of: $0), calendar: calendar) }
     }
 }

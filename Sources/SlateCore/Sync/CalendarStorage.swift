@@ -14,18 +14,18 @@ public struct CalendarResource: Codable, Sendable, Identifiable, Hashable {
     public var name: String
     /// The VTODO's UID.
     public var uid: String
-    /// What the client sent, exactly (always valid UTF-8: anything else is refused).
-    public var text: String
+    /// What the client sent, exactly (a fold may even split a UTF-8 character).
+    public var data: Data
     /// The task as it was when `text` was stored: a task still equal to it is served as
-    /// `text`; a field that differs is rewritten in the served copy, and nothing else.
+    /// `data`; a field that differs is rewritten in the served copy, and nothing else.
     public var basis: TaskItem
 
-    public init(id: UUID, accountID: UUID, name: String, uid: String, text: String, basis: TaskItem) {
+    public init(id: UUID, accountID: UUID, name: String, uid: String, data: Data, basis: TaskItem) {
         self.id = id
         self.accountID = accountID
         self.name = name
         self.uid = uid
-        self.text = text
+        self.data = data
         self.basis = basis
     }
 }
@@ -49,7 +49,7 @@ public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
 extension CalendarResource: PersistentModel {
     public static let schema = ModelSchema<CalendarResource>(
         table: "calendar_resources",
-        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.text, "text"), .json(\.basis, "basis")],
+        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.data, "data"), .json(\.basis, "basis")],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"])],
         partition: "accountID"

@@ -51,13 +51,20 @@ extension Slate {
         return CalendarObject(name: name, task: found.model, revision: found.revision, stored: nil)
     }
 
-    /// The calendar object's text: what the client stored, with the fields Slate changed since rewritten.
-    public func calendarText(of object: CalendarObject) throws -> String {
+    /// The calendar object's bytes: what the client stored, with the fields Slate changed
+    /// since rewritten (and nothing else).
+    public func calendarData(of object: CalendarObject) throws -> Data {
         let parentUID = try object.task.parentID.map { try uid(ofTask: $0) }
         guard let stored = object.stored else {
-            return VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar)
+            return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
         }
-        return VTodoRendering.rewrite(stored.text, basis: stored.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+        return VTodoRendering.rewrite(stored.data, basis: stored.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+    }
+
+    /// The calendar object as text, for XML answers: the bytes, with folds that split a
+    /// UTF-8 character moved to a character boundary.
+    public func calendarText(of object: CalendarObject) throws -> String {
+        VTodoRendering.text(try calendarData(of: object))
     }
 
     /// The UID of a task's resource.

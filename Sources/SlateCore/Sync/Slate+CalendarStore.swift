@@ -21,7 +21,7 @@ extension Slate {
         guard Self.isValidSegment(name) else {
             throw CalendarObjectError.forbidden("A resource name is 1 to \(CalendarLimits.maximumNameLength) bytes without '/'; got '\(name.prefix(80))'.")
         }
-        let (content, text) = try VTodoContent.read(data, calendar: calendar)
+        let content = try VTodoContent.read(data, calendar: calendar)
         let context = makeContext()
         let existing = try calendarObject(named: name, in: collection)
         if mustCreate, existing != nil { throw CalendarObjectError.preconditionFailed("The resource exists already (If-None-Match: *).") }
@@ -61,7 +61,7 @@ extension Slate {
         task.isCompleted = content.isCompleted
         task.tags = content.tags
         task.recurrence = content.recurrence
-        if content.isFlagged || text.range(of: "X-SLATE-FLAGGED", options: .caseInsensitive) != nil { task.isFlagged = content.isFlagged }
+        if let isFlagged = content.isFlagged { task.isFlagged = isFlagged }
         if task.listID != collection.listID || target == nil {
             task.listID = collection.listID
             task.order = try content.order ?? nextCalendarOrder(in: collection.listID, context: context)
@@ -88,7 +88,7 @@ extension Slate {
         where row.id != taskID {
             if try context.model(TaskItem.self, id: row.id) == nil { context.delete(row) }
         }
-        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, text: text, basis: task))
+        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data, basis: task))
         do {
             try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
         } catch SlateError.conflict {

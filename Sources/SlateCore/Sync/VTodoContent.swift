@@ -22,14 +22,12 @@ struct VTodoContent {
     var parentUID: String?
     var recurrence: Recurrence?
     var order: Double?
-    var isFlagged: Bool
+    /// Nil when the object does not say (X-SLATE-FLAGGED absent).
+    var isFlagged: Bool?
 
     /// Reads `data`, or throws `CalendarObjectError` naming what is wrong.
-    static func read(_ data: Data, calendar: Calendar) throws -> (VTodoContent, text: String) {
+    static func read(_ data: Data, calendar: Calendar) throws -> VTodoContent {
         guard data.count <= CalendarLimits.maximumResourceSize else { throw CalendarObjectError.tooLarge(data.count) }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw CalendarObjectError.invalidData("The calendar object is not UTF-8 text.")
-        }
         let roots: [ICalendarComponent]
         do {
             roots = try ICalendarText.parse(data)
@@ -56,7 +54,7 @@ struct VTodoContent {
         guard todos.allSatisfy({ $0.property("UID")?.value == uid }) else {
             throw CalendarObjectError.invalidData("Every VTODO of one calendar object must have the same UID (\(uid)).")
         }
-        return (try content(of: master, uid: uid, calendar: calendar), text)
+        return try content(of: master, uid: uid, calendar: calendar)
     }
 
     private static func content(of todo: ICalendarComponent, uid: String, calendar: Calendar) throws -> VTodoContent {
@@ -112,7 +110,7 @@ struct VTodoContent {
             isCompleted: isCompleted, completedAt: isCompleted ? completed : nil, tags: tags,
             parentUID: parent.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
             recurrence: todo.property("RRULE").flatMap(recurrence), order: order,
-            isFlagged: flag == "TRUE" || flag == "YES" || flag == "1")
+            isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" })
     }
 
     /// The title of a VTODO without a SUMMARY (Slate's titles are never blank).

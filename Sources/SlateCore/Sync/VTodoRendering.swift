@@ -98,55 +98,75 @@ enum VTodoRendering {
         }
     }
 
-    /// `text` with the lines of every field in which `task` differs from `basis` rewritten
+    /// `data` with the lines of every field in which `task` differs from `basis` rewritten
     /// in the main VTODO (the one without RECURRENCE-ID); every other byte is kept.
-    static func rewrite(_ text: String, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar) -> String {
+    static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar) -> Data {
         let changed = Field.allCases.filter { $0.differs(basis, task) }
-        guard !changed.isEmpty else { return text }
-        var lines = ContentLines(text)
-        guard let body = lines.mainTodo() else { return text }
-        let crlf = text.contains("\r\n")
-        var edits: [(range: Int, remove: [Int], insert: [String])] = []
+        guard !changed.isEmpty else { return data }
+        let lines = ContentLines(data)
+        guard let body = lines.mainTodo() else { return data }
+        let crlf = data.firstRange(of: Data([0x0D, 0x0A])) != nil
+        var edits: [(at: Int, remove: [Int], insert: [String])] = []
         for field in changed {
-            var names = field.propertyNames
-            var remove = body.filter { names.contains(lines.names[$0]) }
+            var remove = body.filter { field.propertyNames.contains(lines.names[$0]) }
             if field == .parent {
                 // Only the parent link: other relations (siblings, children) stay.
                 remove = remove.filter { lines.relationType($0) == "PARENT" }
             }
             if field == .due, !task.isAllDay, task.due != nil {
                 // A timed due date keeps a client's DTSTART (its start) and its time zone.
-                names = ["DUE"]
                 remove = remove.filter { lines.names[$0] == "DUE" }
             }
             let zone = field == .due ? remove.lazy.compactMap { lines.timeZone($0) }.first : nil
             var new = self.lines(field, task: task, parentUID: parentUID, zone: zone, calendar: calendar)
             if !crlf { new = new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
-            edits.append((remove.first ?? body.last.map { $0 + 1 } ?? 0, remove, new))
+            edits.append((remove.first ?? (body.last ?? 0) + 1, remove, new))
         }
-        return lines.applying(edits, endOfTodo: body.last.map { $0 + 1 })
+        return lines.applying(edits)
+    }
+
+    /// Calendar bytes as text: when a fold splits a UTF-8 character, that line is
+    /// unfolded and folded again on character boundaries.
+    static func text(_ data: Data) -> String {
+        if let text = String(validating: data, as: UTF8.self) { return text }
+        let lines = ContentLines(data)
+        return lines.raw.map { raw -> String in
+            if let text = String(validating: raw, as: UTF8.self) { return text }
+            var bytes = [UInt8]()
+            var index = raw.startIndex
+            while index < raw.endIndex {
+                if raw[index] == 0x0D || raw[index] == 0x0A {
+                    let next = index + (raw[index] == 0x0D && index + 1 < raw.endIndex && raw[index + 1] == 0x0A ? 2 : 1)
+                    if next < raw.endIndex, raw[next] == 0x20 || raw[next] == 0x09 { index = next + 1; continue }
+                    break
+                }
+                bytes.append(raw[index])
+                index += 1
+            }
+            return ICalendarText.fold(String(decoding: bytes, as: UTF8.self))
+        }.joined()
     }
 }
 
-/// The logical lines of an iCalendar text, each with its raw bytes (folds and line ends
+/// The logical lines of an iCalendar object, each with its raw bytes (folds and line ends
 /// included) and its property name, for rewriting single properties in place.
 struct ContentLines {
-    /// Raw text of each logical line.
-    var raw: [Substring] = []
+    /// Raw bytes of each logical line.
+    var raw: [ArraySlice<UInt8>] = []
     /// Upper-case property name of each line.
     var names: [String] = []
     /// Nesting depth of each line (BEGIN/END lines count as the outer level).
     var depths: [Int] = []
 
-    init(_ text: String) {
-        let bytes = text.utf8
-        var start = bytes.startIndex
+    init(_ data: Data) {
+        let bytes = [UInt8](data)
+        var start = 0
         var depth = 0
-        func flush(_ end: String.Index) {
+        func flush(_ end: Int) {
             guard start < end else { return }
-            let line = text[start..<end]
-            let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ";" && $0 != ":" && $0 != "\r" && $0 != "\n" }))
-                .uppercased()
+            let line = bytes[start..<end]
+            let nameEnd = line.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == 0x0D || $0 == 0x0A } ?? end
+            let name = String(decoding: bytes[start..<nameEnd], as: UTF8.self).uppercased()
             if name == "END" { depth -= 1 }
             raw.append(line)
             names.append(name)
@@ -154,15 +174,15 @@ struct ContentLines {
             if name == "BEGIN" { depth += 1 }
             start = end
         }
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
+        var index = 0
+        while index < bytes.count {
             guard let newline = bytes[index...].firstIndex(of: 0x0A) else { break }
-            let next = bytes.index(after: newline)
+            let next = newline + 1
             index = next
-            if next < bytes.endIndex, bytes[next] == 0x20 || bytes[next] == 0x09 { continue }
+            if next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 { continue }
             flush(next)
         }
-        flush(bytes.endIndex)
+        flush(bytes.count)
     }
 
     /// The indexes of the direct property lines of the main VTODO (between its BEGIN and
@@ -188,39 +208,48 @@ struct ContentLines {
         return candidate
     }
 
+    /// Line `index` unfolded, as text.
+    func unfolded(_ index: Int) -> String {
+        String(decoding: raw[index], as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "").replacingOccurrences(of: "\n\t", with: "")
+    }
+
     /// The unfolded value of line `index`, upper case, trimmed.
     func value(_ index: Int) -> String {
-        let unfolded = raw[index].replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
-        return unfolded.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
+        unfolded(index).split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
+    }
+
+    /// The parameters part of line `index` (`DUE;TZID=…`).
+    private func head(_ index: Int) -> String {
+        unfolded(index).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
     }
 
     /// The RELTYPE of a RELATED-TO line (PARENT when absent).
     func relationType(_ index: Int) -> String {
-        let head = raw[index].split(separator: ":", maxSplits: 1).first.map(String.init)?.uppercased() ?? ""
+        let head = head(index).uppercased()
         guard let range = head.range(of: ";RELTYPE=") else { return "PARENT" }
         return String(head[range.upperBound...].prefix { $0 != ";" })
     }
 
     /// The time zone named by a line's TZID, when Foundation knows it.
     func timeZone(_ index: Int) -> TimeZone? {
-        let head = raw[index].split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let head = head(index)
         guard let range = head.range(of: ";TZID=", options: .caseInsensitive) else { return nil }
         let id = head[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         return TimeZone(identifier: id.hasPrefix("/") ? String(id.dropFirst()) : id)
     }
 
-    /// The text with lines removed and new ones inserted where each edit says (at the first
-    /// removed line, or before the VTODO's END).
-    func applying(_ edits: [(range: Int, remove: [Int], insert: [String])], endOfTodo: Int?) -> String {
+    /// The bytes with lines removed and new ones inserted where each edit says.
+    func applying(_ edits: [(at: Int, remove: [Int], insert: [String])]) -> Data {
         let removed = Set(edits.flatMap(\.remove))
         var inserts: [Int: [String]] = [:]
-        for edit in edits { inserts[edit.remove.first ?? endOfTodo ?? edit.range, default: []] += edit.insert }
-        var text = ""
+        for edit in edits { inserts[edit.at, default: []] += edit.insert }
+        var data = Data()
         for index in raw.indices {
-            if let lines = inserts[index] { text += lines.joined() }
-            if !removed.contains(index) { text += raw[index] }
+            if let lines = inserts[index] { data += Data(lines.joined().utf8) }
+            if !removed.contains(index) { data += raw[index] }
         }
-        if let lines = inserts[raw.count] { text += lines.joined() }
-        return text
+        if let lines = inserts[raw.count] { data += Data(lines.joined().utf8) }
+        return data
     }
 }
