@@ -54,6 +54,19 @@ struct WriteTests {
         #expect(child.order == 42)
     }
 
+    @Test("A subtask stored before its parent is linked when the parent arrives; its bytes stay as sent")
+    func childBeforeParent() async throws {
+        let dav = try DAVHarness()
+        let child = DAVHarness.todo(uid: "late-child", summary: "Child first", extra: ["RELATED-TO;RELTYPE=PARENT:late-parent"])
+        try await dav.put("child.ics", child)
+        #expect(try dav.slate().tasks().first?.parentID == nil)
+        try await dav.put("parent.ics", DAVHarness.todo(uid: "late-parent", summary: "Parent later"))
+        let tasks = try dav.slate().tasks()
+        let parent = try #require(tasks.first { $0.title == "Parent later" })
+        #expect(tasks.first { $0.title == "Child first" }?.parentID == parent.id)
+        #expect(try await dav.send(.get, "/dav/calendars/ana/inbox/child.ics").text == child)
+    }
+
     @Test("If-None-Match: * on an existing resource and a stale If-Match answer 412; a fresh one works")
     func conditionalPut() async throws {
         let dav = try DAVHarness()

@@ -16,22 +16,26 @@ public struct CalendarResource: Codable, Sendable, Identifiable, Hashable {
     public var uid: String
     /// What the client sent, exactly (a fold may even split a UTF-8 character).
     public var data: Data
-    /// The task as it was when `text` was stored: a task still equal to it is served as
+    /// The UID its RELATED-TO names as parent, if any: a child stored before its parent is
+    /// linked when the parent arrives.
+    public var parentUID: String?
+    /// The task as it was when `data` was stored: a task still equal to it is served as
     /// `data`; a field that differs is rewritten in the served copy, and nothing else.
     public var basis: TaskItem
 
-    public init(id: UUID, accountID: UUID, name: String, uid: String, data: Data, basis: TaskItem) {
+    public init(id: UUID, accountID: UUID, name: String, uid: String, data: Data, parentUID: String? = nil, basis: TaskItem) {
         self.id = id
         self.accountID = accountID
         self.name = name
         self.uid = uid
         self.data = data
+        self.parentUID = parentUID
         self.basis = basis
     }
 }
 
-/// The address segment a CalDAV client chose for a list it created (MKCALENDAR), and the
-/// colour it gave with its alpha channel. Lists without one are addressed by their id.
+/// The address segment a CalDAV client chose for a list it created (MKCALENDAR, Extended
+/// MKCOL). Lists without one are addressed by their id.
 public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
     /// The list's id.
     public var id: UUID
@@ -49,9 +53,11 @@ public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
 extension CalendarResource: PersistentModel {
     public static let schema = ModelSchema<CalendarResource>(
         table: "calendar_resources",
-        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.data, "data"), .json(\.basis, "basis")],
+        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.data, "data"),
+                  .column(\.parentUID, "parentUID"), .json(\.basis, "basis")],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
-        indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"])],
+        indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"]), Index("calendar_resources_by_uid", on: ["accountID", "uid"]),
+                  Index("calendar_resources_by_parent", on: ["accountID", "parentUID"])],
         partition: "accountID"
     )
 }

@@ -88,7 +88,9 @@ extension Slate {
         where row.id != taskID {
             if try context.model(TaskItem.self, id: row.id) == nil { context.delete(row) }
         }
-        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data, basis: task))
+        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data,
+                                        parentUID: content.parentUID, basis: task))
+        try adoptWaitingChildren(of: task, uid: content.uid, in: context)
         do {
             try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
         } catch SlateError.conflict {
@@ -96,6 +98,25 @@ extension Slate {
         }
         guard let object = try calendarObject(named: name, in: collection) else { throw CalendarObjectError.notFound("resource \(name)") }
         return CalendarStoreResult(object: object, created: existing == nil)
+    }
+
+    /// Links the subtasks a client stored before their parent (their RELATED-TO named this
+    /// UID): their stored bytes already say so, so their basis moves with them.
+    private func adoptWaitingChildren(of parent: TaskItem, uid: String, in context: ModelContext) throws {
+        let accountID = self.accountID
+        let waiting = try context.fetch(FetchDescriptor<CalendarResource>(
+            predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
+        for var row in waiting where row.id != parent.id {
+            guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
+                  child.model.parentID == nil else { continue }
+            var adopted = child.model
+            adopted.parentID = parent.id
+            context.update(adopted, expectedRevision: child.revision)
+            if row.basis.parentID == nil {
+                row.basis.parentID = parent.id
+                context.update(row)
+            }
+        }
     }
 
     /// The segment of a collection, for messages.
