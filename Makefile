@@ -4,7 +4,7 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap bench bench-store bench-cli bench-server bench-web screenshots format clean
+.PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-web screenshots format clean
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -24,6 +24,7 @@ test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/fuzz --smoke
 	scripts/api-contract-test
 	scripts/caldav-test
 	scripts/web-test
@@ -33,6 +34,13 @@ build: bootstrap
 
 bootstrap:
 	scripts/bootstrap
+
+# Every parser of outside input under libFuzzer, FUZZ_SECONDS each (FUZZ_TARGETS: a subset,
+# e.g. `make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS="ical router"`). See scripts/fuzz.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: bootstrap
+	scripts/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: bench-store bench-cli bench-server
 

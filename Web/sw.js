@@ -1,6 +1,6 @@
 // Slate's service worker: caches the app shell so the app opens, and what is on screen stays
 // readable, without a connection. API requests always go to the network (never cached).
-const CACHE = "slate-shell-v2";
+const CACHE = "slate-shell-v3";
 const SHELL = [
   "/",
   "/index.html",
@@ -21,6 +21,7 @@ const SHELL = [
   "/js/reorder.js",
   "/js/rows.js",
   "/js/sidebar.js",
+  "/js/settings.js",
   "/js/state.js",
   "/js/stats.js",
   "/js/tasklist.js",

@@ -13,9 +13,16 @@ public struct SlateAPI: Sendable {
     /// `container`, and `/api/v1/session` to sign in and out.
     /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
     public init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(container: container, secureCookies: secureCookies, clock: clock, signIn: SignInGuard())
+    }
+
+    /// The API with its own sign-in, guarded by `signIn` (its limits and password workers).
+    init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard) {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
         self.init(container: container, authenticate: { try authenticator.accountID(for: $0) }, clock: clock) { router in
-            SessionController(authenticator: authenticator, limiter: LoginLimiter(), secureCookies: secureCookies)
+            SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
+                .addRoutes(to: &router)
+            TokensController(authenticator: authenticator, administration: AccountAdministration(container: container, clock: clock))
                 .addRoutes(to: &router)
         }
     }

@@ -14,15 +14,23 @@ public struct SlateService: Sendable {
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
     ///   - secureCookies: mark session cookies `Secure` (HTTPS, or behind a TLS proxy).
+    ///   - strictTransportSecurity: send `Strict-Transport-Security` (served over TLS, by a
+    ///     proxy or otherwise), so a browser never uses plain HTTP for this site again.
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
+    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
+                logLevel: AccessLog.Level) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
         router.use(AccessLog(level: logLevel))
-        router.use(SecurityHeaders())
+        var security = SecurityHeaders()
+        if strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
+        router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
     }
+
+    /// One year, the value browsers' preload lists ask for; subdomains are left alone.
+    public static let strictTransportSecurity = "max-age=31536000"
 
     /// Reports writes made by other processes as live events, checking every `interval`
     /// (one indexed read of the revision counter), until the task is cancelled; 50 ms keeps

@@ -10,6 +10,7 @@ import { QuickEntry } from "./quickentry.js";
 import { enableReorder } from "./reorder.js";
 import { SMART_LISTS, Sidebar } from "./sidebar.js";
 import * as route from "./state.js";
+import { showSettings } from "./settings.js";
 import { showStats } from "./stats.js";
 import { TaskList } from "./tasklist.js";
 import { setUpToast, showToast } from "./toast.js";
@@ -203,7 +204,7 @@ class App {
     const view = route.effectiveView(state);
     document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
     this.sidebar.highlight(state);
-    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : SMART_LISTS.find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : "All Tasks");
+    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : SMART_LISTS.find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : view === "settings" ? "Settings" : "All Tasks");
     $("view-title").textContent = title;
     document.title = `${title} — Slate`;
     if ($("search").value !== state.q) $("search").value = state.q;
@@ -214,12 +215,16 @@ class App {
     $("sort").value = state.sort;
     document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
     const stats = view === "stats";
+    const settings = view === "settings";
     $("stats").hidden = !stats;
-    $("task-scroller").hidden = stats;
-    $("task-tools").hidden = stats;
-    $("quick-entry-form").hidden = stats;
+    $("settings").hidden = !settings;
+    $("task-scroller").hidden = stats || settings;
+    $("task-tools").hidden = stats || settings;
+    $("quick-entry-form").hidden = stats || settings;
     if (stats) {
       showStats($("stats")).catch((error) => this.onError(error));
+    } else if (settings) {
+      if (previous?.view !== "settings") showSettings($("settings")).catch((error) => this.onError(error));
     } else {
       const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
       if (!same) {
@@ -280,7 +285,7 @@ class App {
     this.reloadLists();
     const state = route.current();
     if (route.effectiveView(state) === "stats") showStats($("stats")).catch((error) => this.onError(error));
-    else this.taskList.refresh();
+    else if (route.effectiveView(state) !== "settings") this.taskList.refresh();
   }
 
   // MARK: actions on tasks

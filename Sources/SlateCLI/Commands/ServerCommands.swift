@@ -4,7 +4,7 @@ import SlateDAV
 import SlateHTTP
 import SlateServer
 
-/// `slate serve`, `slate user …` and `slate token create`.
+/// `slate serve`, `slate user …` and `slate token create|list|revoke`.
 enum ServerCommands {
     static let serve = CommandSpec(
         name: "serve", abstract: "Serve the REST API, live events and the web app",
@@ -17,7 +17,8 @@ enum ServerCommands {
             .value("host", "address", "The address to listen on (default 127.0.0.1)."),
             .value("port", "port", "The port (default 8080; 0 picks a free one)."),
             .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
-            .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
+            .value("trusted-proxy", "address", "A TLS-terminating reverse proxy (an IP or CIDR range; repeatable): its X-Forwarded-For names the client, cookies are Secure, HSTS is sent.", repeatable: true),
+            .flag("behind-proxy", "Deprecated: the same as --trusted-proxy 127.0.0.1 --trusted-proxy ::1."),
             .value("log-level", "level", "all (default), errors or off."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
@@ -41,10 +42,17 @@ enum ServerCommands {
         }
         let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
 
+        let proxies = try trustedProxies(parsed, session)
+
         let slate = try session.slate()
         let administration = AccountAdministration(container: slate.container)
-        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: parsed.flag("behind-proxy"), logLevel: level)
+        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: !proxies.isEmpty,
+                                   strictTransportSecurity: !proxies.isEmpty, logLevel: level)
         var configuration = HTTPServer.Configuration(host: host, port: port)
+        configuration.trustedProxies = proxies
+        // Every client of a proxy shares its address: the per-address cap would count them
+        // together, so it is off unless asked for (the proxy limits its own clients).
+        if !proxies.isEmpty { configuration.connectionsPerIP = 0 }
         for (option, keyPath, least) in [("max-connections", \HTTPServer.Configuration.maxConnections, 1), ("connections-per-ip", \.connectionsPerIP, 0)] {
             guard let text = parsed.value(option) else { continue }
             guard let count = Int(text), count >= least else {
@@ -54,7 +62,7 @@ enum ServerCommands {
         }
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
         let basic = BasicAuthenticator(container: slate.container)
-        let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try basic.accountID(for: $0) },
+        let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
                                 logLevel: level)
         let server = HTTPServer(configuration: configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
@@ -83,6 +91,21 @@ enum ServerCommands {
         // The main thread waits here; the server's own threads and Swift's pool do the work.
         stopped.wait()
         session.console.line("Stopped.")
+    }
+
+    /// `--trusted-proxy` (repeatable) and the deprecated `--behind-proxy` (loopback).
+    static func trustedProxies(_ parsed: ParsedCommand, _ session: Session) throws -> TrustedProxies {
+        var texts = parsed.allValues("trusted-proxy")
+        if parsed.flag("behind-proxy") {
+            FileHandle.standardError.write(Data("slate serve: --behind-proxy is deprecated; it now means --trusted-proxy 127.0.0.1 --trusted-proxy ::1.\n".utf8))
+            texts += ["127.0.0.1", "::1"]
+        }
+        return TrustedProxies(try texts.map { text in
+            guard let range = AddressRange(text) else {
+                throw session.invalidValue(text, option: "trusted-proxy", expected: "an IP address or a CIDR range such as 10.0.0.0/8 or fd00::/8", path: parsed.path)
+            }
+            return range
+        })
     }
 
     static let user = CommandSpec(
@@ -131,16 +154,54 @@ enum ServerCommands {
         })
 
     static let token = CommandSpec(
-        name: "token", abstract: "Create API tokens",
-        subcommands: [tokenCreate])
+        name: "token", abstract: "Create, list and revoke API tokens",
+        subcommands: [tokenCreate, tokenList, tokenRevoke])
+
+    static let userOption = OptionSpec.value("user", "name", "The account (default: local).")
 
     static let tokenCreate = CommandSpec(
         name: "create", abstract: "Create a bearer token for an account (printed once)",
-        options: [.value("user", "name", "The account (default: local)."), .value("label", "text", "What it is for.")],
+        options: [userOption, .value("label", "text", "What it is for."),
+                  .value("expires", "lifetime", "When it stops working: 12h, 30d, 8w, 1y (at most 10y) or never (default).")],
         run: { parsed, session in
             let administration = AccountAdministration(container: try session.slate().container)
-            let token = try administration.createToken(for: parsed.value("user") ?? Account.localName, label: parsed.value("label") ?? "")
+            let lifetime: TimeInterval?
+            do {
+                lifetime = try parsed.value("expires").flatMap { try TokenLifetime.parse($0, field: "expires") }
+            } catch {
+                throw session.invalidValue(parsed.value("expires") ?? "", option: "expires", expected: TokenLifetime.forms, path: parsed.path)
+            }
+            let token = try administration.createToken(for: parsed.value("user") ?? Account.localName, label: parsed.value("label") ?? "", lifetime: lifetime)
             session.console.line(session.wantsJSON ? PublicJSON.render(["token": token]).trimmingCharacters(in: .newlines) : "Token (shown once; send it as 'Authorization: Bearer <token>'):\n  \(token)")
+        })
+
+    static let tokenList = CommandSpec(
+        name: "list", abstract: "List an account's tokens: label, created, last used, expiry (never the secret)",
+        options: [userOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let tokens = try administration.tokens(of: parsed.value("user") ?? Account.localName)
+            if session.wantsJSON {
+                session.console.out(PublicJSON.render(tokens.map(\.json)))
+                return
+            }
+            if tokens.isEmpty { session.console.line("No tokens (create one with: slate token create --label NAME).") }
+            for token in tokens {
+                let id = String(token.id.uuidString.lowercased().prefix(8))
+                let used = token.lastUsed.map(Timestamp.format) ?? "never used"
+                let expires = token.expires.map { ($0 <= Date() ? "expired " : "expires ") + Timestamp.format($0) } ?? "no expiry"
+                session.console.line("  \(id)  \(token.label.isEmpty ? "(no label)" : token.label)  created \(Timestamp.format(token.created)), \(used), \(expires)")
+            }
+        })
+
+    static let tokenRevoke = CommandSpec(
+        name: "revoke", abstract: "Revoke a token (it stops working at once)",
+        arguments: [ArgumentSpec(name: "id", help: "The token's id or its first 8 or more characters (slate token list shows them).")],
+        options: [userOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let token = try administration.revokeToken(parsed.positionals[0], of: parsed.value("user") ?? Account.localName)
+            session.console.line("Revoked the token \(token.label.isEmpty ? String(token.id.uuidString.lowercased().prefix(8)) : "'\(token.label)'").")
         })
 
     /// The password from standard input (first line), or nil to generate one.

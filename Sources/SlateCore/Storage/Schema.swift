@@ -50,7 +50,8 @@ extension TaskItem: PersistentModel {
             .reference(\.parentID, "parentID", to: TaskItem.self, onDelete: .cascade),
         ],
         indexes: [
-            Index("tasks_by_number", on: ["number"], unique: true),
+            // Numbers count per account: each account's first task is #1.
+            Index("tasks_by_account_number", on: ["accountID", "number"], unique: true),
             // Serves the default view: incomplete first, then priority (critical first), then creation.
             Index("tasks_by_state", on: ["accountID", "isCompleted", .descending("priority"), "created"]),
             Index("tasks_by_due", on: ["accountID", "due"]),

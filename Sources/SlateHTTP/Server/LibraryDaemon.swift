@@ -34,6 +34,7 @@ struct LibraryDaemon {
         guard let port = UInt16(exactly: configuration.port) else {
             throw HTTPServerError("The port \(configuration.port) is not between 0 and 65535.")
         }
+        Self.raiseDescriptorLimit(toAtLeast: configuration.maxConnections + 256)
         let cls = Unmanaged.passUnretained(core).toOpaque()
         let daemon: OpaquePointer?
         if configuration.host.contains(":") {
@@ -90,7 +91,27 @@ struct LibraryDaemon {
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
                 core.complete(Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue())
             }, cls,
+            { cls, connection, _, code in
+                guard let cls, let connection else { return }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                if code.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ { core.watch.opened(connection) } else { core.watch.closed(connection) }
+            }, cls,
             limits)
+    }
+
+    /// Raises the soft limit on open files towards `needed` (within the hard limit): a
+    /// default of 1024 would run out before `maxConnections` does, and then the library
+    /// cannot accept even the connection that eviction made room for.
+    static func raiseDescriptorLimit(toAtLeast needed: Int) {
+        #if os(Linux)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(needed))
+        _ = setrlimit(resource, &limit)
     }
 
     /// Stops accepting connections; returns the listening socket, to close after `stop`.
