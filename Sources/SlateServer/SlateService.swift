@@ -26,7 +26,7 @@ public struct SlateService: Sendable {
 
     /// The service with `/healthz`, `/readyz`, the log in `options.log`'s format and,
     /// when `options.metrics` is set, every request counted there.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
         HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
