@@ -88,5 +88,6 @@ enum FuzzTarget {
         ("quick-entry", ["SlateCore"]),
         ("dates", ["SlateCore"]),
         ("router", ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer"]),
+        ("http-head", ["SlateHTTP"]),
     ]
 }
