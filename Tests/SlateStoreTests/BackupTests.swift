@@ -131,6 +131,22 @@ private final class Acknowledged: Sendable {
         #expect(try ProcessLock.isHeld(forStore: store) == false)
     }
 
+    @Test func aBackupOrRestoreOntoTheDatabaseItselfIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let live = folder.path("live.sqlite")
+        let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: live))
+        let context = ModelContext(container)
+        context.insert(Item(title: "kept"))
+        try context.save()
+        for target in [live, folder.path("./live.sqlite"), live + "-wal"] {
+            #expect(throws: StoreError.self) { try container.backup(to: target) }
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.sqlite"), withDestinationPath: live)
+        #expect(throws: StoreError.self) { try container.backup(to: folder.path("link.sqlite")) }
+        #expect(throws: StoreError.self) { try ModelContainer.restore(from: live, to: live, schemaVersion: 1) }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Item>()).map(\.title) == ["kept"])
+    }
+
     @Test func anInMemoryStoreHasNoFileToBackUp() throws {
         let folder = try TemporaryDirectory()
         #expect(throws: StoreError.self) { try makeContainer().backup(to: folder.path("copy.sqlite")) }
