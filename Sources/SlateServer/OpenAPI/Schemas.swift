@@ -19,19 +19,7 @@ enum Schemas {
             "Token": OpenAPIDocument.object(tokenFields, required: ["id", "label", "created", "lastUsed", "expires"]),
             "NewToken": OpenAPIDocument.object(tokenFields.merging(["token": ["type": "string"]]) { $1 },
                                                required: ["id", "label", "created", "lastUsed", "expires", "token"]),
-            "Task": OpenAPIDocument.object([
-                "id": uuid, "number": ["type": "integer"], "title": ["type": "string"], "notes": ["type": "string"],
-                "priority": priority, "isCompleted": ["type": "boolean"], "completedAt": nullable(["type": "string"]),
-                "isFlagged": ["type": "boolean"], "due": nullable(["type": "string"]), "isAllDay": ["type": "boolean"],
-                "isOverdue": ["type": "boolean"], "listId": nullable(uuid), "list": nullable(["type": "string"]),
-                "parentId": nullable(uuid), "order": ["type": "number"], "tags": ["type": "array", "items": ["type": "string"]],
-                "recurrence": nullable(["type": "string"]), "reminderOffset": nullable(["type": "integer"]),
-                "subtaskCount": OpenAPIDocument.object(["active": ["type": "integer", "minimum": 0], "total": ["type": "integer", "minimum": 0]],
-                                                       required: ["active", "total"]),
-                "created": ["type": "string"], "modified": ["type": "string"],
-            ], required: ["id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due",
-                          "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
-                          "reminderOffset", "subtaskCount", "created", "modified"]),
+            "Task": TaskRecord.schema,
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
@@ -43,11 +31,7 @@ enum Schemas {
                 "ids": ["type": "array", "items": uuid, "minItems": 1, "maxItems": Vocabulary.maximumBatchSize],
                 "before": nullable(uuid),
             ], required: ["action", "ids"]),
-            "List": OpenAPIDocument.object([
-                "id": uuid, "name": ["type": "string"], "color": ["type": "string", "pattern": "^#[0-9A-F]{6}$"],
-                "icon": ["type": "string"], "order": ["type": "number"], "activeCount": ["type": "integer"],
-                "created": ["type": "string"], "revision": ["type": "integer"],
-            ], required: ["id", "name", "color", "icon", "order", "activeCount", "created", "revision"]),
+            "List": ListRecord.schema,
             "ListInput": OpenAPIDocument.object(listFields, required: ["name"]),
             "ListPatch": OpenAPIDocument.object(listFields),
             "Vocabulary": vocabulary,
@@ -58,7 +42,7 @@ enum Schemas {
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
-                "lists": ["type": "array", "items": ["type": "object"]],
+                "lists": ["type": "array", "items": ref("List")],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
         ]
