@@ -8,6 +8,8 @@ public enum ListRecord {
         public let name: String
         /// Its JSON schema.
         public let schema: @Sendable () -> [String: Any]
+        /// False for what belongs to this database only (the revision): a file leaves it out.
+        public var isExported = true
         let write: @Sendable (ListSummary, inout JSONOutput) -> Void
     }
 
@@ -22,15 +24,17 @@ public enum ListRecord {
             out.string(summary.list.name)
         },
         Field(name: "order", schema: { ["type": "number"] }) { summary, out in out.double(summary.list.order) },
-        Field(name: "revision", schema: { ["type": "integer", "minimum": 0] }) { summary, out in out.int(summary.revision) },
+        Field(name: "revision", schema: { ["type": "integer", "minimum": 0] }, isExported: false) { summary, out in out.int(summary.revision) },
     ]
 
     /// The field names, in order.
     public static var names: [String] { fields.map(\.name) }
 
-    /// Appends the record of a list as a JSON object.
-    public static func write(_ summary: ListSummary, into output: inout JSONOutput) {
-        for (index, field) in fields.enumerated() {
+    /// Appends the record of a list as a JSON object; `forFile` leaves out what belongs to
+    /// this database only (`isExported` false).
+    public static func write(_ summary: ListSummary, forFile: Bool = false, into output: inout JSONOutput) {
+        // The first field is always written (only `revision`, the last, is left out).
+        for (index, field) in fields.enumerated() where !forFile || field.isExported {
             output.bytes += keyBytes[index]
             field.write(summary, &output)
         }
