@@ -43,6 +43,7 @@ public struct SlateAPI: Sendable {
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)
         BoardController(context: context).addRoutes(to: &router)
+        CountsController(context: context).addRoutes(to: &router)
         AccountController(context: context).addRoutes(to: &router)
         EventsController(context: context).addRoutes(to: &router)
         let document = JSONSerialization.body(OpenAPIDocument.json)

@@ -98,8 +98,14 @@ enum OpenAPIDocument {
             "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", parameters: [timeZone], responses: ["200": content(Schemas.ref("Statistics"))])],
             "/api/v1/changes": [
                 "get": operation("changes", "What changed since a revision",
-                                 parameters: [query("since", ["type": "integer", "minimum": 0])],
+                                 parameters: [query("since", ["type": "integer", "minimum": 0]),
+                                              query("counts", ["type": "boolean", "description": "also the sidebar's counts (as GET /counts answers)"]),
+                                              timeZone],
                                  responses: ["200": content(Schemas.ref("Changes"))]),
+            ],
+            "/api/v1/counts": [
+                "get": operation("counts", "Each smart list's count and each list's active count, in one request",
+                                 parameters: [timeZone], responses: ["200": content(Schemas.ref("Counts"))]),
             ],
             "/api/v1/export": [
                 "get": operation("export", "Every list and task as a file",

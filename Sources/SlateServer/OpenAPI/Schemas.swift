@@ -44,7 +44,9 @@ enum Schemas {
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
                 "lists": ["type": "array", "items": ref("List")],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
+                "counts": ref("Counts"),
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+            "Counts": CountsController.schema,
         ]
     }
 
