@@ -18,11 +18,24 @@ public struct SlateService: Sendable {
     ///   - logLevel: which requests get an access-log line on standard error.
     public init(container: BoardStore, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
                 logLevel: AccessLog.Level) {
+        var options = ServiceOptions()
+        options.log = ServiceLog(requestLevel: logLevel)
+        options.strictTransportSecurity = strictTransportSecurity
+        self.init(container: container, webRoot: webRoot, secureCookies: secureCookies, options: options)
+    }
+
+    /// The service with `/healthz`, `/readyz`, the log in `options.log`'s format and,
+    /// when `options.metrics` is set, every request counted there.
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
-        router.use(AccessLog(level: logLevel))
+        HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
+        router.use(AccessLog(log: options.log))
+        if let metrics = options.metrics {
+            router.use(RequestMetrics(registry: metrics, routes: router.routeTable.map(\.pattern)))
+        }
         var security = SecurityHeaders()
-        if strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
+        if options.strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
         router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router

@@ -81,6 +81,7 @@ extension TaskItem {
 /// The schema version of Slate's task database, and its migration plan.
 public enum SlateSchema {
     public static let version = 1
-    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self]
+    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
+                                                         CalendarResource.self, CalendarCollection.self]
     public static let migrations: [MigrationStage] = []
 }

@@ -174,23 +174,24 @@ struct BoardController {
         }
     }
 
-    /// `POST /import?format=…` with the file as the body; all or nothing.
+    /// `POST /import?format=…` with the file as the body; all or nothing. Imports run one
+    /// at a time, off the request threads (`ImportQueue`): other accounts' requests wait at
+    /// most for an import's final commit.
     @Sendable func importData(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
-            let format = try request.queryValue("format").map { name -> TransferFormat in
-                guard let format = TransferFormat(rawValue: name) else {
-                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
-                }
-                return format
+        let format = try request.queryValue("format").map { name -> TransferFormat in
+            guard let format = TransferFormat(rawValue: name) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
             }
-            do {
-                let summary = try domain { try slate.importData(request.body, format: format) }
-                return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
-            } catch let error as ImportError {
-                // What is wrong with the file, and where; anything else is not the file's fault.
-                throw HTTPError(.unprocessableContent, code: "invalid_file", message: error.description, field: "body")
-            }
+            return format
+        }
+        do {
+            let body = request.body
+            let summary = try await ImportQueue.shared.run { try domain { try slate.importData(body, format: format) } }
+            return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
+        } catch let error as ImportError {
+            // What is wrong with the file, and where; anything else is not the file's fault.
+            throw HTTPError(.unprocessableContent, code: "invalid_file", message: error.description, field: "body")
         }
     }
 }

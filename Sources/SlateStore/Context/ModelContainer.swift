@@ -21,6 +21,9 @@ public final class ModelContainer: Sendable {
     let notifier = CommitNotifier()
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
+    /// The copy of the file written just before this container migrated it (beside the
+    /// store, see `backup(to:)`), or nil when opening it migrated nothing that existed.
+    public let migrationBackup: String?
 
     /// Opens or creates the store and brings its schema up to date.
     ///
@@ -57,8 +60,8 @@ public final class ModelContainer: Sendable {
             let migrator = Migrator(
                 tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
                 version: configuration.schemaVersion, stages: configuration.migrations)
+            var stored = 0
             let isCurrent = try pool.write { database -> Bool in
-                let stored: Int
                 do {
                     stored = try migrator.checkCompatible(database)
                 } catch {
@@ -79,7 +82,19 @@ public final class ModelContainer: Sendable {
             if !configuration.isReadOnly {
                 try pool.enableWriteAheadLog()
                 // Every `slate` command opens the file: one already at this schema is left as it is.
-                if !isCurrent { try pool.write { try migrator.migrate($0) } }
+                // A file with data is copied first, so a migration can always be undone by hand.
+                let backupPath = !isCurrent && stored > 0 ? configuration.path.map {
+                    Self.migrationBackupPath(for: $0, fromVersion: stored)
+                } : nil
+                if !isCurrent {
+                    try pool.write { database in
+                        if let backupPath { try DatabaseCopy.write(from: database, to: backupPath) }
+                        try migrator.migrate(database)
+                    }
+                }
+                migrationBackup = backupPath
+            } else {
+                migrationBackup = nil
             }
             notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
         } catch {
