@@ -17,6 +17,7 @@ struct WriteTests {
         #expect(get.body == Data(text.utf8))
         #expect(get.headers["ETag"] == etag)
         #expect(get.headers["Content-Type"]?.hasPrefix("text/calendar") == true)
+        #expect(get.headers["Last-Modified"]?.range(of: #"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$"#, options: .regularExpression) != nil)
         let task = try #require(try dav.slate().tasks().first)
         #expect(task.title == "Mix the trailer")
         #expect(task.priority == .high)
