@@ -94,6 +94,9 @@ struct WriteTests {
         #expect(deleted.status == 204)
         #expect(try dav.slate().tasks().isEmpty)
         #expect(try await dav.send(.delete, "/dav/calendars/ana/inbox/e.ics").status == 404)
+        // The name is free again: a new resource there is a new task.
+        #expect(try await dav.put("e.ics", DAVHarness.todo(uid: "e2", summary: "Back again")).status == 201)
+        #expect(try dav.slate().tasks().map(\.title) == ["Back again"])
     }
 
     @Test("Bad input: malformed iCalendar 400 valid-calendar-data, VEVENT 403, UID conflict 403, over-size 413; nothing written")

@@ -88,7 +88,7 @@ extension Slate {
         where row.id != taskID {
             if try context.model(TaskItem.self, id: row.id) == nil {
                 context.delete(row)
-                context.delete(CalendarResourceBody.self, id: row.id)
+                if try context.model(CalendarResourceBody.self, id: row.id) != nil { context.delete(CalendarResourceBody.self, id: row.id) }
             }
         }
         context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, parentUID: content.parentUID))
