@@ -56,6 +56,11 @@ struct DAVHandler: Sendable {
             case .notFound: return DAVContext.failure(.notFound, nil, error.description)
             case .conflict: return DAVContext.failure(.preconditionFailed, nil, error.description)
             case .invalid, .duplicateListName, .ambiguous: return DAVContext.failure(.forbidden, nil, error.description)
+            case .cannotUndo: return DAVContext.failure(.conflict, nil, error.description)
+            case .busy:
+                var response = DAVContext.failure(.serviceUnavailable, nil, error.description)
+                response.headers["Retry-After"] = "1"
+                return response
             case .store: throw error
             }
         }

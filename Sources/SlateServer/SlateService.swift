@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 
 /// Everything `slate serve` runs: the API with sign-in, live events, the web app's files,
 /// the access log and security headers, and a watcher that turns other processes'
@@ -9,7 +8,7 @@ import SlateStore
 public struct SlateService: Sendable {
     /// The responder to hand to `HTTPServer`.
     public let router: Router
-    let container: ModelContainer
+    let container: BoardStore
 
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
@@ -17,13 +16,26 @@ public struct SlateService: Sendable {
     ///   - strictTransportSecurity: send `Strict-Transport-Security` (served over TLS, by a
     ///     proxy or otherwise), so a browser never uses plain HTTP for this site again.
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
                 logLevel: AccessLog.Level) {
+        var options = ServiceOptions()
+        options.log = ServiceLog(requestLevel: logLevel)
+        options.strictTransportSecurity = strictTransportSecurity
+        self.init(container: container, webRoot: webRoot, secureCookies: secureCookies, options: options)
+    }
+
+    /// The service with `/healthz`, `/readyz`, the log in `options.log`'s format and,
+    /// when `options.metrics` is set, every request counted there.
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
-        router.use(AccessLog(level: logLevel))
+        HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
+        router.use(AccessLog(log: options.log))
+        if let metrics = options.metrics {
+            router.use(RequestMetrics(registry: metrics, routes: router.routeTable.map(\.pattern)))
+        }
         var security = SecurityHeaders()
-        if strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
+        if options.strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
         router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
@@ -39,7 +51,7 @@ public struct SlateService: Sendable {
         let container = self.container
         return Task {
             while !Task.isCancelled {
-                _ = try? container.publishExternalChanges()
+                _ = try? await BoardThreads.shared.read { _ = try container.publishExternalChanges() }
                 try? await Task.sleep(for: interval)
             }
         }

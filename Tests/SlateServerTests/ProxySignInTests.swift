@@ -16,7 +16,8 @@ import Glibc
     static func post(port: Int, path: String, body: String, forwardedFor: String) throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
-        var time = timeval(tv_sec: 20, tv_usec: 0)
+        // Generous: in a full test run the password checks of other suites queue before these.
+        var time = timeval(tv_sec: 90, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

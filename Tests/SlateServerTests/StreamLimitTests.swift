@@ -53,7 +53,8 @@ import Testing
                 "other requests still work")
 
         open.removeLast()  // a tab closes: its stream ends and its place is free again
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Generous: on a loaded machine the stream's tasks may wait long for a thread.
+        let deadline = ContinuousClock.now + .seconds(60)
         var again = 429
         while again == 429, ContinuousClock.now < deadline {
             again = try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(ana)"])).status.code
@@ -74,7 +75,7 @@ import Testing
         #expect(sessionStream.status.code == 200 && tokenStream.status.code == 200)
 
         _ = try admin.changePassword(of: "ana", to: "another good password")
-        #expect(try await ends(sessionStream, within: .seconds(10)), "the session's stream ends")
+        #expect(try await ends(sessionStream, within: .seconds(60)), "the session's stream ends")
         #expect(try await api.router.respond(to: try request("/api/v1/tasks", headers: ["Cookie": cookie])).status.code == 401)
         #expect(!(try await ends(tokenStream, within: .milliseconds(200))), "a token is not a session: its stream goes on")
     }
@@ -87,6 +88,6 @@ import Testing
         let stream = try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(token)"]))
         #expect(stream.status.code == 200)
         try AccountDirectory(container: container).removeSecret(Secrets.digest(token), kind: .token)
-        #expect(try await ends(stream, within: .seconds(10)))
+        #expect(try await ends(stream, within: .seconds(60)))
     }
 }

@@ -1,97 +1,12 @@
 import Foundation
 import SlateCore
-import SlateDAV
 import SlateHTTP
 import SlateServer
 
 /// `slate serve`, `slate user …` and `slate token create|list|revoke`.
 enum ServerCommands {
-    static let serve = CommandSpec(
-        name: "serve", abstract: "Serve the REST API, live events and the web app",
-        discussion: """
-            Listens on 127.0.0.1:8080 unless told otherwise; use --host 0.0.0.0 to reach it from a
-            phone on the same network. On the first start it creates an account and prints its
-            password once. Stop it with Ctrl-C (it finishes requests in flight, then exits 0).
-            """,
-        options: [
-            .value("host", "address", "The address to listen on (default 127.0.0.1)."),
-            .value("port", "port", "The port (default 8080; 0 picks a free one)."),
-            .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
-            .value("trusted-proxy", "address", "A TLS-terminating reverse proxy (an IP or CIDR range; repeatable): its X-Forwarded-For names the client, cookies are Secure, HSTS is sent.", repeatable: true),
-            .flag("behind-proxy", "Deprecated: the same as --trusted-proxy 127.0.0.1 --trusted-proxy ::1."),
-            .value("log-level", "level", "all (default), errors or off."),
-            .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
-            .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
-        ],
-        run: runServe)
-
-    @Sendable static func runServe(_ parsed: ParsedCommand, _ session: Session) throws {
-        let host = parsed.value("host") ?? "127.0.0.1"
-        let port = try parsed.value("port").map { text -> Int in
-            guard let port = Int(text), (0...65535).contains(port) else {
-                throw session.invalidValue(text, option: "port", expected: "a port number from 0 to 65535", path: parsed.path)
-            }
-            return port
-        } ?? 8080
-        let level: AccessLog.Level
-        switch parsed.value("log-level")?.lowercased() ?? "all" {
-        case "all": level = .all
-        case "errors": level = .errors
-        case "off": level = .off
-        case let other: throw session.invalidValue(other, option: "log-level", expected: "all, errors or off", path: parsed.path)
-        }
-        let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
-
-        let proxies = try trustedProxies(parsed, session)
-
-        let slate = try session.slate()
-        let administration = AccountAdministration(container: slate.container)
-        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: !proxies.isEmpty,
-                                   strictTransportSecurity: !proxies.isEmpty, logLevel: level)
-        var configuration = HTTPServer.Configuration(host: host, port: port)
-        configuration.trustedProxies = proxies
-        // Every client of a proxy shares its address: the per-address cap would count them
-        // together, so it is off unless asked for (the proxy limits its own clients).
-        if !proxies.isEmpty { configuration.connectionsPerIP = 0 }
-        for (option, keyPath, least) in [("max-connections", \HTTPServer.Configuration.maxConnections, 1), ("connections-per-ip", \.connectionsPerIP, 0)] {
-            guard let text = parsed.value(option) else { continue }
-            guard let count = Int(text), count >= least else {
-                throw session.invalidValue(text, option: option, expected: "a count of \(least) or more", path: parsed.path)
-            }
-            configuration[keyPath: keyPath] = count
-        }
-        // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
-        let basic = BasicAuthenticator(container: slate.container)
-        let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
-                                logLevel: level)
-        let server = HTTPServer(configuration: configuration, responder: DAVMount(dav: dav.router, other: service.router))
-        do {
-            try server.start()
-        } catch {
-            throw SlateError.invalid(field: "port", message: "Cannot listen on \(host):\(port): \(error).")
-        }
-        var banner = "Slate is serving \(session.databasePath)\n  http://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(server.port)/\n"
-        if host == "0.0.0.0" { banner += "  reachable from other devices on your network: use this machine's IP address\n" }
-        if let first = try administration.firstStartAccount() {
-            banner += "First start: created the account '\(first.name)' with the password\n  \(first.password)\n"
-            banner += "It is shown once; change it with: slate user passwd \(first.name)\n"
-        } else if webRoot != nil {
-            banner += "Sign in with your account's name and password (slate user list names them; slate user passwd NAME sets a new password).\n"
-        }
-        if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
-        FileHandle.standardOutput.write(Data(banner.utf8))
-        let watcher = service.watchExternalChanges()
-        server.shutdownOnSignals()
-        let stopped = DispatchSemaphore(value: 0)
-        Task {
-            await server.waitUntilStopped()
-            watcher.cancel()
-            stopped.signal()
-        }
-        // The main thread waits here; the server's own threads and Swift's pool do the work.
-        stopped.wait()
-        session.console.line("Stopped.")
-    }
+    /// `slate serve` (see ``ServeCommand``).
+    static let serve = ServeCommand.spec
 
     /// `--trusted-proxy` (repeatable) and the deprecated `--behind-proxy` (loopback).
     static func trustedProxies(_ parsed: ParsedCommand, _ session: Session) throws -> TrustedProxies {
@@ -110,7 +25,7 @@ enum ServerCommands {
 
     static let user = CommandSpec(
         name: "user", abstract: "Add accounts and change passwords",
-        subcommands: [userAdd, userPasswd, userList])
+        subcommands: [userAdd, userPasswd, userEdit, userList])
 
     static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
 

@@ -52,6 +52,10 @@ extension HTTPServer {
         /// the rest 503 and stops.
         public var shutdownGracePeriod: Duration = .seconds(10)
 
+        /// Serve HTTPS with this certificate (PEM, the chain after the leaf) and key (PEM);
+        /// both nil serves plain HTTP. See ``TLSIdentity``.
+        public var tls: TLSIdentity? = nil
+
         /// The defaults: 127.0.0.1, a free port, 1 MiB bodies, 8 KiB headers.
         public init() {}
 

@@ -15,6 +15,8 @@ import Darwin
 struct LibraryDaemon {
     let pointer: OpaquePointer
     let port: Int
+    /// The TLS certificate and key as C strings the library reads, wiped and freed in `stop`.
+    private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
     /// Binds and starts the network threads.
     init(core: ServerCore) throws(HTTPServerError) {
@@ -25,12 +27,23 @@ struct LibraryDaemon {
         // No epoll elsewhere: let the library choose (kqueue is not used; poll or select).
         var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #endif
+        var tlsStrings: [UnsafeMutablePointer<CChar>] = []
+        if let tls = configuration.tls {
+            guard slate_mhd_supports_tls() != 0 else { throw HTTPServerError("This libmicrohttpd was built without TLS.") }
+            tlsStrings = [tls.certificatePEM, tls.keyPEM].map { pem in
+                let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: pem.count + 1)
+                _ = pem.copyBytes(to: UnsafeMutableRawBufferPointer(start: bytes, count: pem.count).bindMemory(to: UInt8.self))
+                bytes[pem.count] = 0
+                return bytes
+            }
+        }
         let limits = slate_mhd_limits(
             thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
             connection_memory_limit: configuration.maxHeaderSize + HTTPServer.Configuration.bufferAllowance,
             connection_timeout: HTTPServer.Configuration.wholeSeconds(configuration.idleTimeout),
             per_ip_connection_limit: UInt32(clamping: configuration.connectionsPerIP),
-            connection_limit: UInt32(clamping: configuration.maxConnections))
+            connection_limit: UInt32(clamping: configuration.maxConnections),
+            tls_certificate: tlsStrings.first.map { UnsafePointer($0) }, tls_key: tlsStrings.last.map { UnsafePointer($0) })
         guard let port = UInt16(exactly: configuration.port) else {
             throw HTTPServerError("The port \(configuration.port) is not between 0 and 65535.")
         }
@@ -60,9 +73,14 @@ struct LibraryDaemon {
             }
         }
         guard let daemon else {
+            Self.wipe(tlsStrings)
+            if configuration.tls != nil {
+                throw HTTPServerError("Could not start TLS on \(configuration.host):\(configuration.port): check that the certificate and key are PEM and belong together (or the address is in use).")
+            }
             throw HTTPServerError("Could not listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(errno))).")
         }
         self.pointer = daemon
+        self.tlsStrings = tlsStrings
         self.port = Int(slate_mhd_bound_port(daemon))
     }
 
@@ -131,5 +149,15 @@ struct LibraryDaemon {
     func stop(listeningSocket: Int32) {
         MHD_stop_daemon(pointer)
         if listeningSocket >= 0 { close(listeningSocket) }
+        Self.wipe(tlsStrings)
+    }
+
+    /// Overwrites and frees the copies of the certificate and key.
+    private static func wipe(_ strings: [UnsafeMutablePointer<CChar>]) {
+        for string in strings {
+            let length = strlen(string)
+            for index in 0..<length { string[index] = 0 }
+            string.deallocate()
+        }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import SlateStore
 
 /// What `slate user …` and `slate token …` do, and the first-start account of `slate serve`.
 /// Secrets are generated here, shown once by the caller, and only their hashes are stored.
@@ -8,7 +7,7 @@ public struct AccountAdministration: Sendable {
     public let directory: AccountDirectory
     let clock: @Sendable () -> Date
 
-    public init(container: ModelContainer, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }) {
         directory = AccountDirectory(container: container)
         self.clock = clock
     }

@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// HTTP Basic sign-in for CalDAV clients: the account's name with its password or with an
@@ -18,7 +17,7 @@ public struct BasicAuthenticator: Sendable {
     let clock: @Sendable () -> Date
     private let verified = VerifiedPasswords()
 
-    public init(container: ModelContainer, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }) {
         directory = AccountDirectory(container: container)
         guardian = SignInGuard()
         self.clock = clock

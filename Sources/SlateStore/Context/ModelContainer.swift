@@ -21,6 +21,9 @@ public final class ModelContainer: Sendable {
     let notifier = CommitNotifier()
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
+    /// The copy of the file written just before this container migrated it (beside the
+    /// store, see `backup(to:)`), or nil when opening it migrated nothing that existed.
+    public let migrationBackup: String?
 
     /// Opens or creates the store and brings its schema up to date.
     ///
@@ -57,8 +60,8 @@ public final class ModelContainer: Sendable {
             let migrator = Migrator(
                 tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
                 version: configuration.schemaVersion, stages: configuration.migrations)
+            var stored = 0
             let isCurrent = try pool.write { database -> Bool in
-                let stored: Int
                 do {
                     stored = try migrator.checkCompatible(database)
                 } catch {
@@ -79,13 +82,29 @@ public final class ModelContainer: Sendable {
             if !configuration.isReadOnly {
                 try pool.enableWriteAheadLog()
                 // Every `slate` command opens the file: one already at this schema is left as it is.
-                if !isCurrent { try pool.write { try migrator.migrate($0) } }
+                // A file with data is copied first, so a migration can always be undone by hand.
+                let backupPath = !isCurrent && stored > 0 ? configuration.path.map {
+                    Self.migrationBackupPath(for: $0, fromVersion: stored)
+                } : nil
+                if !isCurrent {
+                    try pool.write { database in
+                        if let backupPath { try DatabaseCopy.write(from: database, to: backupPath) }
+                        try migrator.migrate(database)
+                    }
+                }
+                migrationBackup = backupPath
+            } else {
+                migrationBackup = nil
             }
             notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
         } catch {
             throw StoreError.whileOpening(error, path: configuration.path ?? ":memory:")
         }
     }
+
+    /// Runs `body` with every read inside it served from one snapshot of the database
+    /// (one read transaction): a page, its total and the revision then agree.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T { try pool.snapshot(body) }
 
     /// The revision of the last committed write (0 for a new store).
     public func currentRevision() throws -> Int {
@@ -102,20 +121,23 @@ public final class ModelContainer: Sendable {
     /// Returns it, or nil when nothing changed.
     @discardableResult
     public func publishExternalChanges() throws -> Commit? {
-        let (since, own) = notifier.externalWindow()
-        let commit: Commit? = try pool.read { database in
+        let found: (commit: Commit, reached: Int)? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
+            // Our own revisions are taken after the read began: every commit this read can
+            // see reserved its revision before it committed, so none of ours is missed.
+            let (since, own) = notifier.externalWindow()
             guard revision > since else { return nil }
             // Only this container's own commits since the last look: nothing to read.
             if revision - since <= own.count, (since + 1...revision).allSatisfy(own.contains) {
                 notifier.markChecked(upTo: revision)
                 return nil
             }
-            return try ChangeLog.commitSummary(
+            let summary = try ChangeLog.commitSummary(
                 since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
+            return (summary, revision)
         }
-        guard let commit else { return nil }
-        notifier.publish(commit)
+        guard let (commit, reached) = found else { return nil }
+        notifier.publish(commit, checkedUpTo: reached)
         return commit.tables.isEmpty ? nil : commit
     }
 
