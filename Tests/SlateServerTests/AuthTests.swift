@@ -27,7 +27,7 @@ import Testing
 
     @Test func signInGivesAnHttpOnlyStrictCookieAndChangesNeedTheCustomHeader() async throws {
         let admin = AccountAdministration(container: container)
-        let password = try admin.addUser(named: "ana", password: "correct horse battery")
+        let password = try await offPool { [admin] in try admin.addUser(named: "ana", password: "correct horse battery") }
         #expect(password == "correct horse battery")
         let api = SlateAPI(container: container, secureCookies: true)
 
@@ -49,7 +49,7 @@ import Testing
 
     @Test func bearerTokensAreStoredHashedAndWorkWithoutCSRF() async throws {
         let admin = AccountAdministration(container: container)
-        _ = try admin.addUser(named: "ci")
+        _ = try await offPool { [admin] in try admin.addUser(named: "ci") }
         let token = try admin.createToken(for: "ci", label: "pipeline")
         let api = SlateAPI(container: container, secureCookies: false)
         #expect(try await send(api, .post, "/api/v1/tasks", json: ["title": "From CI"], headers: ["Authorization": "Bearer \(token)"]).0 == 201)
@@ -68,7 +68,7 @@ import Testing
         let path = folder.appendingPathComponent("slate.sqlite").path
         let server = try Slate.openContainer(path: path)
         let admin = AccountAdministration(container: server)
-        _ = try admin.addUser(named: "ci")
+        _ = try await offPool { [admin] in try admin.addUser(named: "ci") }
         let api = SlateAPI(container: server, secureCookies: false)
 
         let mine = try admin.createToken(for: "ci", label: "here")
@@ -90,7 +90,7 @@ import Testing
 
     @Test func wrongPasswordsAreRefusedThenRateLimitedPerAccountAndAddress() async throws {
         let admin = AccountAdministration(container: container)
-        let password = try admin.addUser(named: "ben")
+        let password = try await offPool { [admin] in try admin.addUser(named: "ben") }
         let api = SlateAPI(container: container, secureCookies: false)
         for _ in 0..<5 {
             #expect(try await send(api, .post, "/api/v1/session", json: ["name": "ben", "password": "guess"]).0 == 401)
