@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func streamsAreCappedPerAccountNotPerAddress() async throws {
-        let admin = AccountAdministration(container: container)
+        let admin = AccountAdministration(container: container, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         _ = try await offPool { [admin] in try admin.addUser(named: "ben") }
         let ana = try admin.createToken(for: "ana", label: "tabs")
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aPasswordChangeEndsTheSessionsAndTheirStreams() async throws {
-        let admin = AccountAdministration(container: container)
+        let admin = AccountAdministration(container: container, strength: .minimal)
         let password = try await offPool { [admin] in try admin.addUser(named: "ana", password: "correct horse battery") }
         let token = try admin.createToken(for: "ana", label: "script")
         let api = SlateAPI(container: container, secureCookies: false)
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func revokingATokenEndsItsStream() async throws {
-        let admin = AccountAdministration(container: container)
+        let admin = AccountAdministration(container: container, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         let token = try admin.createToken(for: "ana", label: "script")
         let api = SlateAPI(container: container, secureCookies: false)

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func tokensAreListedCreatedWithAnExpiryAndRevoked() async throws {
-        let admin = AccountAdministration(container: container, clock: clock.read)
+        let admin = AccountAdministration(container: container, clock: clock.read, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         _ = try await offPool { [admin] in try admin.addUser(named: "ben") }
         let first = try admin.createToken(for: "ana", label: "laptop")
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func badLifetimesAndLabelsNameTheField() async throws {
-        let admin = AccountAdministration(container: container, clock: clock.read)
+        let admin = AccountAdministration(container: container, clock: clock.read, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         let token = try admin.createToken(for: "ana", label: "laptop")
         let api = SlateAPI(container: container, secureCookies: false, clock: clock.read)
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func lastUseIsWrittenAtMostOnceAnHour() async throws {
-        let admin = AccountAdministration(container: container, clock: clock.read)
+        let admin = AccountAdministration(container: container, clock: clock.read, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         let token = try admin.createToken(for: "ana", label: "laptop")
         let api = SlateAPI(container: container, secureCookies: false, clock: clock.read)
