@@ -27,6 +27,7 @@ test:
 	$(SWIFT) test --skip-build
 	scripts/fuzz --smoke
 	scripts/api-contract-test
+	scripts/caldav-test
 	scripts/web-test
 	scripts/ops-test
 

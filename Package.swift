@@ -33,7 +33,7 @@ let package = Package(
         ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
-        .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateHTTP"]),
+        .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(
             name: "CSodium",
@@ -41,6 +41,8 @@ let package = Package(
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium"]),
+        // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
+        .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .target(name: "StoreCrashModel", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashModel"),
@@ -56,6 +58,7 @@ let package = Package(
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
         .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
+        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore"]),
         .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]

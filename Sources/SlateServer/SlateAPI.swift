@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 
 /// The REST API (`/api/v1`) over a Slate database, as a router that can be served by
 /// `HTTPServer` or called in-process.
@@ -12,14 +11,16 @@ public struct SlateAPI: Sendable {
     /// The API with its own sign-in: bearer tokens and cookie sessions of the accounts in
     /// `container`, and `/api/v1/session` to sign in and out.
     /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
-    public init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.init(container: container, secureCookies: secureCookies, clock: clock, signIn: SignInGuard())
     }
 
     /// The API with its own sign-in, guarded by `signIn` (its limits and password workers).
-    init(container: ModelContainer, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard) {
+    init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard) {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
-        self.init(container: container, authenticate: { try authenticator.accountID(for: $0) }, clock: clock) { router in
+        // Looking a token or session up reads the database: on a reader thread, off the cooperative pool.
+        self.init(container: container, authenticate: { request in try await BoardThreads.shared.read { try authenticator.accountID(for: request) } },
+                  clock: clock) { router in
             SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
                 .addRoutes(to: &router)
             TokensController(authenticator: authenticator, administration: AccountAdministration(container: container, clock: clock))
@@ -28,19 +29,22 @@ public struct SlateAPI: Sendable {
     }
 
     /// An API on `container`; `authenticate` names the account of a request or throws 401.
-    public init(container: ModelContainer, authenticate: @escaping @Sendable (Request) async throws -> UUID,
+    public init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.init(container: container, authenticate: authenticate, clock: clock) { _ in }
     }
 
-    private init(container: ModelContainer, authenticate: @escaping @Sendable (Request) async throws -> UUID,
+    private init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                  clock: @escaping @Sendable () -> Date, extraRoutes: (inout Router) -> Void) {
         let context = APIContext(container: container, authenticate: authenticate, clock: clock)
         var router = Router()
+        router.use(ErrorBoundary())
         extraRoutes(&router)
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)
         BoardController(context: context).addRoutes(to: &router)
+        CountsController(context: context).addRoutes(to: &router)
+        AccountController(context: context).addRoutes(to: &router)
         EventsController(context: context).addRoutes(to: &router)
         let document = JSONSerialization.body(OpenAPIDocument.json)
         router.on(.get, "/api/v1/openapi.json") { _ in Response.json(document) }

@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 
 /// Everything `slate serve` runs: the API with sign-in, live events, the web app's files,
 /// the access log and security headers, and a watcher that turns other processes'
@@ -9,7 +8,7 @@ import SlateStore
 public struct SlateService: Sendable {
     /// The responder to hand to `HTTPServer`.
     public let router: Router
-    let container: ModelContainer
+    let container: BoardStore
 
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
@@ -17,7 +16,7 @@ public struct SlateService: Sendable {
     ///   - strictTransportSecurity: send `Strict-Transport-Security` (served over TLS, by a
     ///     proxy or otherwise), so a browser never uses plain HTTP for this site again.
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
                 logLevel: AccessLog.Level) {
         var options = ServiceOptions()
         options.log = ServiceLog(requestLevel: logLevel)
@@ -27,7 +26,7 @@ public struct SlateService: Sendable {
 
     /// The service with `/healthz`, `/readyz`, the log in `options.log`'s format and,
     /// when `options.metrics` is set, every request counted there.
-    public init(container: ModelContainer, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
         var router = SlateAPI(container: container, secureCookies: secureCookies).router
         HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
@@ -52,7 +51,7 @@ public struct SlateService: Sendable {
         let container = self.container
         return Task {
             while !Task.isCancelled {
-                _ = try? container.publishExternalChanges()
+                _ = try? await BoardThreads.shared.read { _ = try container.publishExternalChanges() }
                 try? await Task.sleep(for: interval)
             }
         }

@@ -38,11 +38,12 @@ struct APIHarness {
         var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
     }
 
-    /// Sends a request as account `as` (nil: anonymous) with an optional JSON body.
+    /// Sends a request as account `as` (nil: anonymous) with an optional JSON body, in the
+    /// client time zone `zone` (nil: sends none).
     func send(_ method: HTTPMethod, _ target: String, as account: String? = "a", json: Any? = nil,
-              raw: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+              raw: String? = nil, headers: [String: String] = [:], zone: String? = "Europe/Paris") async throws -> Reply {
         var allHeaders = HTTPHeaders()
-        allHeaders["X-Time-Zone"] = "Europe/Paris"
+        if let zone { allHeaders["X-Slate-Time-Zone"] = zone }
         if let account { allHeaders["X-Account"] = account }
         var body = Data()
         if let json {

@@ -37,17 +37,19 @@ enum ListCommand {
         }
         var scopeName = "All tasks"
         switch scopes.first {
-        case "today": query.scope = .today; scopeName = "Today"
-        case "scheduled": query.scope = .scheduled; scopeName = "Scheduled"; query.sort = .due
-        case "flagged": query.scope = .flagged; scopeName = "Flagged"
-        case "overdue": query.scope = .overdue; scopeName = "Overdue"; query.sort = .due
-        case "completed": query.scope = .completed; query.status = .all; scopeName = "Completed"
-        case "inbox": query.scope = .inbox; scopeName = "Inbox"
         case "list":
             let list = try slate.requireList(named: parsed.value("list")!)
             query.scope = .list(list.id)
             scopeName = list.name
-        default: break
+        case let flag?:
+            // The smart lists are SlateCore's (the API's scope=, the web app's sidebar); `all-tasks` is `all`.
+            if let smart = SmartList.named(flag == "all-tasks" ? "all" : flag) {
+                query.scope = smart.scope
+                query.sort = smart.sort
+                query.status = smart.status
+                if smart.scope != .all { scopeName = smart.title }
+            }
+        case nil: break
         }
         if let status = try session.choice(parsed, option: "status", TaskQuery.Status.self) { query.status = status }
         query.search = parsed.value("search")
@@ -64,7 +66,10 @@ enum ListCommand {
         let lists = try session.listsByID()
         if session.wantsJSON {
             let json: [String: Any] = [
-                "tasks": tasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar) },
+                "tasks": try { () throws -> [[String: Any]] in
+                    let counts = try slate.subtaskCounts(of: tasks.map(\.id))
+                    return tasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar, subtasks: counts[$0.id] ?? .zero) }
+                }(),
                 "total": total,
             ]
             session.console.out(PublicJSON.render(json))

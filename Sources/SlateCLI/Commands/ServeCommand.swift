@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import SlateDAV
 import SlateHTTP
 import SlateServer
 import SlateStore
@@ -79,7 +80,11 @@ enum ServeCommand {
         options.strictTransportSecurity = settings.strictTransportSecurity
         let service = SlateService(container: slate.container, webRoot: settings.webRoot,
                                    secureCookies: settings.secureCookies, options: options)
-        let server = HTTPServer(configuration: settings.configuration, responder: service.router)
+        // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
+        let basic = BasicAuthenticator(container: slate.container)
+        let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
+                                logLevel: settings.logLevel)
+        let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()
         } catch {

@@ -25,7 +25,7 @@ enum ServerCommands {
 
     static let user = CommandSpec(
         name: "user", abstract: "Add accounts and change passwords",
-        subcommands: [userAdd, userPasswd, userList])
+        subcommands: [userAdd, userPasswd, userEdit, userList])
 
     static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
 

@@ -73,8 +73,11 @@ enum TaskCommands {
             let lists = try session.listsByID()
             let subtasks = try slate.tasks(TaskQuery(parentID: task.id, sort: .manual))
             if session.wantsJSON {
-                var json = PublicJSON.task(task, lists: lists, now: session.now, calendar: session.calendar)
-                json["subtasks"] = subtasks.map { PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar) }
+                let counts = try slate.subtaskCounts(of: [task.id] + subtasks.map(\.id))
+                var json = PublicJSON.task(task, lists: lists, now: session.now, calendar: session.calendar, subtasks: counts[task.id] ?? .zero)
+                json["subtasks"] = subtasks.map {
+                    PublicJSON.task($0, lists: lists, now: session.now, calendar: session.calendar, subtasks: counts[$0.id] ?? .zero)
+                }
                 session.console.out(PublicJSON.render(json))
                 return
             }
@@ -120,7 +123,8 @@ enum TaskCommands {
             }
             let updated = try slate.updateTask(task.id, patch)
             if session.wantsJSON {
-                session.console.out(PublicJSON.render(PublicJSON.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+                session.console.out(PublicJSON.render(PublicJSON.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar,
+                                                                  subtasks: try slate.subtaskCounts(of: [updated.id])[updated.id] ?? .zero)))
             } else {
                 session.console.line("Updated #\(updated.number) “\(updated.title)”" + understood(updated, lists: try session.listsByID(), session))
             }

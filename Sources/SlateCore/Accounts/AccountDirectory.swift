@@ -10,6 +10,12 @@ public struct AccountDirectory: Sendable {
 
     private func context() -> ModelContext { ModelContext(container, undo: false) }
 
+    /// A number that changes whenever accounts or credentials change (nil while another
+    /// process's change is not seen yet): for caching who a token or session is.
+    public func credentialsStamp() throws -> Int? {
+        try container.changeStamp(of: [Credential.self, Account.self])
+    }
+
     /// Every account, by name.
     public func accounts() throws -> [Account] {
         try context().fetch(FetchDescriptor<Account>()).sorted { $0.name.lowercased() < $1.name.lowercased() }
@@ -19,6 +25,30 @@ public struct AccountDirectory: Sendable {
     public func account(named name: String) throws -> Account? {
         let wanted = name.lowercased()
         return try accounts().first { $0.name.lowercased() == wanted }
+    }
+
+    /// The account with `id`, if it exists.
+    public func account(id: UUID) throws -> Account? {
+        try context().model(Account.self, id: id)
+    }
+
+    /// Sets the account's default time zone (an IANA name; nil: the server's), the zone
+    /// dates are read in when a client does not send its own.
+    @discardableResult
+    public func setTimeZone(_ name: String?, for accountID: UUID) throws -> Account {
+        guard var account = try account(id: accountID) else { throw SlateError.notFound("such account") }
+        account.timeZone = try name.map { try TimeZones.zone(named: $0).identifier }
+        let context = context()
+        context.update(account)
+        try context.save()
+        return account
+    }
+
+    /// The zone dates are read in for the account when a client sends none: its own
+    /// default, else the server's.
+    public func timeZone(of accountID: UUID) throws -> TimeZone {
+        guard let name = try account(id: accountID)?.timeZone, let zone = TimeZone(identifier: name) else { return .current }
+        return zone
     }
 
     /// Creates an account. Names are 1–64 letters, digits, dots, dashes or underscores,

@@ -5,7 +5,8 @@ import Foundation
 /// are ISO 8601 in UTC with milliseconds, all-day dates are `YYYY-MM-DD`.
 public enum PublicJSON {
     /// A task; `lists` resolves the list's name.
-    public static func task(_ task: TaskItem, lists: [UUID: TaskList], now: Date, calendar: Calendar) -> [String: Any] {
+    public static func task(_ task: TaskItem, lists: [UUID: TaskList], now: Date, calendar: Calendar,
+                            subtasks: SubtaskCount = .zero) -> [String: Any] {
         let json: [String: Any] = [
             "id": task.id.uuidString.lowercased(),
             "number": task.number,
@@ -25,6 +26,7 @@ public enum PublicJSON {
             "tags": task.tags,
             "recurrence": task.recurrence.map(\.phrase) ?? NSNull(),
             "reminderOffset": task.reminderOffset ?? NSNull(),
+            "subtaskCount": ["active": subtasks.active, "total": subtasks.total],
             "created": Timestamp.format(task.created),
             "modified": Timestamp.format(task.modified),
         ]

@@ -56,7 +56,7 @@ extension Slate {
                 due: due, isAllDay: due != nil, priority: sample.priority, listID: listIDs[sample.list],
                 order: Double(index + 1)))
         }
-        try translatingErrors { try context.save(undoLabel: "Load the sample board") }
+        try save(context, undoLabel: "Load the sample board")
         return true
     }
 }

@@ -14,7 +14,8 @@ extension Slate {
     /// Tasks and lists of this account changed after `revision`, and the ids of this
     /// account's tasks and lists deleted since (tombstones record their account).
     public func changes(since revision: Int) throws -> BoardChanges {
-        try translatingErrors {
+        // Tasks and lists from one snapshot: the revision given covers both.
+        try snapshot {
             let context = makeContext()
             let tasks = try context.changes(of: TaskItem.self, since: revision, partition: accountID)
             let lists = try context.changes(of: TaskList.self, since: revision, partition: accountID)

@@ -92,39 +92,59 @@ extension Slate {
         let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
         let context = makeContext()
         context.insert(list)
-        try translatingErrors { try context.save(undoLabel: "Add list “\(name)”") }
+        try save(context, undoLabel: "Add list “\(name)”")
         return list
     }
 
     /// Renames, recolours or changes the icon of a list; nil leaves a field as it is.
+    /// With `expectedRevision`, refuses (`SlateError.conflict`) when the list changed since;
+    /// without, a change that lands between this read and the save is kept and only the
+    /// given fields are applied on top of it.
     @discardableResult
     public func updateList(_ id: UUID, name: String? = nil, color: String? = nil, icon: String? = nil,
                            expectedRevision: Int? = nil) throws -> TaskList {
-        var list = try self.list(id: id).model
-        if let name {
-            let valid = try TaskRules.validListName(name)
-            if try listsWithoutCounts().contains(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
-                throw SlateError.duplicateListName(valid)
+        try retryingConflicts(unless: expectedRevision) {
+            let read = try self.list(id: id)
+            var list = read.model
+            if let name {
+                let valid = try TaskRules.validListName(name)
+                if try listsWithoutCounts().contains(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
+                    throw SlateError.duplicateListName(valid)
+                }
+                list.name = valid
             }
-            list.name = valid
+            if let color { list.color = try TaskRules.validColor(color) }
+            if let icon { list.icon = try TaskRules.validIcon(icon) }
+            let context = makeContext()
+            context.update(list, expectedRevision: expectedRevision ?? read.revision)
+            try save(context, undoLabel: "Edit list “\(list.name)”")
+            return list
         }
-        if let color { list.color = try TaskRules.validColor(color) }
-        if let icon { list.icon = try TaskRules.validIcon(icon) }
-        let context = makeContext()
-        context.update(list, expectedRevision: expectedRevision)
-        try translatingErrors { try context.save(undoLabel: "Edit list “\(list.name)”") }
-        return list
     }
 
-    /// Moves a list before another one in the manual order (nil: to the end).
+    /// Moves a list before another one in the manual order (nil: to the end). Writes only
+    /// the order (a rename that lands meanwhile is kept); renumbers the lists in the same
+    /// change when the gap is too small to split.
     public func moveList(_ id: UUID, before otherID: UUID?) throws {
-        let ordered = try listsWithoutCounts()
-        guard var moving = ordered.first(where: { $0.id == id }) else { throw SlateError.notFound("list with id \(id)") }
-        let others = ordered.filter { $0.id != id }
-        moving.order = try Ordering.position(before: otherID, in: others.map { ($0.id, $0.order) }, what: "list")
-        let context = makeContext()
-        context.update(moving)
-        try translatingErrors { try context.save(undoLabel: "Move list “\(moving.name)”") }
+        try retryingConflicts {
+            let accountID = self.accountID
+            let ordered = try makeContext().fetchRevisioned(FetchDescriptor(
+                predicate: #Predicate<TaskList> { $0.accountID == accountID }, sortKeys: [.ascending(\.order), .ascending(\.created)]))
+            guard let read = ordered.first(where: { $0.model.id == id }) else { throw SlateError.notFound("list with id \(id)") }
+            let others = ordered.filter { $0.model.id != id }
+            let placement = try Ordering.placement(before: otherID, in: others.map { ($0.model.id, $0.model.order) }, what: "list")
+            var moving = read.model
+            moving.order = placement.position
+            let context = makeContext()
+            context.update(moving, expectedRevision: read.revision)
+            for other in others {
+                guard let position = placement.renumbered[other.model.id] else { continue }
+                var renumbered = other.model
+                renumbered.order = position
+                context.update(renumbered, expectedRevision: other.revision)
+            }
+            try save(context, undoLabel: "Move list “\(moving.name)”")
+        }
     }
 
     /// Deletes a list; its tasks go with it or stay in the Inbox, as the caller chooses.
@@ -136,6 +156,6 @@ extension Slate {
             try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.listID == id })
         }
         context.delete(list, expectedRevision: expectedRevision)
-        try translatingErrors { try context.save(undoLabel: "Delete list “\(list.name)”") }
+        try save(context, undoLabel: "Delete list “\(list.name)”")
     }
 }

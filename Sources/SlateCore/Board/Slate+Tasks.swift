@@ -68,7 +68,7 @@ extension Slate {
         let task = try makeTask(draft)
         let context = makeContext()
         context.insert(task)
-        try translatingErrors { try context.save(undoLabel: "Add “\(task.title)”") }
+        try save(context, undoLabel: "Add “\(task.title)”")
         return try self.task(id: task.id)
     }
 
@@ -109,16 +109,8 @@ extension Slate {
     /// Like `updateTask`, with the task's new revision (for an ETag) from the same read.
     public func updateRevisionedTask(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int? = nil) throws -> Revisioned<TaskItem> {
         // Without a caller's revision, a write that lands between this read and the save is
-        // not the caller's conflict: the patch is applied again on top of it (a few times at
-        // most), as if the two had come one after the other.
-        var attempts = 0
-        while true {
-            do {
-                return try applyPatch(id, patch, expectedRevision: expectedRevision)
-            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
-                attempts += 1
-            }
-        }
+        // not the caller's conflict: the patch is applied again on top of it.
+        try retryingConflicts(unless: expectedRevision) { try applyPatch(id, patch, expectedRevision: expectedRevision) }
     }
 
     private func applyPatch(_ id: UUID, _ patch: TaskPatch, expectedRevision: Int?) throws -> Revisioned<TaskItem> {
@@ -153,7 +145,7 @@ extension Slate {
         // Without a caller's revision, the one just read still guards against a write
         // that lands between this read and the save.
         context.update(task, expectedRevision: expectedRevision ?? read.revision)
-        try translatingErrors { try context.save(undoLabel: label) }
+        try save(context, undoLabel: label)
         return try self.task(id: id)
     }
 
@@ -161,6 +153,10 @@ extension Slate {
     /// next occurrence, once: the repeat rule moves to the new task.
     @discardableResult
     public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
+        try retryingConflicts { try applyCompletion(ids, isCompleted) }
+    }
+
+    private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
         let context = makeContext()
         var labels: [String] = []
         for id in ids {
@@ -172,7 +168,7 @@ extension Slate {
             context.update(task, expectedRevision: read.revision)
         }
         guard !labels.isEmpty else { return try ids.map { try task(id: $0).model } }
-        try translatingErrors { try context.save(undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks") }
+        try save(context, undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks")
         return try ids.map { try task(id: $0).model }
     }
 
@@ -200,6 +196,10 @@ extension Slate {
     /// Flags or unflags tasks in one change.
     @discardableResult
     public func setFlagged(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
+        try retryingConflicts { try applyFlag(ids, isFlagged) }
+    }
+
+    private func applyFlag(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
         let context = makeContext()
         var tasks: [TaskItem] = []
         for id in ids {
@@ -211,7 +211,7 @@ extension Slate {
             tasks.append(task)
         }
         let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
-        try translatingErrors { try context.save(undoLabel: "\(isFlagged ? "Flag" : "Unflag") \(what)") }
+        try save(context, undoLabel: "\(isFlagged ? "Flag" : "Unflag") \(what)")
         return tasks
     }
 
@@ -225,25 +225,54 @@ extension Slate {
             titles.append(task.title)
         }
         let what = titles.count == 1 ? "“\(titles[0])”" : "\(titles.count) tasks"
-        try translatingErrors { try context.save(undoLabel: "Delete \(what)") }
+        try save(context, undoLabel: "Delete \(what)")
     }
 
     /// Moves a task before another in its list's manual order (nil: to the end).
+    ///
+    /// Writes only the order: a change to the task that lands between this read and the
+    /// save is kept (the move is tried again on top of it). When the gap is too small to
+    /// split, the list's tasks are renumbered in the same change.
     public func moveTask(_ id: UUID, before otherID: UUID?) throws {
-        var task = try self.task(id: id).model
-        if let otherID {
-            let other = try self.task(id: otherID).model
-            guard other.listID == task.listID else {
-                throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
+        try retryingConflicts {
+            let read = try self.task(id: id)
+            var task = read.model
+            if let otherID {
+                let other = try self.task(id: otherID).model
+                guard other.listID == task.listID else {
+                    throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
+                }
+            }
+            let siblings = try revisionedTasks(TaskQuery(scope: task.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
+                .filter { $0.model.id != id }
+            let placement = try Ordering.placement(before: otherID, in: siblings.map { ($0.model.id, $0.model.order) }, what: "task")
+            task.order = placement.position
+            task.modified = now
+            let context = makeContext()
+            context.update(task, expectedRevision: read.revision)
+            for sibling in siblings {
+                guard let position = placement.renumbered[sibling.model.id] else { continue }
+                var renumbered = sibling.model
+                renumbered.order = position
+                context.update(renumbered, expectedRevision: sibling.revision)
+            }
+            try save(context, undoLabel: "Move “\(task.title)”")
+        }
+    }
+
+    /// Runs `attempt` again (a few times at most) when a write that lands between its read
+    /// and its save makes it conflict, as if the two had come one after the other: each
+    /// attempt re-reads and re-applies only what it changes. A conflict with a revision the
+    /// caller gave (`If-Match`) is the caller's and is not retried.
+    func retryingConflicts<T>(unless expectedRevision: Int? = nil, _ attempt: () throws -> T) throws -> T {
+        var attempts = 0
+        while true {
+            do {
+                return try attempt()
+            } catch SlateError.conflict where expectedRevision == nil && attempts < 8 {
+                attempts += 1
             }
         }
-        let siblings = try tasks(TaskQuery(scope: task.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
-            .filter { $0.id != id }
-        task.order = try Ordering.position(before: otherID, in: siblings.map { ($0.id, $0.order) }, what: "task")
-        task.modified = now
-        let context = makeContext()
-        context.update(task)
-        try translatingErrors { try context.save(undoLabel: "Move “\(task.title)”") }
     }
 
     /// Deletes every completed task, of one list or everywhere, as one change.
@@ -264,7 +293,7 @@ extension Slate {
         } else {
             try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.isCompleted })
         }
-        try translatingErrors { try context.save(undoLabel: "Clear \(count) completed") }
+        try save(context, undoLabel: "Clear \(count) completed")
         return count
     }
 
@@ -274,12 +303,43 @@ extension Slate {
     /// there is nothing to undo.
     @discardableResult
     public func undo() throws -> String? {
-        try translatingErrors { try makeContext().undo(in: accountID).map { $0.label ?? "the last change" } }
+        try translatingErrors {
+            let undone = try makeContext().undo(in: accountID)
+            remember(undone?.commit)
+            return undone.map { $0.label ?? "the last change" }
+        }
+    }
+
+    /// Reverts the change made at revision `change` (`lastChange` of the write that made
+    /// it), even when other changes came after it. Returns what it was.
+    ///
+    /// Refuses with `SlateError.cannotUndo` when that change is not in this account's
+    /// history (already undone, never recorded, too old) or when a later change touched
+    /// the same tasks or lists; nothing is written then.
+    @discardableResult
+    public func undo(change: Int) throws -> String {
+        do {
+            let undone = try makeContext().undo(revision: change, in: accountID)
+            guard let undone else {
+                throw SlateError.cannotUndo("Change \(change) cannot be undone: it is not in this account's history (already undone, or too old).")
+            }
+            remember(undone.commit)
+            return undone.label ?? "the change"
+        } catch let error as StoreError {
+            if case .conflict = error {
+                throw SlateError.cannotUndo("Change \(change) cannot be undone: a later change edited the same tasks or lists. Undo that one first, or edit them by hand.")
+            }
+            return try translatingErrors { throw error }
+        }
     }
 
     /// Re-applies the last undone change; returns what it was, or nil.
     @discardableResult
     public func redo() throws -> String? {
-        try translatingErrors { try makeContext().redo(in: accountID).map { $0.label ?? "the last change" } }
+        try translatingErrors {
+            let redone = try makeContext().redo(in: accountID)
+            remember(redone?.commit)
+            return redone.map { $0.label ?? "the last change" }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SlateStore
+import Synchronization
 
 /// The task domain for one account: lists, tasks, queries, statistics, undo.
 ///
@@ -19,6 +20,8 @@ public final class Slate: Sendable {
     /// The calendar (and time zone) for days, "today" and human dates.
     public let calendar: Calendar
     private let clock: @Sendable () -> Date
+    /// The revision of the last change this instance committed (see `lastChange`).
+    private let lastCommitted = Mutex<Int?>(nil)
 
     /// A view of `container` for `accountID`.
     public init(container: ModelContainer, accountID: UUID, calendar: Calendar = .current,
@@ -65,4 +68,21 @@ public final class Slate: Sendable {
 
     /// The revision of the last change to the database.
     public func revision() throws -> Int { try container.currentRevision() }
+
+    /// The change the last write through this instance made (its revision): what a client
+    /// passes to `undo(change:)` to revert exactly that change. Nil before any write, or
+    /// when the last write changed nothing.
+    public var lastChange: Int? { lastCommitted.withLock { $0 } }
+
+    /// Saves `context` as one change labelled for undo, remembering its revision.
+    func save(_ context: ModelContext, undoLabel: String) throws {
+        let commit = try translatingErrors { try context.save(undoLabel: undoLabel) }
+        remember(commit)
+    }
+
+    /// Remembers the revision of a change this instance committed.
+    func remember(_ commit: Commit?) {
+        guard let commit else { return }
+        lastCommitted.withLock { $0 = commit.revision }
+    }
 }

@@ -35,6 +35,11 @@ public struct Statistics: Sendable, Hashable, Codable {
 extension Slate {
     /// Counts and trends over the account's tasks, as of now.
     public func statistics(days: Int = 28) throws -> Statistics {
+        // About nine queries: one snapshot, so that the numbers add up while others write.
+        try snapshot { try readStatistics(days: days) }
+    }
+
+    private func readStatistics(days: Int) throws -> Statistics {
         let now = self.now
         let startOfToday = calendar.startOfDay(for: now)
         let accountID = self.accountID

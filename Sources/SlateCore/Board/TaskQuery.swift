@@ -53,6 +53,8 @@ public struct TaskQuery: Sendable, Hashable {
     public var tag: String?
     /// Only the subtasks of this task.
     public var parentID: UUID?
+    /// Only tasks that are no one's subtask (`parent=none`); ignored with `parentID`.
+    public var isTopLevelOnly: Bool = false
     public var sort: Sort
     /// At most this many tasks; nil for all.
     public var limit: Int?
@@ -100,7 +102,11 @@ extension TaskQuery {
         if let tag = tag.map(TaskRules.normalizedTag), !tag.isEmpty {
             descriptor.filters.append(#Predicate { $0.tags.contains(tag) })
         }
-        if let parentID { descriptor.filters.append(#Predicate { $0.parentID == parentID }) }
+        if let parentID {
+            descriptor.filters.append(#Predicate { $0.parentID == parentID })
+        } else if isTopLevelOnly {
+            descriptor.filters.append(#Predicate { $0.parentID == nil })
+        }
         descriptor.searchText = search
         descriptor.fetchLimit = limit
         descriptor.fetchOffset = offset == 0 ? nil : offset

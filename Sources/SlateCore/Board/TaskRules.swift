@@ -8,6 +8,12 @@ public enum TaskRules {
     public static let maximumNotesLength = 100_000
     /// The longest list name accepted.
     public static let maximumListNameLength = 100
+    /// The longest tag accepted.
+    public static let maximumTagLength = 50
+    /// The longest icon name accepted.
+    public static let maximumIconLength = 64
+    /// The largest repeat interval ("every 1000 days").
+    public static let maximumRecurrenceInterval = 1000
 
     /// The title trimmed, or an error when it is blank or too long.
     public static func validTitle(_ title: String, field: String = "title") throws -> String {
@@ -53,7 +59,7 @@ public enum TaskRules {
     /// An icon name: letters, digits, dots and dashes, at most 64 characters.
     public static func validIcon(_ icon: String) throws -> String {
         let trimmed = icon.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 64,
+        guard !trimmed.isEmpty, trimmed.count <= maximumIconLength,
               trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
         else {
             throw SlateError.invalid(field: "icon", message: "The icon must be a name of letters, digits, dots and dashes, such as film or music.note; got '\(icon)'.")
@@ -73,8 +79,8 @@ public enum TaskRules {
         var seen: Set<String> = []
         var result: [String] = []
         for tag in tags.map(normalizedTag) where !tag.isEmpty {
-            guard tag.count <= 50 else {
-                throw SlateError.invalid(field: "tags", message: "The tag '\(tag)' is longer than 50 characters.")
+            guard tag.count <= maximumTagLength else {
+                throw SlateError.invalid(field: "tags", message: "The tag '\(tag)' is longer than \(maximumTagLength) characters.")
             }
             try refuseControlCharacters(tag, field: "tags", what: "A tag")
             if seen.insert(tag).inserted { result.append(tag) }
@@ -98,8 +104,8 @@ public enum TaskRules {
     /// A recurrence interval of at least 1 and at most 1,000.
     public static func validRecurrence(_ recurrence: Recurrence?) throws -> Recurrence? {
         guard let recurrence else { return nil }
-        guard (1...1000).contains(recurrence.interval) else {
-            throw SlateError.invalid(field: "recurrence", message: "The repeat interval must be between 1 and 1000; got \(recurrence.interval).")
+        guard (1...maximumRecurrenceInterval).contains(recurrence.interval) else {
+            throw SlateError.invalid(field: "recurrence", message: "The repeat interval must be between 1 and \(maximumRecurrenceInterval); got \(recurrence.interval).")
         }
         return recurrence
     }

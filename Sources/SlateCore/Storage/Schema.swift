@@ -7,7 +7,7 @@ import SlateStore
 extension Account: PersistentModel {
     public static let schema = ModelSchema<Account>(
         table: "accounts",
-        columns: [.column(\.name, "name"), .column(\.created, "created")],
+        columns: [.column(\.name, "name"), .column(\.created, "created"), .column(\.timeZone, "timeZone")],
         indexes: [Index("accounts_by_name", on: [.caseInsensitive("name")], unique: true)]
     )
 }
@@ -61,6 +61,8 @@ extension TaskItem: PersistentModel {
             // Serves a list's page in the default order: without it SQLite walked the account's
             // tasks in that order and looked up every row to keep one list's (≈12 rows per task
             // shown with 12 lists).
+            // Serves a task's subtasks and the subtask counts of a page.
+            Index("tasks_by_parent", on: ["parentID"]),
             Index("tasks_by_list_state", on: ["accountID", "listID", "isCompleted", .descending("priority"), "created"]),
         ],
         searchable: ["title", "notes"],
@@ -79,6 +81,7 @@ extension TaskItem {
 /// The schema version of Slate's task database, and its migration plan.
 public enum SlateSchema {
     public static let version = 1
-    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self]
+    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
+                                                         CalendarResource.self, CalendarCollection.self]
     public static let migrations: [MigrationStage] = []
 }

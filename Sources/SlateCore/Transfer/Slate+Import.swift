@@ -223,7 +223,7 @@ struct ImportPlan {
         let label = tasks > 0 || summary.listsCreated == 0
             ? "Import \(tasks) \(tasks == 1 ? "task" : "tasks")"
             : "Import \(summary.listsCreated) \(summary.listsCreated == 1 ? "list" : "lists")"
-        try slate.translatingErrors { _ = try context.save(undoLabel: label) }
+        try slate.save(context, undoLabel: label)
         return summary
     }
 

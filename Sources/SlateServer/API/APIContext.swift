@@ -1,12 +1,11 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// What every API handler needs: the store, and who is asking.
 struct APIContext: Sendable {
-    let container: ModelContainer
+    let container: BoardStore
     /// The account a request acts for; throws 401 when it is not authenticated.
     let authenticate: @Sendable (Request) async throws -> UUID
     let clock: @Sendable () -> Date
@@ -15,25 +14,31 @@ struct APIContext: Sendable {
     /// Totals of task queries, for `GET /tasks` pages.
     let taskCounts = TaskCounts()
 
+    /// The header in which a client names its IANA time zone: quick entry and due phrases
+    /// ("fri 5pm") are read in it, and all-day dates are days of it.
+    static let timeZoneHeader = "X-Slate-Time-Zone"
+
     /// The task board of the request's account, in the client's time zone when it sends
-    /// `X-Time-Zone` (an IANA name), else the server's.
+    /// `X-Slate-Time-Zone`, else in the account's default zone, else in the server's.
     func slate(for request: Request) async throws -> Slate {
         let accountID = try await authenticate(request)
-        var calendar = Calendar(identifier: .gregorian)
-        if let name = request.headers["X-Time-Zone"] {
-            guard let zone = TimeZone(identifier: name) else {
-                throw HTTPError(.badRequest, code: "invalid_header", message: "X-Time-Zone '\(name)' is not an IANA time zone such as Europe/Paris.", field: "X-Time-Zone")
+        let zone: TimeZone
+        if let name = request.headers[Self.timeZoneHeader] {
+            do {
+                zone = try TimeZones.zone(named: name, field: Self.timeZoneHeader)
+            } catch let error as SlateError {
+                throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
-            calendar.timeZone = zone
         } else {
-            calendar.timeZone = .current
+            let container = self.container
+            zone = try await BoardThreads.shared.read { try domain { try AccountDirectory(container: container).timeZone(of: accountID) } }
         }
-        return Slate(container: container, accountID: accountID, calendar: calendar, clock: clock)
+        return Slate(container: container, accountID: accountID, calendar: TimeZones.calendar(in: zone), clock: clock)
     }
 
     /// The names of the account's lists by id, read again only after a commit touched lists.
     func listNames(_ slate: Slate) throws -> [UUID: String] {
-        let stamp = try domain { try container.changeStamp(of: [TaskList.self]) }
+        let stamp = try domain { try container.boardStamp(lists: true) }
         if let stamp, let names = listNames.names(of: slate.accountID, stamp: stamp) { return names }
         let names = try domain { try slate.listsByID().mapValues(\.name) }
         if let stamp { listNames.remember(names, of: slate.accountID, stamp: stamp) }
@@ -47,11 +52,23 @@ struct APIContext: Sendable {
         key.limit = nil
         key.offset = 0
         let dependsOnTime = key.scope == .today || key.scope == .overdue
-        let stamp = dependsOnTime ? nil : try domain { try container.changeStamp(of: [TaskItem.self]) }
+        let stamp = dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) }
         if let stamp, let total = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) { return total }
         let total = try domain { try slate.count(query) }
         if let stamp { taskCounts.remember(total, of: key, accountID: slate.accountID, stamp: stamp) }
         return total
+    }
+
+    /// The response header that names the change a write made (its revision): what
+    /// `POST /undo {"change": N}` takes to revert exactly that change.
+    static let changeHeader = "Slate-Change"
+
+    /// `response` with the change the request's writes made, if any.
+    func stamped(_ response: Response, by slate: Slate) -> Response {
+        guard let change = slate.lastChange else { return response }
+        var response = response
+        response.headers[Self.changeHeader] = String(change)
+        return response
     }
 
     /// A JSON response.
@@ -70,7 +87,7 @@ struct APIContext: Sendable {
     }
 }
 
-/// List names per account, with the change stamp (`ModelContainer.changeStamp`) of the
+/// List names per account, with the change stamp (`BoardStore.changeStamp`) of the
 /// lists they were read at.
 final class ListNames: Sendable {
     private let cache = Mutex<[UUID: (stamp: Int, names: [UUID: String])]>([:])

@@ -107,6 +107,8 @@ struct JSONBody {
 
 /// JSONSerialization gives `true` and `1` alike as NSNumber that casts to Bool; only the
 /// boolean's class tells them apart.
+extension JSONBody.Field: Sendable where Value: Sendable {}
+
 private func isJSONBoolean(_ value: Any) -> Bool {
     String(describing: type(of: value)).contains("Boolean")
 }

@@ -17,77 +17,89 @@ struct ListsController {
 
     @Sendable func list(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let sort = try request.queryValue("sort").map { value -> ListSort in
-            guard let sort = ListSort(rawValue: value) else {
-                throw HTTPError(.badRequest, code: "invalid_parameter", message: "'sort' must be manual or name; got '\(value)'.", field: "sort")
-            }
-            return sort
-        } ?? .manual
-        let summaries = try domain { try slate.lists(sortedBy: sort) }
-        return context.json(["lists": summaries.map(representation)])
+        return try await slate.read { slate in
+            let sort = try request.queryValue("sort").map { value -> ListSort in
+                guard let sort = ListSort(rawValue: value) else {
+                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "'sort' must be manual or name; got '\(value)'.", field: "sort")
+                }
+                return sort
+            } ?? .manual
+            let summaries = try domain { try slate.lists(sortedBy: sort) }
+            return context.json(["lists": summaries.map(representation)])
+        }
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        return try response(for: try context.id(request), slate: slate)
+        return try await slate.read { slate in
+            return try response(for: try context.id(request), slate: slate)
+        }
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let body = try JSONBody(request, allowed: ["name", "color", "icon"])
-        let list = try domain {
-            try slate.createList(name: try body.requiredString("name"), color: try body.string("color").value, icon: try body.string("icon").value)
+        return try await slate.write { slate in
+            let body = try JSONBody(request, allowed: ["name", "color", "icon"])
+            let list = try domain {
+                try slate.createList(name: try body.requiredString("name"), color: try body.string("color").value, icon: try body.string("icon").value)
+            }
+            var response = try response(for: list.id, slate: slate, status: .created)
+            response.headers["Location"] = "/api/v1/lists/\(list.id.uuidString.lowercased())"
+            return context.stamped(response, by: slate)
         }
-        var response = try response(for: list.id, slate: slate, status: .created)
-        response.headers["Location"] = "/api/v1/lists/\(list.id.uuidString.lowercased())"
-        return response
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let id = try context.id(request)
-        let expected = try ETag.expectedRevision(request)
-        let body = try JSONBody(request, allowed: ["name", "color", "icon"])
-        do {
-            try domain {
-                _ = try slate.updateList(id, name: try body.string("name").value, color: try body.string("color").value,
-                                         icon: try body.string("icon").value, expectedRevision: expected)
+        return try await slate.write { slate in
+            let id = try context.id(request)
+            let expected = try ETag.expectedRevision(request)
+            let body = try JSONBody(request, allowed: ["name", "color", "icon"])
+            do {
+                try domain {
+                    _ = try slate.updateList(id, name: try body.string("name").value, color: try body.string("color").value,
+                                             icon: try body.string("icon").value, expectedRevision: expected)
+                }
+            } catch var error as HTTPError where error.status == .preconditionFailed {
+                if let current = try? slate.lists().first(where: { $0.list.id == id }) {
+                    error.details = JSONSerialization.body(["current": representation(current)])
+                }
+                throw error
             }
-        } catch var error as HTTPError where error.status == .preconditionFailed {
-            if let current = try? slate.lists().first(where: { $0.list.id == id }) {
-                error.details = JSONSerialization.body(["current": representation(current)])
-            }
-            throw error
+            return context.stamped(try response(for: id, slate: slate), by: slate)
         }
-        return try response(for: id, slate: slate)
     }
 
     /// `DELETE /lists/:id?tasks=keep|delete` — the caller must say what happens to the tasks.
     @Sendable func delete(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let id = try context.id(request)
-        guard let choice = request.queryValue("tasks").flatMap(ListDeletion.init(rawValue:)) else {
-            throw HTTPError(.badRequest, code: "invalid_parameter",
-                            message: "'tasks' must say what happens to the list's tasks: keep (they move to the Inbox) or delete.", field: "tasks")
+        return try await slate.write { slate in
+            let id = try context.id(request)
+            guard let choice = request.queryValue("tasks").flatMap(ListDeletion.init(rawValue:)) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter",
+                                message: "'tasks' must say what happens to the list's tasks: keep (they move to the Inbox) or delete.", field: "tasks")
+            }
+            let expected = try ETag.expectedRevision(request)
+            try domain { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
+            return context.stamped(Response(status: .noContent), by: slate)
         }
-        let expected = try ETag.expectedRevision(request)
-        try domain { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
-        return Response(status: .noContent)
     }
 
     /// `POST /lists/:id/move {"before": id|null}`
     @Sendable func move(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let id = try context.id(request)
-        let body = try JSONBody(request, allowed: ["before"])
-        let before = try body.uuid("before").value
-        _ = try domain { try slate.list(id: id) }
-        if let before { try reference("before") { _ = try slate.list(id: before) } }
-        guard before != id else {
-            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A list cannot be moved before itself.", field: "before")
+        return try await slate.write { slate in
+            let id = try context.id(request)
+            let body = try JSONBody(request, allowed: ["before"])
+            let before = try body.uuid("before").value
+            _ = try domain { try slate.list(id: id) }
+            if let before { try reference("before") { _ = try slate.list(id: before) } }
+            guard before != id else {
+                throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A list cannot be moved before itself.", field: "before")
+            }
+            try domain { try slate.moveList(id, before: before) }
+            return context.stamped(try response(for: id, slate: slate), by: slate)
         }
-        try domain { try slate.moveList(id, before: before) }
-        return try response(for: id, slate: slate)
     }
 
     private func response(for id: UUID, slate: Slate, status: HTTPStatus = .ok) throws -> Response {

@@ -12,23 +12,27 @@ struct TaskJSON: JSONWritable {
     let listNames: [UUID: String]
     let now: Date
     let calendar: Calendar
+    /// The subtask counts of the tasks that have subtasks.
+    let subtaskCounts: [UUID: SubtaskCount]
 
     /// One task, as an object.
-    init(_ task: TaskItem, listNames: [UUID: String], now: Date, calendar: Calendar) {
-        self.init(tasks: [task], isArray: false, listNames: listNames, now: now, calendar: calendar)
+    init(_ task: TaskItem, listNames: [UUID: String], now: Date, calendar: Calendar, subtaskCounts: [UUID: SubtaskCount] = [:]) {
+        self.init(tasks: [task], isArray: false, listNames: listNames, now: now, calendar: calendar, subtaskCounts: subtaskCounts)
     }
 
     /// An array of tasks.
-    init(array tasks: [TaskItem], listNames: [UUID: String], now: Date, calendar: Calendar) {
-        self.init(tasks: tasks, isArray: true, listNames: listNames, now: now, calendar: calendar)
+    init(array tasks: [TaskItem], listNames: [UUID: String], now: Date, calendar: Calendar, subtaskCounts: [UUID: SubtaskCount] = [:]) {
+        self.init(tasks: tasks, isArray: true, listNames: listNames, now: now, calendar: calendar, subtaskCounts: subtaskCounts)
     }
 
-    private init(tasks: [TaskItem], isArray: Bool, listNames: [UUID: String], now: Date, calendar: Calendar) {
+    private init(tasks: [TaskItem], isArray: Bool, listNames: [UUID: String], now: Date, calendar: Calendar,
+                 subtaskCounts: [UUID: SubtaskCount]) {
         self.tasks = tasks
         self.isArray = isArray
         self.listNames = listNames
         self.now = now
         self.calendar = calendar
+        self.subtaskCounts = subtaskCounts
     }
 
     func writeJSON(into output: inout JSONOutput) {
@@ -86,13 +90,20 @@ struct TaskJSON: JSONWritable {
         output.bytes += Self.keyBytes[17]
         if let offset = task.reminderOffset { output.int(offset) } else { output.null() }
         output.bytes += Self.keyBytes[18]
+        let subtasks = subtaskCounts[task.id] ?? .zero
+        output.bytes += Self.activeKey
+        output.int(subtasks.active)
+        output.bytes += Self.totalKey
+        output.int(subtasks.total)
+        output.bytes.append(UInt8(ascii: "}"))
+        output.bytes += Self.keyBytes[19]
         output.bytes.append(UInt8(ascii: "["))
         for (index, tag) in task.tags.enumerated() {
             if index > 0 { output.comma() }
             output.string(tag)
         }
         output.bytes.append(UInt8(ascii: "]"))
-        output.bytes += Self.keyBytes[19]
+        output.bytes += Self.keyBytes[20]
         output.string(task.title)
         output.bytes.append(UInt8(ascii: "}"))
     }
@@ -101,8 +112,11 @@ struct TaskJSON: JSONWritable {
     /// for the first, `,"created":` for the others.
     private static let keys = [
         "completedAt", "created", "due", "id", "isAllDay", "isCompleted", "isFlagged", "isOverdue", "list", "listId",
-        "modified", "notes", "number", "order", "parentId", "priority", "recurrence", "reminderOffset", "tags", "title",
+        "modified", "notes", "number", "order", "parentId", "priority", "recurrence", "reminderOffset", "subtaskCount", "tags",
+        "title",
     ]
+    private static let activeKey = Array("{\"active\":".utf8)
+    private static let totalKey = Array(",\"total\":".utf8)
     private static let keyBytes: [[UInt8]] = keys.enumerated().map { index, key in
         Array(((index == 0 ? "{" : ",") + "\"" + key + "\":").utf8)
     }

@@ -14,16 +14,8 @@ enum TaskQueryParameters {
         }
         var query = TaskQuery()
         if let scope = request.queryValue("scope") {
-            switch scope {
-            case "all": query.scope = .all
-            case "inbox": query.scope = .inbox
-            case "today": query.scope = .today
-            case "scheduled": query.scope = .scheduled
-            case "flagged": query.scope = .flagged
-            case "overdue": query.scope = .overdue
-            case "completed": query.scope = .completed
-            default: throw invalid("scope", "must be all, inbox, today, scheduled, flagged, overdue or completed; got '\(scope)'")
-            }
+            guard let smart = SmartList.named(scope) else { throw invalid("scope", "must be \(SmartList.acceptedForms); got '\(scope)'") }
+            query.scope = smart.scope
         }
         if let list = request.queryValue("list") {
             guard let id = UUID(uuidString: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
@@ -42,17 +34,21 @@ enum TaskQueryParameters {
         query.tag = request.queryValue("tag")
         if let sort = request.queryValue("sort") {
             guard let value = TaskQuery.Sort(rawValue: sort) else {
-                throw invalid("sort", "must be \(TaskQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")); got '\(sort)'")
+                throw invalid("sort", "must be \(TaskQuery.Sort.acceptedForms); got '\(sort)'")
             }
             query.sort = value
         }
         if let parent = request.queryValue("parent") {
-            guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID); got '\(parent)'") }
-            query.parentID = id
+            if parent == "none" {
+                query.isTopLevelOnly = true
+            } else {
+                guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID) or none; got '\(parent)'") }
+                query.parentID = id
+            }
         }
         if let limit = request.queryValue("limit") {
-            guard let value = Int(limit), (1...TasksController.maximumPageSize).contains(value) else {
-                throw invalid("limit", "must be a whole number from 1 to \(TasksController.maximumPageSize); got '\(limit)'")
+            guard let value = Int(limit), (1...Vocabulary.maximumPageSize).contains(value) else {
+                throw invalid("limit", "must be a whole number from 1 to \(Vocabulary.maximumPageSize); got '\(limit)'")
             }
             query.limit = value
         }

@@ -17,120 +17,137 @@ struct TasksController {
         router.on(.post, "/api/v1/tasks/:id/subtasks", createSubtask)
     }
 
-    static let maximumPageSize = 500
-
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
     @Sendable func list(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let lists = try context.listNames(slate)
-        var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
-        let limit = query.limit ?? 50
-        query.limit = limit
-        let page = try domain { try slate.tasks(query) }
-        let total = try context.count(query, slate)
-        let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
-        return context.json([
-            "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar),
-            "total": total,
-            "nextCursor": next ?? NSNull(),
-            "revision": try domain { try slate.revision() },
-        ] as [String: Any])
+        return try await slate.read { slate in
+            let lists = try context.listNames(slate)
+            var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
+            let limit = query.limit ?? 50
+            query.limit = limit
+            let page = try domain { try slate.tasks(query) }
+            let total = try context.count(query, slate)
+            let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
+            return context.json([
+                "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar,
+                                  subtaskCounts: try domain { try slate.subtaskCounts(of: page.map(\.id)) }),
+                "total": total,
+                "nextCursor": next ?? NSNull(),
+                "revision": try domain { try slate.revision() },
+            ] as [String: Any])
+        }
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let found = try domain { try slate.task(id: try context.id(request)) }
-        return try representation(found.model, revision: found.revision, slate: slate)
+        return try await slate.read { slate in
+            let found = try domain { try slate.task(id: try context.id(request)) }
+            return try representation(found.model, revision: found.revision, slate: slate)
+        }
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
-        try input.checkReferences(slate)
-        let task = try domain { try slate.addRevisionedTask(try input.draft()) }
-        var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
-        response.headers["Location"] = "/api/v1/tasks/\(task.model.id.uuidString.lowercased())"
-        return response
+        return try await slate.write { slate in
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            try input.checkReferences(slate)
+            let task = try domain { try slate.addRevisionedTask(try input.draft()) }
+            var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
+            response.headers["Location"] = "/api/v1/tasks/\(task.model.id.uuidString.lowercased())"
+            return context.stamped(response, by: slate)
+        }
     }
 
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let parent = try domain { try slate.task(id: try context.id(request)) }.model
-        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
-        try input.checkReferences(slate)
-        var draft = try input.draft()
-        draft.parentID = parent.id
-        if draft.listID == nil { draft.listID = parent.listID }
-        let task = try domain { try slate.addRevisionedTask(draft) }
-        return try representation(task.model, revision: task.revision, slate: slate, status: .created)
+        return try await slate.write { slate in
+            let parent = try domain { try slate.task(id: try context.id(request)) }.model
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            try input.checkReferences(slate)
+            var draft = try input.draft()
+            draft.parentID = parent.id
+            if draft.listID == nil { draft.listID = parent.listID }
+            let task = try domain { try slate.addRevisionedTask(draft) }
+            return context.stamped(try representation(task.model, revision: task.revision, slate: slate, status: .created), by: slate)
+        }
     }
 
     @Sendable func subtasks(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let parent = try domain { try slate.task(id: try context.id(request)) }.model
-        let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
-        let lists = try context.listNames(slate)
-        return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar)])
+        return try await slate.read { slate in
+            let parent = try domain { try slate.task(id: try context.id(request)) }.model
+            let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
+            let lists = try context.listNames(slate)
+            let counts = try domain { try slate.subtaskCounts(of: children.map(\.id)) }
+            return context.json(["tasks": TaskJSON(array: children, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts)])
+        }
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let id = try context.id(request)
-        let expected = try ETag.expectedRevision(request)
-        let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
-        let patch = try input.patch()
-        try input.checkReferences(slate)
-        do {
-            let task = try domain { try slate.updateRevisionedTask(id, patch, expectedRevision: expected) }
-            return try representation(task.model, revision: task.revision, slate: slate)
-        } catch var error as HTTPError where error.status == .preconditionFailed {
-            throw try withCurrent(&error, id: id, slate: slate)
+        return try await slate.write { slate in
+            let id = try context.id(request)
+            let expected = try ETag.expectedRevision(request)
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            let patch = try input.patch()
+            try input.checkReferences(slate)
+            do {
+                let task = try domain { try slate.updateRevisionedTask(id, patch, expectedRevision: expected) }
+                return context.stamped(try representation(task.model, revision: task.revision, slate: slate), by: slate)
+            } catch var error as HTTPError where error.status == .preconditionFailed {
+                throw try withCurrent(&error, id: id, slate: slate)
+            }
         }
     }
 
     @Sendable func delete(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let id = try context.id(request)
-        let expected = try ETag.expectedRevision(request)
-        do {
-            try domain { try slate.deleteTasks([id], expectedRevision: expected) }
-        } catch var error as HTTPError where error.status == .preconditionFailed {
-            throw try withCurrent(&error, id: id, slate: slate)
+        return try await slate.write { slate in
+            let id = try context.id(request)
+            let expected = try ETag.expectedRevision(request)
+            do {
+                try domain { try slate.deleteTasks([id], expectedRevision: expected) }
+            } catch var error as HTTPError where error.status == .preconditionFailed {
+                throw try withCurrent(&error, id: id, slate: slate)
+            }
+            return context.stamped(Response(status: .noContent), by: slate)
         }
-        return Response(status: .noContent)
     }
 
     /// `POST /tasks/parse {"text": "…"}`: what a quick-entry line means, without saving.
     @Sendable func parse(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        let body = try JSONBody(request, allowed: ["text"])
-        let text = try body.requiredString("text")
-        let entry: QuickEntry
-        do {
-            entry = try QuickEntryParser(now: slate.now, calendar: slate.calendar).parse(text)
-        } catch {
-            throw HTTPError(.unprocessableContent, code: "invalid_field",
-                            message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "text")
+        return try await slate.read { slate in
+            let body = try JSONBody(request, allowed: ["text"])
+            let text = try body.requiredString("text")
+            let entry: QuickEntry
+            do {
+                entry = try QuickEntryParser(now: slate.now, calendar: slate.calendar).parse(text)
+            } catch {
+                throw HTTPError(.unprocessableContent, code: "invalid_field",
+                                message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "text")
+            }
+            let list = try entry.listName.map { name in try domain { try slate.list(named: name) } } ?? nil
+            return context.json([
+                "title": entry.title,
+                "due": entry.due.map { $0.isAllDay ? Timestamp.formatDay($0.date, calendar: slate.calendar) : Timestamp.format($0.date) } ?? NSNull(),
+                "isAllDay": entry.due?.isAllDay ?? false,
+                "priority": entry.priority?.name ?? NSNull(),
+                "list": entry.listName ?? NSNull(),
+                "listId": list.map { $0.id.uuidString.lowercased() } ?? NSNull(),
+                "tags": entry.tags,
+                "recurrence": entry.recurrence?.phrase ?? NSNull(),
+                "isFlagged": entry.isFlagged,
+                "notes": entry.notes ?? NSNull(),
+                "understood": entry.understood.map { ["kind": $0.kind.rawValue, "text": $0.text, "description": $0.description, "start": $0.utf16Range.lowerBound, "end": $0.utf16Range.upperBound] as [String: Any] },
+            ] as [String: Any])
         }
-        let list = try entry.listName.map { name in try domain { try slate.list(named: name) } } ?? nil
-        return context.json([
-            "title": entry.title,
-            "due": entry.due.map { $0.isAllDay ? Timestamp.formatDay($0.date, calendar: slate.calendar) : Timestamp.format($0.date) } ?? NSNull(),
-            "isAllDay": entry.due?.isAllDay ?? false,
-            "priority": entry.priority?.name ?? NSNull(),
-            "list": entry.listName ?? NSNull(),
-            "listId": list.map { $0.id.uuidString.lowercased() } ?? NSNull(),
-            "tags": entry.tags,
-            "recurrence": entry.recurrence?.phrase ?? NSNull(),
-            "isFlagged": entry.isFlagged,
-            "notes": entry.notes ?? NSNull(),
-            "understood": entry.understood.map { ["kind": $0.kind.rawValue, "text": $0.text, "description": $0.description, "start": $0.utf16Range.lowerBound, "end": $0.utf16Range.upperBound] as [String: Any] },
-        ] as [String: Any])
     }
 
     private func representation(_ task: TaskItem, revision: Int, slate: Slate, status: HTTPStatus = .ok) throws -> Response {
         let lists = try context.listNames(slate)
-        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar),
+        let counts = try domain { try slate.subtaskCounts(of: [task.id]) }
+        return context.json(TaskJSON(task, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts),
                             status: status, etag: ETag.revision(revision))
     }
 
@@ -138,7 +155,8 @@ struct TasksController {
     private func withCurrent(_ error: inout HTTPError, id: UUID, slate: Slate) throws -> HTTPError {
         let current = try domain { try slate.task(id: id) }
         let lists = try context.listNames(slate)
-        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar)])
+        let counts = try domain { try slate.subtaskCounts(of: [id]) }
+        error.details = JSONSerialization.body(["current": TaskJSON(current.model, listNames: lists, now: slate.now, calendar: slate.calendar, subtaskCounts: counts)])
         error.headers["ETag"] = ETag.revision(current.revision)
         return error
     }

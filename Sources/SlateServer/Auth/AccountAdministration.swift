@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import SlateStore
 
 /// What `slate user …` and `slate token …` do, and the first-start account of `slate serve`.
 /// Secrets are generated here, shown once by the caller, and only their hashes are stored.
@@ -10,13 +9,13 @@ public struct AccountAdministration: Sendable {
     /// How hard new password hashes are: `.interactive` always, except in tests.
     let strength: Secrets.Strength
 
-    public init(container: ModelContainer, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.init(container: container, clock: clock, strength: .interactive)
     }
 
     /// For tests that make many accounts: `.minimal` hashes in microseconds, so dozens of
     /// tests at once do not starve the machine (never for real passwords).
-    init(container: ModelContainer, clock: @escaping @Sendable () -> Date = { Date() }, strength: Secrets.Strength) {
+    init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }, strength: Secrets.Strength) {
         directory = AccountDirectory(container: container)
         self.clock = clock
         self.strength = strength

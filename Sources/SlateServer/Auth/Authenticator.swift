@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// Who a request is from: a bearer token (API clients) or a session cookie (the web
@@ -55,7 +54,7 @@ struct Authenticator: Sendable {
     /// a revocation, sign-out or password change is a commit, so it takes effect at once
     /// (another process's, as soon as the store shows a commit not yet reported).
     private func account(forSecret secret: String, kind: Credential.Kind) throws -> UUID? {
-        let stamp = try directory.container.changeStamp(of: [Credential.self, Account.self])
+        let stamp = try directory.credentialsStamp()
         let now = clock()
         if let stamp, let entry = known.entry(for: secret, kind: kind, stamp: stamp) {
             if let expires = entry.expires, expires <= now { return nil }
@@ -104,7 +103,7 @@ struct Authenticator: Sendable {
 }
 
 /// Secrets that were found in the store, with the change stamp (see
-/// `ModelContainer.changeStamp`) of the credentials and accounts they were read at.
+/// `BoardStore.changeStamp`) of the credentials and accounts they were read at.
 final class KnownSecrets: Sendable {
     struct Entry {
         let credentialID: UUID

@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// `GET /api/v1/events`: Server-Sent Events, one `change` event per commit that touched
@@ -39,8 +38,8 @@ struct EventsController {
         let accountID = slate.accountID
         let streams = self.streams
         let authenticate = context.authenticate
-        let commits = context.container.commits()
-        let current = try domain { try slate.revision() }
+        let changes = context.container.boardChanges()
+        let current = try await slate.read { slate in try domain { try slate.revision() } }
         guard streams.open(accountID) else {
             throw HTTPError(.tooManyRequests, code: "too_many_streams",
                             message: "This account has \(streams.limit) live event streams open already; close one (a tab or an app) first.",
@@ -55,11 +54,10 @@ struct EventsController {
                     continuation.yield(ServerSentEvent(id: String(current), event: "sync",
                                                        data: Self.json(["since": resumeFrom, "revision": current])))
                 }
-                for await commit in commits where commit.revision > current {
-                    if commit.affects(Credential.self) || commit.affects(Account.self),
-                       (try? await authenticate(request)) != accountID { break }
-                    guard slate.isAffected(by: commit) else { continue }
-                    continuation.yield(recentEvents.event(for: commit))
+                for await change in changes where change.revision > current {
+                    if change.touchesAccounts, (try? await authenticate(request)) != accountID { break }
+                    guard change.concerns(account: accountID) else { continue }
+                    continuation.yield(recentEvents.event(for: change))
                 }
                 continuation.finish()
             }
@@ -79,21 +77,26 @@ struct EventsController {
         return Response.eventStream(stream)
     }
 
-    /// The event for a commit. Ids are listed only when every row it touched is this
-    /// account's (one partition), so no other account's ids are ever sent.
-    static func event(for commit: Commit) -> ServerSentEvent {
-        var data: [String: Any] = ["revision": commit.revision, "origin": commit.origin.rawValue]
-        if commit.partitions.count == 1 {
-            for (table, name) in [("tasks", "tasks"), ("lists", "lists")] {
-                guard let changes = commit.tables[table] else { continue }
+    /// The event for a change: `change` naming the tasks and lists it touched by kind and
+    /// id, or `resync` when this stream fell too far behind and must read everything again.
+    /// Ids are listed only when every row it touched is one account's, so no other
+    /// account's ids are ever sent.
+    static func event(for change: BoardChange) -> ServerSentEvent {
+        if change.isResync {
+            return ServerSentEvent(id: String(change.revision), event: "resync", data: json(["revision": change.revision]))
+        }
+        var data: [String: Any] = ["revision": change.revision, "origin": change.origin?.rawValue ?? "save"]
+        if change.isOfOneAccount {
+            for (name, records) in [("tasks", change.tasks), ("lists", change.lists)] {
+                guard let records else { continue }
                 data[name] = [
-                    "inserted": changes.inserted.map { $0.uuidString.lowercased() }.sorted(),
-                    "updated": changes.updated.map { $0.uuidString.lowercased() }.sorted(),
-                    "deleted": changes.deleted.map { $0.uuidString.lowercased() }.sorted(),
+                    "inserted": records.inserted.map { $0.uuidString.lowercased() },
+                    "updated": records.updated.map { $0.uuidString.lowercased() },
+                    "deleted": records.deleted.map { $0.uuidString.lowercased() },
                 ]
             }
         }
-        return ServerSentEvent(id: String(commit.revision), event: "change", data: json(data))
+        return ServerSentEvent(id: String(change.revision), event: "change", data: json(data))
     }
 
     static func json(_ object: [String: Any]) -> String {
@@ -128,16 +131,21 @@ final class StreamQuota: Sendable {
     func count(_ account: UUID) -> Int { open.withLock { $0[account] ?? 0 } }
 }
 
-/// The last few commits' events, so a commit fanned out to many streams is encoded once.
+/// The last few changes' events, so a change fanned out to many streams is encoded once.
+/// Keyed by the change's identity, not its revision alone: an external summary and a
+/// change of ours are different events.
 final class EventCache: Sendable {
-    private let events = Mutex<[Int: ServerSentEvent]>([:])
+    private let events = Mutex<[String: (revision: Int, event: ServerSentEvent)]>([:])
 
-    func event(for commit: Commit) -> ServerSentEvent {
-        if let cached = events.withLock({ $0[commit.revision] }) { return cached }
-        let event = EventsController.event(for: commit)
+    func event(for change: BoardChange) -> ServerSentEvent {
+        let key = change.identity
+        if let cached = events.withLock({ $0[key] }) { return cached.event }
+        let event = EventsController.event(for: change)
         events.withLock { cache in
-            cache[commit.revision] = event
-            if cache.count > 64, let oldest = cache.keys.min() { cache.removeValue(forKey: oldest) }
+            cache[key] = (change.revision, event)
+            if cache.count > 64, let oldest = cache.min(by: { $0.value.revision < $1.value.revision })?.key {
+                cache.removeValue(forKey: oldest)
+            }
         }
         return event
     }

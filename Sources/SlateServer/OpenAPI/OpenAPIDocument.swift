@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 
 /// The OpenAPI 3.1 description of `/api/v1`, served at `/api/v1/openapi.json`.
 ///
@@ -13,7 +14,7 @@ enum OpenAPIDocument {
             "info": ["title": "Slate API", "version": version,
                      "description": "Tasks, lists and live changes of one account. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."],
             "servers": [["url": "/"]],
-            "paths": paths,
+            "paths": withChangeHeaders(paths),
             "components": ["schemas": Schemas.all, "responses": responses,
                            "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                "session": ["type": "apiKey", "in": "cookie", "name": "slate_session"]]],
@@ -24,13 +25,13 @@ enum OpenAPIDocument {
     static var paths: [String: Any] {
         [
             "/api/v1/tasks": [
-                "get": operation("listTasks", "Tasks of a view, filtered, searched, sorted and paged", parameters: taskQueryParameters,
+                "get": operation("listTasks", "Tasks of a view, filtered, searched, sorted and paged", parameters: taskQueryParameters + [timeZone],
                                  responses: ["200": content(Schemas.ref("TaskPage")), "404": error]),
-                "post": operation("createTask", "Create a task", body: Schemas.ref("TaskInput"),
+                "post": operation("createTask", "Create a task", parameters: [timeZone], body: Schemas.ref("TaskInput"),
                                   responses: ["201": content(Schemas.ref("Task")), "404": error, "409": error]),
             ],
             "/api/v1/tasks/parse": [
-                "post": operation("parseQuickEntry", "What a quick-entry line means, without saving",
+                "post": operation("parseQuickEntry", "What a quick-entry line means, without saving", parameters: [timeZone],
                                   body: object(["text": ["type": "string"]], required: ["text"]),
                                   responses: ["200": content(Schemas.ref("QuickEntry"))]),
             ],
@@ -47,7 +48,7 @@ enum OpenAPIDocument {
             "/api/v1/tasks/{id}": [
                 "parameters": [idParameter],
                 "get": operation("getTask", "One task", responses: ["200": content(Schemas.ref("Task")), "404": error]),
-                "patch": operation("updateTask", "Change some fields of a task", parameters: [ifMatch], body: Schemas.ref("TaskPatch"),
+                "patch": operation("updateTask", "Change some fields of a task", parameters: [ifMatch, timeZone], body: Schemas.ref("TaskPatch"),
                                    responses: ["200": content(Schemas.ref("Task")), "404": error, "409": error, "412": error]),
                 "delete": operation("deleteTask", "Delete a task and its subtasks", parameters: [ifMatch],
                                     responses: ["204": ["description": "Deleted"], "404": error, "412": error]),
@@ -56,7 +57,7 @@ enum OpenAPIDocument {
                 "parameters": [idParameter],
                 "get": operation("listSubtasks", "The subtasks of a task",
                                  responses: ["200": content(object(["tasks": ["type": "array", "items": Schemas.ref("Task")]], required: ["tasks"])), "404": error]),
-                "post": operation("createSubtask", "Add a subtask", body: Schemas.ref("TaskInput"),
+                "post": operation("createSubtask", "Add a subtask", parameters: [timeZone], body: Schemas.ref("TaskInput"),
                                   responses: ["201": content(Schemas.ref("Task")), "404": error]),
             ],
             "/api/v1/lists": [
@@ -81,13 +82,30 @@ enum OpenAPIDocument {
                                   body: object(["before": Schemas.nullable(Schemas.uuid)]),
                                   responses: ["200": content(Schemas.ref("List")), "404": error]),
             ],
-            "/api/v1/undo": ["post": operation("undo", "Undo the last change", responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"]))])],
+            "/api/v1/account": [
+                "get": operation("getAccount", "The signed-in account and its default time zone",
+                                 responses: ["200": content(Schemas.ref("Account"))]),
+                "patch": operation("updateAccount", "Set the account's default time zone (null: the server's)",
+                                   body: object(["timeZone": Schemas.nullable(["type": "string", "minLength": 1, "maxLength": 64, "examples": ["Europe/Paris"]])]),
+                                   responses: ["200": content(Schemas.ref("Account"))]),
+            ],
+            "/api/v1/undo": ["post": operation("undo", "Undo the change named by 'change' (a write's Slate-Change header), even after other changes; without it, the latest change",
+                                               body: object(["change": ["type": "integer", "minimum": 1]]),
+                                               responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"])), "409": error])],
             "/api/v1/redo": ["post": operation("redo", "Redo the last undone change", responses: ["200": content(object(["redone": ["type": ["string", "null"]]], required: ["redone"]))])],
-            "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", responses: ["200": content(Schemas.ref("Statistics"))])],
+            "/api/v1/vocabulary": ["get": operation("vocabulary", "The smart lists, sorts, statuses, priorities, palette, list icons and limits the server accepts",
+                                                    responses: ["200": content(Schemas.ref("Vocabulary"))])],
+            "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", parameters: [timeZone], responses: ["200": content(Schemas.ref("Statistics"))])],
             "/api/v1/changes": [
                 "get": operation("changes", "What changed since a revision",
-                                 parameters: [query("since", ["type": "integer", "minimum": 0])],
+                                 parameters: [query("since", ["type": "integer", "minimum": 0]),
+                                              query("counts", ["type": "boolean", "description": "also the sidebar's counts (as GET /counts answers)"]),
+                                              timeZone],
                                  responses: ["200": content(Schemas.ref("Changes"))]),
+            ],
+            "/api/v1/counts": [
+                "get": operation("counts", "Each smart list's count and each list's active count, in one request",
+                                 parameters: [timeZone], responses: ["200": content(Schemas.ref("Counts"))]),
             ],
             "/api/v1/export": [
                 "get": operation("export", "Every list and task as a file",
@@ -136,6 +154,34 @@ enum OpenAPIDocument {
 
     // MARK: Building blocks
 
+    /// Operations that answer without writing anything of the board.
+    static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount"]
+
+    /// Every writing operation's success answers carry `Slate-Change`.
+    static func withChangeHeaders(_ paths: [String: Any]) -> [String: Any] {
+        paths.mapValues { item in
+            guard var item = item as? [String: Any] else { return item }
+            for method in ["post", "patch", "delete"] {
+                guard var operation = item[method] as? [String: Any], let id = operation["operationId"] as? String,
+                      !readOnlyOperations.contains(id), var responses = operation["responses"] as? [String: Any]
+                else { continue }
+                for (status, response) in responses where status.hasPrefix("2") {
+                    guard var response = response as? [String: Any] else { continue }
+                    response["headers"] = ["Slate-Change": changeHeader]
+                    responses[status] = response
+                }
+                operation["responses"] = responses
+                item[method] = operation
+            }
+            return item
+        }
+    }
+
+    static var changeHeader: [String: Any] {
+        ["description": "The change this write made (its revision), for POST /api/v1/undo {\"change\": N}; absent when nothing changed.",
+         "required": false, "schema": ["type": "string", "pattern": "^[0-9]+$"]]
+    }
+
     static var error: [String: Any] { ["$ref": "#/components/responses/Error"] }
     static var responses: [String: Any] { [
         "Error": ["description": "An error", "content": ["application/json": ["schema": Schemas.ref("Error")]]],
@@ -145,17 +191,22 @@ enum OpenAPIDocument {
                                          "description": "The ETag read (\"r42\") or *; a stale or foreign one answers 412 with the current version.",
                                          "schema": ["type": "string"]] }
 
+    static var timeZone: [String: Any] { ["name": "X-Slate-Time-Zone", "in": "header", "required": false,
+                                          "description": "The client's IANA time zone (Europe/Paris): dates and times such as 'fri 5pm' are read in it, and all-day dates are its days. Without it, the account's default zone, else the server's. An unknown name answers 400.",
+                                          "schema": ["type": "string", "examples": ["America/New_York"]]] }
+
     static var taskQueryParameters: [[String: Any]] {
         [
-            query("scope", ["type": "string", "enum": ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"]]),
+            query("scope", ["type": "string", "enum": SmartList.all.map(\.name)]),
             query("list", Schemas.uuid),
-            query("status", ["type": "string", "enum": ["all", "active", "completed"]]),
+            query("status", ["type": "string", "enum": TaskQuery.Status.allCases.map(\.rawValue)]),
             query("search", ["type": "string"]),
             query("priority", Schemas.priority),
             query("tag", ["type": "string"]),
-            query("sort", ["type": "string", "enum": ["default", "priority", "due", "created", "title", "manual"]]),
-            query("parent", Schemas.uuid),
-            query("limit", ["type": "integer", "minimum": 1, "maximum": 500]),
+            query("sort", ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)]),
+            query("parent", ["oneOf": [Schemas.uuid, ["type": "string", "const": "none"]],
+                             "description": "A task's id: its subtasks; none: only tasks that are no one's subtask"]),
+            query("limit", ["type": "integer", "minimum": 1, "maximum": Vocabulary.maximumPageSize]),
             query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
         ]
     }
@@ -185,6 +236,7 @@ enum OpenAPIDocument {
                           rawBody: Bool = false, responses: [String: Any], secured: Bool = true) -> [String: Any] {
         var all = responses
         all["400"] = error
+        all["503"] = error   // the database stayed locked by another program: try again (Retry-After)
         if secured { all["401"] = error }
         if body != nil || rawBody {
             all["413"] = error   // over the server's body limit (1 MiB)

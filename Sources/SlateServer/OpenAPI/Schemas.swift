@@ -1,9 +1,10 @@
 import Foundation
+import SlateCore
 
 /// The JSON schemas of the API's values (OpenAPI 3.1, JSON Schema 2020-12).
 enum Schemas {
     static var uuid: [String: Any] { ["type": "string", "format": "uuid"] }
-    static var priority: [String: Any] { ["type": "string", "enum": ["none", "low", "medium", "high", "critical"]] }
+    static var priority: [String: Any] { ["type": "string", "enum": Priority.allCases.map(\.name)] }
 
     static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
     static func nullable(_ schema: [String: Any]) -> [String: Any] { ["oneOf": [schema, ["type": "null"]]] }
@@ -13,7 +14,7 @@ enum Schemas {
             "Error": OpenAPIDocument.object([
                 "error": ["type": "object", "required": ["code", "message"],
                           "properties": ["code": ["type": "string"], "message": ["type": "string"], "field": ["type": "string"],
-                                         "current": ["type": "object"]]],
+                                         "current": ["type": "object"], "requestId": ["type": "string"]]],
             ], required: ["error"]),
             "Token": OpenAPIDocument.object(tokenFields, required: ["id", "label", "created", "lastUsed", "expires"]),
             "NewToken": OpenAPIDocument.object(tokenFields.merging(["token": ["type": "string"]]) { $1 },
@@ -25,10 +26,12 @@ enum Schemas {
                 "isOverdue": ["type": "boolean"], "listId": nullable(uuid), "list": nullable(["type": "string"]),
                 "parentId": nullable(uuid), "order": ["type": "number"], "tags": ["type": "array", "items": ["type": "string"]],
                 "recurrence": nullable(["type": "string"]), "reminderOffset": nullable(["type": "integer"]),
+                "subtaskCount": OpenAPIDocument.object(["active": ["type": "integer", "minimum": 0], "total": ["type": "integer", "minimum": 0]],
+                                                       required: ["active", "total"]),
                 "created": ["type": "string"], "modified": ["type": "string"],
             ], required: ["id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due",
                           "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
-                          "reminderOffset", "created", "modified"]),
+                          "reminderOffset", "subtaskCount", "created", "modified"]),
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
@@ -37,7 +40,7 @@ enum Schemas {
             ], required: ["tasks", "total", "nextCursor", "revision"]),
             "BatchInput": OpenAPIDocument.object([
                 "action": ["type": "string", "enum": ["complete", "reopen", "flag", "unflag", "delete", "move"]],
-                "ids": ["type": "array", "items": uuid, "minItems": 1, "maxItems": 1000],
+                "ids": ["type": "array", "items": uuid, "minItems": 1, "maxItems": Vocabulary.maximumBatchSize],
                 "before": nullable(uuid),
             ], required: ["action", "ids"]),
             "List": OpenAPIDocument.object([
@@ -47,14 +50,44 @@ enum Schemas {
             ], required: ["id", "name", "color", "icon", "order", "activeCount", "created", "revision"]),
             "ListInput": OpenAPIDocument.object(listFields, required: ["name"]),
             "ListPatch": OpenAPIDocument.object(listFields),
+            "Vocabulary": vocabulary,
+            "Account": OpenAPIDocument.object([
+                "name": ["type": "string"], "timeZone": nullable(["type": "string"]), "serverTimeZone": ["type": "string"],
+            ], required: ["name", "timeZone", "serverTimeZone"]),
             "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood"]],
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
                 "lists": ["type": "array", "items": ["type": "object"]],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
+                "counts": ref("Counts"),
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+            "Counts": CountsController.schema,
         ]
+    }
+
+    /// `Vocabulary.json`'s shape.
+    static var vocabulary: [String: Any] {
+        let string: [String: Any] = ["type": "string"]
+        let strings: [String: Any] = ["type": "array", "items": string]
+        func named(_ properties: [String: Any]) -> [String: Any] {
+            ["type": "array", "items": OpenAPIDocument.object(properties, required: properties.keys.sorted())]
+        }
+        return OpenAPIDocument.object([
+            "smartLists": named(["name": ["type": "string", "enum": SmartList.all.map(\.name)], "title": string, "glyph": string,
+                                 "sort": ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)],
+                                 "status": ["type": "string", "enum": TaskQuery.Status.allCases.map(\.rawValue)]]),
+            "sorts": named(["name": ["type": "string", "enum": TaskQuery.Sort.allCases.map(\.rawValue)], "title": string]),
+            "statuses": strings,
+            "priorities": named(["name": priority, "title": string, "marks": string, "rank": ["type": "integer"]]),
+            "palette": ["type": "array", "items": ["type": "string", "pattern": "^#[0-9A-F]{6}$"]],
+            "defaultColor": string,
+            "icons": named(["name": string, "glyph": string]),
+            "defaultIcon": string,
+            "recurrenceFrequencies": strings,
+            "limits": OpenAPIDocument.object(Dictionary(uniqueKeysWithValues: Vocabulary.limits.keys.map { ($0, ["type": "integer"] as [String: Any]) }),
+                                             required: Vocabulary.limits.keys.sorted()),
+        ], required: Vocabulary.json.keys.sorted())
     }
 
     /// null colour or icon: the default (on create) or unchanged (on change).
@@ -65,7 +98,7 @@ enum Schemas {
 
     static var listFields: [String: Any] {
         [
-            "name": ["type": "string", "minLength": 1, "maxLength": 100],
+            "name": ["type": "string", "minLength": 1, "maxLength": TaskRules.maximumListNameLength],
             "color": nullable(["type": "string", "pattern": "^#?[0-9A-Fa-f]{6}$"]),
             "icon": nullable(["type": "string", "pattern": "^[A-Za-z0-9.-]{1,64}$"]),
         ]
@@ -73,13 +106,13 @@ enum Schemas {
 
     static var taskFields: [String: Any] {
         [
-            "title": ["type": "string", "minLength": 1, "maxLength": 500],
-            "notes": nullable(["type": "string", "maxLength": 100_000]),
+            "title": ["type": "string", "minLength": 1, "maxLength": TaskRules.maximumTitleLength],
+            "notes": nullable(["type": "string", "maxLength": TaskRules.maximumNotesLength]),
             "listId": nullable(uuid),
             "priority": priority,
             "due": nullable(["type": "string", "description": "YYYY-MM-DD (all day), an ISO 8601 date-time, or a phrase such as 'tomorrow 5pm'"]),
             "isFlagged": ["type": "boolean"],
-            "tags": ["type": "array", "items": ["type": "string", "maxLength": 50]],
+            "tags": ["type": "array", "items": ["type": "string", "maxLength": TaskRules.maximumTagLength]],
             "recurrence": nullable(["type": "string"]),
             "parentId": nullable(uuid),
             "reminderOffset": nullable(["type": "integer"]),

@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 
 /// `GET /healthz` and `GET /readyz`, for reverse proxies, service managers and
 /// orchestrators. Neither needs signing in, and neither says more than a word per check:
@@ -13,12 +12,12 @@ import SlateStore
 ///   when the file is gone, replaced or unreadable, and `"schema":"outdated"` when the file
 ///   was replaced by an older one (a forced restore: restart to migrate it).
 struct HealthController {
-    let container: ModelContainer
+    let container: BoardStore
     let schemaVersion: Int
     /// The database file as it was when the server started (device and inode).
     let identity: FileIdentity?
 
-    init(container: ModelContainer, schemaVersion: Int) {
+    init(container: BoardStore, schemaVersion: Int) {
         self.container = container
         self.schemaVersion = schemaVersion
         identity = container.configuration.path.flatMap(FileIdentity.init(path:))

@@ -1,7 +1,6 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateStore
 import Synchronization
 
 /// How `slate serve` runs its service: logs, metrics and the checks of `/readyz`.
@@ -24,7 +23,7 @@ public struct ServiceOptions: Sendable {
 public enum ServiceMetrics {
     /// Adds the store's metrics to `registry`; commits are counted by the returned task
     /// until it is cancelled.
-    public static func register(_ container: ModelContainer, in registry: MetricsRegistry) -> Task<Void, Never> {
+    public static func register(_ container: BoardStore, in registry: MetricsRegistry) -> Task<Void, Never> {
         let commits = CommitCounter()
         // Subscribed now, so a commit made right after this returns is counted.
         let stream = container.commits()

@@ -38,7 +38,9 @@ enum ChangeLog {
 
     /// A commit describing everything changed after `since`, for changes made by other processes.
     /// Rows are reported as updated: without history we cannot tell a new row from a changed one.
-    /// Revisions in `excluding` were this process's own commits, already reported.
+    /// Revisions in `excluding` were this process's own commits, already reported. The
+    /// commit's revision is the newest of the other processes' revisions it covers, never
+    /// one of ours: each commit, ours or theirs, is reported under a revision of its own.
     static func commitSummary(
         since: Int, excluding: Set<Int>, revision: Int, tables: [TableSchema], in database: Database
     ) throws -> Commit {
@@ -48,22 +50,26 @@ enum ChangeLog {
         // 1 KiB per commit in `slate serve`, whose watcher calls this every 50 ms).
         let skipped: DatabaseValue = .text("[" + excluding.sorted().map(String.init).joined(separator: ",") + "]")
         var partitions: Set<String> = []
+        // Without a row to show for it (a commit whose rows were changed again since), the
+        // look still reached `revision`; `since` + 1 is the first revision it covered.
+        var newest = since + 1
         for table in tables {
             var tableChanges = TableChanges()
             let partitionSQL = table.partitionName.map { ", " + quote($0) } ?? ", NULL"
             let rows = try database.rows(
-                "SELECT id\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
+                "SELECT id, _rev AS revision\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
                 [.integer(Int64(since)), skipped])
             tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
             let tombstones = try database.rows(
-                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
+                "SELECT id, revision, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
                 [.text(table.tableName), .integer(Int64(since)), skipped])
             tableChanges.deleted = Set(tombstones.compactMap { UUID.fromDatabaseValue($0["id"]) })
             for row in rows + tombstones {
                 if case .text(let value) = row["partition"] { partitions.insert(value) }
+                if let rowRevision = Int.fromDatabaseValue(row["revision"]) { newest = max(newest, rowRevision) }
             }
             if !tableChanges.isEmpty { changes[table.tableName] = tableChanges }
         }
-        return Commit(revision: revision, origin: .external, tables: changes, partitions: partitions)
+        return Commit(revision: min(newest, revision), origin: .external, tables: changes, partitions: partitions)
     }
 }

@@ -12,6 +12,9 @@ public struct Commit: Sendable, Hashable {
         case redo
         /// Another process wrote to the same file.
         case external
+        /// Not a change: the subscriber fell too far behind and missed commits. It should
+        /// read everything again (as of `revision` or later).
+        case resync
     }
 
     /// The store revision after this commit.

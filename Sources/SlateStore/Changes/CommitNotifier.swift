@@ -2,12 +2,24 @@ import Foundation
 import Synchronization
 
 /// Fans each commit out to every subscribed `AsyncStream`.
+///
+/// Each subscriber has a bounded queue (`CommitFeed`): one that falls more than
+/// `feedLimit` commits behind gets a `.resync` commit in their place, never a silent gap.
 final class CommitNotifier: Sendable {
+    /// How many commits wait for a slow subscriber before it is told to resync.
+    static let feedLimit = 1024
+
+    /// A subscriber's feed, held weakly: it ends when its stream is dropped.
+    private struct Subscriber {
+        weak var feed: CommitFeed?
+    }
+
     private struct State {
-        var subscribers: [UUID: AsyncStream<Commit>.Continuation] = [:]
+        var subscribers: [UUID: Subscriber] = [:]
         /// Revisions up to this one have been reported (ours) or looked for (others').
         var checkedRevision = 0
-        /// Revisions this container committed after `checkedRevision`.
+        /// Revisions this container committed (or is committing: reserved inside the
+        /// write transaction, before other processes can see them) after `checkedRevision`.
         var ownRevisions: Set<Int> = []
         /// The revision of the last reported commit that touched each table.
         var tableRevisions: [String: Int] = [:]
@@ -15,30 +27,59 @@ final class CommitNotifier: Sendable {
 
     private let state = Mutex(State())
 
-    func subscribe() -> AsyncStream<Commit> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Commit.self, bufferingPolicy: .bufferingNewest(1024))
+    func subscribe(limit: Int = CommitNotifier.feedLimit) -> AsyncStream<Commit> {
+        let feed = CommitFeed(limit: limit)
         let id = UUID()
-        state.withLock { $0.subscribers[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        state.withLock { $0.subscribers[id] = Subscriber(feed: feed) }
+        return AsyncStream(unfolding: { [weak self] in
+            let next = await feed.next()
+            if next == nil { _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
+            return next
+        }, onCancel: { feed.finish() })
     }
 
-    func publish(_ commit: Commit) {
-        let subscribers = state.withLock { state -> [AsyncStream<Commit>.Continuation] in
+    /// Runs a write transaction whose `body` takes the next revision through the function
+    /// it is given. The revision is marked as this container's own before the transaction
+    /// commits, so that the watcher of other processes' commits never reports it as theirs
+    /// (it used to, when it looked between the commit and `publish`); the mark goes again
+    /// if the transaction rolls back.
+    func transaction<T>(in database: Database, _ body: (_ nextRevision: () throws -> Int) throws -> T) throws -> T {
+        var reserved: Int?
+        do {
+            return try database.transaction {
+                try body {
+                    let revision = try ChangeLog.nextRevision(database)
+                    state.withLock { state in
+                        if revision > state.checkedRevision { state.ownRevisions.insert(revision) }
+                    }
+                    reserved = revision
+                    return revision
+                }
+            }
+        } catch {
+            if let reserved { _ = state.withLock { $0.ownRevisions.remove(reserved) } }
+            throw error
+        }
+    }
+
+    /// Hands `commit` to every subscriber. An external commit (a summary of other
+    /// processes' commits) passes the revision its look reached as `checkedUpTo`.
+    func publish(_ commit: Commit, checkedUpTo: Int? = nil) {
+        let feeds = state.withLock { state -> [CommitFeed] in
             if commit.origin == .external {
-                state.checkedRevision = max(state.checkedRevision, commit.revision)
-                state.ownRevisions = state.ownRevisions.filter { $0 > commit.revision }
+                let checked = max(checkedUpTo ?? commit.revision, commit.revision)
+                state.checkedRevision = max(state.checkedRevision, checked)
+                state.ownRevisions = state.ownRevisions.filter { $0 > checked }
             } else if commit.revision > state.checkedRevision {
                 state.ownRevisions.insert(commit.revision)
             }
             for table in commit.tables.keys {
                 state.tableRevisions[table] = max(state.tableRevisions[table] ?? 0, commit.revision)
             }
-            return Array(state.subscribers.values)
+            state.subscribers = state.subscribers.filter { $0.value.feed != nil }
+            return state.subscribers.values.compactMap(\.feed)
         }
-        for subscriber in subscribers { subscriber.yield(commit) }
+        for feed in feeds { feed.push(commit) }
     }
 
     /// Marks everything up to `revision` as known (on open: history is not news; later:

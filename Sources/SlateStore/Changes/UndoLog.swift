@@ -48,6 +48,17 @@ enum UndoLog {
         return try JSONDecoder().decode(Entry.self, from: payload)
     }
 
+    /// Removes and returns the entry of `stack` in `partition`'s history that the commit
+    /// with `revision` recorded (undo) or re-applied (redo), wherever it is in the stack.
+    static func pop(_ stack: Stack, revision: Int, partition: String?, in database: Database) throws -> Entry? {
+        guard let row = try database.rows(
+            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND partition IS ? AND revision = ? ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null, .integer(Int64(revision))]
+        ).first, case .blob(let payload) = row["payload"] else { return nil }
+        try database.execute("DELETE FROM _slate_undo WHERE seq = ?", [row["seq"]])
+        return try JSONDecoder().decode(Entry.self, from: payload)
+    }
+
     /// The label of the newest entry of `stack`, or nil (and false) when it is empty.
     static func peek(_ stack: Stack, partition: String?, in database: Database) throws -> (exists: Bool, label: String?) {
         guard let row = try database.rows(

@@ -102,6 +102,10 @@ public final class ModelContainer: Sendable {
         }
     }
 
+    /// Runs `body` with every read inside it served from one snapshot of the database
+    /// (one read transaction): a page, its total and the revision then agree.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T { try pool.snapshot(body) }
+
     /// The revision of the last committed write (0 for a new store).
     public func currentRevision() throws -> Int {
         try pool.readStatement { try ChangeLog.currentRevision($0) }
@@ -117,20 +121,23 @@ public final class ModelContainer: Sendable {
     /// Returns it, or nil when nothing changed.
     @discardableResult
     public func publishExternalChanges() throws -> Commit? {
-        let (since, own) = notifier.externalWindow()
-        let commit: Commit? = try pool.read { database in
+        let found: (commit: Commit, reached: Int)? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
+            // Our own revisions are taken after the read began: every commit this read can
+            // see reserved its revision before it committed, so none of ours is missed.
+            let (since, own) = notifier.externalWindow()
             guard revision > since else { return nil }
             // Only this container's own commits since the last look: nothing to read.
             if revision - since <= own.count, (since + 1...revision).allSatisfy(own.contains) {
                 notifier.markChecked(upTo: revision)
                 return nil
             }
-            return try ChangeLog.commitSummary(
+            let summary = try ChangeLog.commitSummary(
                 since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
+            return (summary, revision)
         }
-        guard let commit else { return nil }
-        notifier.publish(commit)
+        guard let (commit, reached) = found else { return nil }
+        notifier.publish(commit, checkedUpTo: reached)
         return commit.tables.isEmpty ? nil : commit
     }
 

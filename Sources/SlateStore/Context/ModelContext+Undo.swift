@@ -35,6 +35,17 @@ extension ModelContext {
         try replay(from: .undo, to: .redo, origin: .undo, partition: UndoLog.scope(partition))
     }
 
+    /// Reverts the change committed at `revision` (a save or a redo), even when other
+    /// changes came after it, as long as none of them touched the same rows since. Returns
+    /// the undo's commit, or nil when no such change is in the history (never recorded,
+    /// already undone, or pushed out by the undo limit).
+    ///
+    /// Throws `.conflict` (and changes nothing) when a later change touched one of its rows.
+    @discardableResult
+    public func undo(revision: Int, in partition: (any DatabaseValueConvertible)? = nil) throws -> (commit: Commit, label: String?)? {
+        try replay(from: .undo, to: .redo, origin: .undo, partition: UndoLog.scope(partition), revision: revision)
+    }
+
     /// Re-applies the most recently undone change. Returns nil when there is nothing to redo.
     @discardableResult
     public func redo(in partition: (any DatabaseValueConvertible)? = nil) throws -> (commit: Commit, label: String?)? {
@@ -42,14 +53,20 @@ extension ModelContext {
     }
 
     private func replay(from source: UndoLog.Stack, to destination: UndoLog.Stack, origin: Commit.Origin,
-                        partition: String?) throws -> (commit: Commit, label: String?)? {
+                        partition: String?, revision: Int? = nil) throws -> (commit: Commit, label: String?)? {
         let tables = container.tables
         let limit = container.configuration.undoLimit
+        let notifier = container.notifier
         let result: (Commit, String?)? = try container.pool.write { database in
-            try database.transaction {
-                guard let entry = try UndoLog.pop(source, partition: partition, in: database) else { return nil }
-                let session = WriteSession(database: database, tables: tables,
-                                           revision: try ChangeLog.nextRevision(database), recordsImages: false)
+            try notifier.transaction(in: database) { nextRevision -> (Commit, String?)? in
+                let popped: UndoLog.Entry?
+                if let revision {
+                    popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)
+                } else {
+                    popped = try UndoLog.pop(source, partition: partition, in: database)
+                }
+                guard let entry = popped else { return nil }
+                let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: false)
                 if source == .undo {
                     for image in entry.images.reversed() {
                         try session.restore(image, expected: image.after, target: image.before)

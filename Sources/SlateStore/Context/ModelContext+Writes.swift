@@ -53,10 +53,11 @@ extension ModelContext {
         let recordsInsertsByID = self.recordsInsertsByID
         let limit = container.configuration.undoLimit
         let tables = container.tables
+        let notifier = container.notifier
         let commit = try container.pool.write { database in
-            try database.transaction {
+            try notifier.transaction(in: database) { nextRevision in
                 let session = WriteSession(
-                    database: database, tables: tables, revision: try ChangeLog.nextRevision(database),
+                    database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
                 for change in changes { try apply(change, in: session) }
                 if recordsImages {

@@ -81,9 +81,41 @@ public final class DatabasePool: Sendable {
         try writer.withLock { database in try body(database) }
     }
 
+    /// The reader connection a `snapshot` pinned for the work inside it, on its thread.
+    private struct PinnedReader: Sendable {
+        let pool: ObjectIdentifier
+        let database: Database
+    }
+
+    @TaskLocal private static var pinned: PinnedReader?
+
+    /// The connection pinned by an enclosing `snapshot` of this pool, if any.
+    private var pinnedReader: Database? {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self) else { return nil }
+        return pinned.database
+    }
+
+    /// Runs `body` so that every read inside it (on this thread or task) uses one reader
+    /// connection inside one read transaction: they all see the same committed state, as
+    /// if the database stood still. Nested snapshots join the outer one. An in-memory
+    /// database has only the writer connection, so there reads stay separate.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        if isInMemory || pinnedReader != nil { return try body() }
+        let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
+        defer {
+            idleReaders.withLock { readers in
+                if readers.count < maximumIdleReaders { readers.append(reader) }
+            }
+        }
+        try reader.execute("BEGIN DEFERRED", [])
+        defer { try? reader.execute("COMMIT", []) }
+        return try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
+    }
+
     /// Runs `body` with a reader connection that sees the last committed state.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isInMemory { return try write(body) }
+        if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
         defer {
             idleReaders.withLock { readers in
@@ -102,6 +134,7 @@ public final class DatabasePool: Sendable {
     /// COMMIT around it cost as much as a small query.
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
         if isInMemory { return try write(body) }
+        if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
         defer {
             idleReaders.withLock { readers in

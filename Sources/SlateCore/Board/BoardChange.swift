@@ -1,0 +1,99 @@
+import Foundation
+import SlateStore
+
+/// The store a Slate database lives in, shared by every account's `Slate`. Surfaces hold
+/// one and hand it to SlateCore; they never reach into it themselves.
+public typealias BoardStore = ModelContainer
+
+/// One committed change to the board, as surfaces announce it: which tasks and lists it
+/// inserted, updated or deleted, named by kind and id (never by table).
+public struct BoardChange: Sendable, Hashable {
+    /// Ids of one kind of record a change touched.
+    public struct Records: Sendable, Hashable {
+        public var inserted: [UUID]
+        public var updated: [UUID]
+        public var deleted: [UUID]
+
+        init(_ changes: TableChanges) {
+            inserted = changes.inserted.sorted { $0.uuidString < $1.uuidString }
+            updated = changes.updated.sorted { $0.uuidString < $1.uuidString }
+            deleted = changes.deleted.sorted { $0.uuidString < $1.uuidString }
+        }
+
+        public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    }
+
+    /// What made the change.
+    public enum Origin: String, Sendable {
+        /// A write through this process.
+        case save
+        case undo
+        case redo
+        /// Another process (the CLI on the same file).
+        case external
+    }
+
+    /// The revision of the change (for an external one: the newest it covers).
+    public let revision: Int
+    /// Nil for a resync notice (see `isResync`).
+    public let origin: Origin?
+    /// True when this is not a change but a notice that the listener fell too far behind
+    /// and missed changes: it should read everything again, as of `revision` or later.
+    public let isResync: Bool
+    /// Tasks it touched; nil when it touched none.
+    public let tasks: Records?
+    /// Lists it touched; nil when it touched none.
+    public let lists: Records?
+    /// True when every row it touched belongs to one account: only then are ids shown.
+    public let isOfOneAccount: Bool
+    /// True when it touched accounts or their credentials (a sign-out, a password change,
+    /// a revoked token): whoever acts on the board should be checked again.
+    public let touchesAccounts: Bool
+    private let accounts: Set<String>
+
+    init(_ commit: Commit) {
+        revision = commit.revision
+        isResync = commit.origin == .resync
+        origin = Origin(rawValue: commit.origin.rawValue)
+        let tasks = commit.tables.isEmpty ? nil : Records(commit.changes(of: TaskItem.self))
+        let lists = commit.tables.isEmpty ? nil : Records(commit.changes(of: TaskList.self))
+        self.tasks = tasks?.isEmpty == false ? tasks : nil
+        self.lists = lists?.isEmpty == false ? lists : nil
+        accounts = commit.partitions
+        isOfOneAccount = commit.partitions.count == 1
+        touchesAccounts = commit.affects(Account.self) || commit.affects(Credential.self)
+    }
+
+    /// True when the change touched something of `accountID` (a resync concerns everyone).
+    public func concerns(account accountID: UUID) -> Bool {
+        isResync || accounts.contains(accountID.uuidString)
+    }
+
+    /// The key that tells changes apart: an external summary and a change of ours never share it.
+    public var identity: String { "\(revision)-\(isResync ? "resync" : origin?.rawValue ?? "")" }
+}
+
+extension ModelContainer {
+    /// Every change committed from now on (ours, and other processes' as
+    /// `publishExternalChanges` finds them), in order. A listener more than 1,024 changes
+    /// behind gets one resync notice in their place, never a silent gap.
+    public func boardChanges() -> AsyncStream<BoardChange> {
+        let commits = self.commits()
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await commit in commits { continuation.yield(BoardChange(commit)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+
+    /// A number that changes whenever a change touches tasks (`tasks`) or lists (`lists`);
+    /// nil while another process's change has not been seen yet. See `changeStamp(of:)`.
+    public func boardStamp(tasks: Bool = false, lists: Bool = false) throws -> Int? {
+        var models: [any PersistentModel.Type] = []
+        if tasks { models.append(TaskItem.self) }
+        if lists { models.append(TaskList.self) }
+        return try changeStamp(of: models)
+    }
+}

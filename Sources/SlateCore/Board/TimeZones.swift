@@ -1,0 +1,30 @@
+import Foundation
+
+/// The time zones dates and times are read in: a client's own, its account's default, or
+/// the server's. A zone is named the IANA way (`Europe/Paris`, `America/New_York`, `UTC`).
+public enum TimeZones {
+    /// The zone named `name`, or an error naming `field` and the accepted form. Only IANA
+    /// names are accepted: abbreviations such as `EST` or offsets such as `GMT+5` are
+    /// refused, since they do not follow daylight saving time.
+    public static func zone(named name: String, field: String = "timeZone") throws -> TimeZone {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= 64, isKnown(trimmed), let zone = TimeZone(identifier: trimmed) else {
+            let shown = trimmed.count > 64 ? String(trimmed.prefix(64)) + "…" : trimmed
+            throw SlateError.invalid(
+                field: field,
+                message: "'\(field)' must be an IANA time zone name such as Europe/Paris, America/New_York or UTC; got '\(shown)'.")
+        }
+        return zone
+    }
+
+    /// A Gregorian calendar in `zone`, as every parser and view of Slate expects.
+    public static func calendar(in zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
+
+    private static func isKnown(_ name: String) -> Bool { known.contains(name) }
+}

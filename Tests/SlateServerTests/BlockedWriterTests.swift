@@ -1,0 +1,97 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+@testable import SlateServer
+@testable import SlateStore
+import Synchronization
+import Testing
+
+/// Blocking database work runs on the board's own threads: changes stuck behind another
+/// connection's write lock stall neither reads nor live streams.
+@Suite struct BlockedWriterTests {
+    @Test func readsAndHeartbeatsGoOnWhileAnotherConnectionHoldsTheWriteLock() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-blocked-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("slate.sqlite").path
+        // A long busy timeout: the queued changes wait for the lock instead of failing.
+        let configuration = ModelConfiguration(path: path, schemaVersion: SlateSchema.version, busyTimeout: 60)
+        let container = try ModelContainer(for: SlateSchema.models, configuration: configuration)
+        let account = try Slate.ensureAccount(named: "ana", in: container, now: Date())
+        try Slate(container: container, accountID: account.id).addTask(TaskDraft(title: "Already here"))
+        let api = SlateAPI(container: container, authenticate: { _ in account.id })
+        var serverConfiguration = HTTPServer.Configuration(port: 0)
+        serverConfiguration.sseHeartbeat = .milliseconds(200)
+        let server = HTTPServer(configuration: serverConfiguration, responder: api.router)
+        try server.start()
+        defer { Task { await server.shutdown() } }
+        let port = server.port
+
+        let stream = try LoopbackClient(port: port, timeout: 20)
+        try stream.send("GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try await stream.read { $0.contains("event: hello") }
+
+        // Another connection (as another process would) takes the write lock and keeps it.
+        let other = try ModelContainer(for: SlateSchema.models, configuration: configuration)
+        let holder = LockHolder(pool: other.pool)
+        try await holder.acquire()
+
+        // More blocked changes than the machine has cores: each would have held a thread of
+        // the cooperative pool for as long as the lock is held.
+        let writes = (0..<(ProcessInfo.processInfo.activeProcessorCount * 3)).map { index in
+            Task { try await api.router.respond(to: Request(method: .post, target: "/api/v1/tasks",
+                                                          headers: ["Content-Type": "application/json"],
+                                                          body: Data("{\"title\": \"Queued \(index)\"}".utf8))).status.code }
+        }
+
+        let reader = try LoopbackClient(port: port, timeout: 20)
+        try reader.send("GET /api/v1/tasks HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let page = try await reader.read { $0.contains("\"revision\"") }
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(200))")
+        #expect(page.contains("Already here"))
+        #expect(holder.isHolding, "the read completed while the lock was held")
+
+        let beats = try await stream.read { $0.components(separatedBy: ": keepalive").count > 3 }
+        #expect(beats.components(separatedBy: ": keepalive").count > 3, "heartbeats continued while changes waited")
+        #expect(holder.isHolding)
+
+        holder.release()
+        for write in writes { #expect(try await write.value == 201, "the queued changes went through once the lock was free") }
+        await server.shutdown()
+    }
+}
+
+/// Holds SQLite's write lock on a connection of its own, on a thread of its own, until
+/// released (at most 15 seconds).
+final class LockHolder: Sendable {
+    private let pool: DatabasePool
+    private let released = DispatchSemaphore(value: 0)
+    private let holding = Atomic<Bool>(false)
+
+    init(pool: DatabasePool) { self.pool = pool }
+
+    var isHolding: Bool { holding.load(ordering: .acquiring) }
+
+    /// Returns once the lock is held.
+    func acquire() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread {
+                do {
+                    try self.pool.write { database in
+                        try database.execute("BEGIN IMMEDIATE")
+                        self.holding.store(true, ordering: .releasing)
+                        continuation.resume()
+                        // Let go after a while regardless, so that a stalled server fails the test instead of hanging it.
+                        _ = self.released.wait(timeout: .now() + 15)
+                        self.holding.store(false, ordering: .releasing)
+                        try database.execute("ROLLBACK")
+                    }
+                } catch {
+                    if !self.isHolding { continuation.resume(throwing: error) }
+                }
+            }.start()
+        }
+    }
+
+    func release() { released.signal() }
+}
