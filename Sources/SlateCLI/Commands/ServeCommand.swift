@@ -83,7 +83,7 @@ enum ServeCommand {
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
-                                logLevel: settings.logLevel)
+                                log: log, metrics: metrics)
         let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()
