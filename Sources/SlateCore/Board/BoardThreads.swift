@@ -7,19 +7,23 @@ import Synchronization
 /// another process) then stalls only other changes, never reads, live streams or their
 /// heartbeats.
 ///
-/// Changes run one at a time on the writer thread (SQLite has one writer anyway); reads
-/// run on a few reader threads, each a serial queue with a thread of its own.
+/// Changes to one store run one at a time on its writer thread (SQLite has one writer
+/// anyway); reads run on a few reader threads, each a serial queue with a thread of its own.
 public final class BoardThreads: Sendable {
     /// The threads of every board in this process.
-    public static let shared = BoardThreads(readers: 4)
+    public static let shared = BoardThreads(readers: 4, writers: 2)
 
-    private let writer = DispatchQueue(label: "slate.board.writer", qos: .userInitiated)
+    private let writers: [DispatchQueue]
     private let readers: [DispatchQueue]
     private let nextReader = Atomic<Int>(0)
 
-    /// - Parameter readers: how many reads may run at once.
-    public init(readers: Int) {
+    /// - Parameters:
+    ///   - readers: how many reads may run at once.
+    ///   - writers: writer threads; a store always uses the same one, so that a store
+    ///     waiting for its lock does not hold up changes to another file.
+    public init(readers: Int, writers: Int) {
         self.readers = (0..<max(1, readers)).map { DispatchQueue(label: "slate.board.reader.\($0)", qos: .userInitiated) }
+        self.writers = (0..<max(1, writers)).map { DispatchQueue(label: "slate.board.writer.\($0)", qos: .userInitiated) }
     }
 
     /// Runs `body` on a reader thread and waits (suspending, not blocking) for its result.
@@ -28,9 +32,10 @@ public final class BoardThreads: Sendable {
         return try await run(on: readers[abs(index % readers.count)], body)
     }
 
-    /// Runs `body` on the writer thread, after the changes queued before it.
-    public func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await run(on: writer, body)
+    /// Runs `body` on the writer thread of `store`, after the changes queued before it.
+    public func write<T: Sendable>(to store: BoardStore, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let index = Int(bitPattern: UInt(bitPattern: ObjectIdentifier(store).hashValue)) % writers.count
+        return try await run(on: writers[abs(index)], body)
     }
 
     private func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -53,7 +58,7 @@ extension Slate {
 
     /// Runs a change (and whatever it reads) on the writer thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
-        try await BoardThreads.shared.write { try body(self) }
+        try await BoardThreads.shared.write(to: container) { try body(self) }
     }
 
     /// Runs `body` with all its reads from one snapshot (one read transaction).

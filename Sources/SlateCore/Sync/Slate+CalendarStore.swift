@@ -86,10 +86,13 @@ extension Slate {
         let taskID = task.id
         for row in try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.name == name }))
         where row.id != taskID {
-            if try context.model(TaskItem.self, id: row.id) == nil { context.delete(row) }
+            if try context.model(TaskItem.self, id: row.id) == nil {
+                context.delete(row)
+                if try context.model(CalendarResourceBody.self, id: row.id) != nil { context.delete(CalendarResourceBody.self, id: row.id) }
+            }
         }
-        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data,
-                                        parentUID: content.parentUID, basis: task))
+        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, parentUID: content.parentUID))
+        context.upsert(CalendarResourceBody(id: task.id, accountID: accountID, data: data, basis: task))
         try adoptWaitingChildren(of: task, uid: content.uid, in: context)
         do {
             try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
@@ -106,15 +109,15 @@ extension Slate {
         let accountID = self.accountID
         let waiting = try context.fetch(FetchDescriptor<CalendarResource>(
             predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
-        for var row in waiting where row.id != parent.id {
+        for row in waiting where row.id != parent.id {
             guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
                   child.model.parentID == nil else { continue }
             var adopted = child.model
             adopted.parentID = parent.id
             context.update(adopted, expectedRevision: child.revision)
-            if row.basis.parentID == nil {
-                row.basis.parentID = parent.id
-                context.update(row)
+            if var body = try context.model(CalendarResourceBody.self, id: row.id), body.basis.parentID == nil {
+                body.basis.parentID = parent.id
+                context.update(body)
             }
         }
     }
