@@ -55,7 +55,7 @@ import Testing
                 {"id":"\(listID)","name":"Story","color":"#FF6B6B","icon":"book","order":1,"created":"2026-11-29T09:15:00.000Z"}
               ],
               "tasks": [
-                {"id":"\(id)","number":1,"title":"Write \\"Act 2\\"","notes":"","isCompleted":false,"completedAt":null,"created":"2026-11-29T09:15:00.000Z","modified":"2026-11-29T09:15:00.000Z","due":"2026-12-24","isAllDay":true,"priority":"high","isFlagged":false,"listID":"\(listID)","parentID":null,"order":1,"tags":["writing"],"recurrence":null,"reminderOffset":null}
+                {"id":"\(id)","number":1,"title":"Write \\"Act 2\\"","notes":"","isCompleted":false,"completedAt":null,"created":"2026-11-29T09:15:00.000Z","modified":"2026-11-29T09:15:00.000Z","due":"2026-12-24","isAllDay":true,"priority":"high","isFlagged":false,"listID":"\(listID)","parentID":null,"order":1,"tags":["writing"],"recurrence":null,"reminderOffset":null,"alerts":["0d@09:00"]}
               ]
             }
 

@@ -26,6 +26,7 @@ public enum PublicJSON {
             "tags": task.tags,
             "recurrence": task.recurrence.map(\.phrase) ?? NSNull(),
             "reminderOffset": task.reminderOffset ?? NSNull(),
+            "alerts": task.alerts.map(\.text),
             "subtaskCount": ["active": subtasks.active, "total": subtasks.total],
             "created": Timestamp.format(task.created),
             "modified": Timestamp.format(task.modified),

@@ -43,6 +43,7 @@ extension TaskItem: PersistentModel {
             .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
             .column(\.reminderOffset, "reminderOffset"), .column(\.titleSortKey, "titleSortKey", default: ""),
+            .json(\.alerts, "alerts", default: []),
         ],
         references: [
             .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
@@ -81,5 +82,6 @@ extension TaskItem {
 public enum SlateSchema {
     public static let version = 1
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self]
+        + alertModels
     public static let migrations: [MigrationStage] = []
 }

@@ -14,7 +14,8 @@ import Foundation
 ///   "tasks": [
 ///     {"id":"…","number":1,"title":"Write Act 2 outline","notes":"","isCompleted":false,"completedAt":null,
 ///      "created":"…","modified":"…","due":"2026-11-27","isAllDay":true,"priority":"critical","isFlagged":false,
-///      "listID":"…","parentID":null,"order":1,"tags":[],"recurrence":"weekly/2","reminderOffset":null}
+///      "listID":"…","parentID":null,"order":1,"tags":[],"recurrence":"weekly/2","reminderOffset":null,
+///      "alerts":["15m","1d@09:00"]}
 ///   ]
 /// }
 /// ```
@@ -51,6 +52,7 @@ enum SlateJSONFormat {
                 ("parentID", .text(task.parentID?.uuidString.lowercased())), ("order", .number(task.order)),
                 ("tags", .array(task.tags.map(JSONValue.string))), ("recurrence", .text(task.recurrence?.storageValue)),
                 ("reminderOffset", .integer(task.reminderOffset)),
+                ("alerts", .array(task.alerts.map { .string($0.text) })),
             ]))
         }
         return JSONValue.object(JSONObject([
@@ -155,6 +157,16 @@ enum SlateJSONFormat {
             task.recurrence = try ImportRules.recurrence(recurrence, at: at, field: "recurrence")
         }
         task.reminderOffset = try record.int("reminderOffset")
+        if let texts = try record.strings("alerts") {
+            do {
+                task.alerts = try TaskAlert.validated(try TaskAlert.parseList(texts), hasDue: task.due != nil)
+            } catch let error as SlateError {
+                throw record.error("alerts", error.description)
+            }
+        } else if let offset = task.reminderOffset, offset >= 0, task.due != nil {
+            // An export from before alerts: its reminder becomes one.
+            task.alerts = [TaskAlert(.beforeDue(seconds: offset))]
+        }
         return task
     }
 }

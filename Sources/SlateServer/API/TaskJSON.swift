@@ -50,60 +50,67 @@ struct TaskJSON: JSONWritable {
     private func write(_ task: TaskItem, startOfToday: inout Date?, into output: inout JSONOutput) {
         // Keys in byte order, as JSONWriter sorts them.
         output.bytes += Self.keyBytes[0]
-        if let completedAt = task.completedAt { output.string(Timestamp.format(completedAt)) } else { output.null() }
+        output.bytes.append(UInt8(ascii: "["))
+        for (index, alert) in task.alerts.enumerated() {
+            if index > 0 { output.comma() }
+            output.string(alert.text)
+        }
+        output.bytes.append(UInt8(ascii: "]"))
         output.bytes += Self.keyBytes[1]
-        output.string(Timestamp.format(task.created))
+        if let completedAt = task.completedAt { output.string(Timestamp.format(completedAt)) } else { output.null() }
         output.bytes += Self.keyBytes[2]
+        output.string(Timestamp.format(task.created))
+        output.bytes += Self.keyBytes[3]
         if let due = task.due {
             output.string(task.isAllDay ? Timestamp.formatDay(due, calendar: calendar) : Timestamp.format(due))
         } else {
             output.null()
         }
-        output.bytes += Self.keyBytes[3]
-        output.id(task.id)
         output.bytes += Self.keyBytes[4]
-        output.bool(task.isAllDay)
+        output.id(task.id)
         output.bytes += Self.keyBytes[5]
-        output.bool(task.isCompleted)
+        output.bool(task.isAllDay)
         output.bytes += Self.keyBytes[6]
-        output.bool(task.isFlagged)
+        output.bool(task.isCompleted)
         output.bytes += Self.keyBytes[7]
-        output.bool(isOverdue(task, startOfToday: &startOfToday))
+        output.bool(task.isFlagged)
         output.bytes += Self.keyBytes[8]
-        if let listID = task.listID, let name = listNames[listID] { output.string(name) } else { output.null() }
+        output.bool(isOverdue(task, startOfToday: &startOfToday))
         output.bytes += Self.keyBytes[9]
-        if let listID = task.listID { output.id(listID) } else { output.null() }
+        if let listID = task.listID, let name = listNames[listID] { output.string(name) } else { output.null() }
         output.bytes += Self.keyBytes[10]
-        output.string(Timestamp.format(task.modified))
+        if let listID = task.listID { output.id(listID) } else { output.null() }
         output.bytes += Self.keyBytes[11]
-        output.string(task.notes)
+        output.string(Timestamp.format(task.modified))
         output.bytes += Self.keyBytes[12]
-        output.int(task.number)
+        output.string(task.notes)
         output.bytes += Self.keyBytes[13]
-        output.double(task.order)
+        output.int(task.number)
         output.bytes += Self.keyBytes[14]
-        if let parentID = task.parentID { output.id(parentID) } else { output.null() }
+        output.double(task.order)
         output.bytes += Self.keyBytes[15]
-        output.string(task.priority.name)
+        if let parentID = task.parentID { output.id(parentID) } else { output.null() }
         output.bytes += Self.keyBytes[16]
-        if let recurrence = task.recurrence { output.string(recurrence.phrase) } else { output.null() }
+        output.string(task.priority.name)
         output.bytes += Self.keyBytes[17]
-        if let offset = task.reminderOffset { output.int(offset) } else { output.null() }
+        if let recurrence = task.recurrence { output.string(recurrence.phrase) } else { output.null() }
         output.bytes += Self.keyBytes[18]
+        if let offset = task.reminderOffset { output.int(offset) } else { output.null() }
+        output.bytes += Self.keyBytes[19]
         let subtasks = subtaskCounts[task.id] ?? .zero
         output.bytes += Self.activeKey
         output.int(subtasks.active)
         output.bytes += Self.totalKey
         output.int(subtasks.total)
         output.bytes.append(UInt8(ascii: "}"))
-        output.bytes += Self.keyBytes[19]
+        output.bytes += Self.keyBytes[20]
         output.bytes.append(UInt8(ascii: "["))
         for (index, tag) in task.tags.enumerated() {
             if index > 0 { output.comma() }
             output.string(tag)
         }
         output.bytes.append(UInt8(ascii: "]"))
-        output.bytes += Self.keyBytes[20]
+        output.bytes += Self.keyBytes[21]
         output.string(task.title)
         output.bytes.append(UInt8(ascii: "}"))
     }
@@ -111,7 +118,7 @@ struct TaskJSON: JSONWritable {
     /// The keys in byte order (as JSONWriter sorts them), each as written: `{"completedAt":`
     /// for the first, `,"created":` for the others.
     private static let keys = [
-        "completedAt", "created", "due", "id", "isAllDay", "isCompleted", "isFlagged", "isOverdue", "list", "listId",
+        "alerts", "completedAt", "created", "due", "id", "isAllDay", "isCompleted", "isFlagged", "isOverdue", "list", "listId",
         "modified", "notes", "number", "order", "parentId", "priority", "recurrence", "reminderOffset", "subtaskCount", "tags",
         "title",
     ]

@@ -23,12 +23,13 @@ enum Schemas {
                 "isOverdue": ["type": "boolean"], "listId": nullable(uuid), "list": nullable(["type": "string"]),
                 "parentId": nullable(uuid), "order": ["type": "number"], "tags": ["type": "array", "items": ["type": "string"]],
                 "recurrence": nullable(["type": "string"]), "reminderOffset": nullable(["type": "integer"]),
+                "alerts": alertList,
                 "subtaskCount": OpenAPIDocument.object(["active": ["type": "integer", "minimum": 0], "total": ["type": "integer", "minimum": 0]],
                                                        required: ["active", "total"]),
                 "created": ["type": "string"], "modified": ["type": "string"],
             ], required: ["id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due",
                           "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
-                          "reminderOffset", "subtaskCount", "created", "modified"]),
+                          "reminderOffset", "alerts", "subtaskCount", "created", "modified"]),
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
@@ -106,6 +107,14 @@ enum Schemas {
             "recurrence": nullable(["type": "string"]),
             "parentId": nullable(uuid),
             "reminderOffset": nullable(["type": "integer"]),
+            "alerts": nullable(alertList),
         ]
+    }
+
+    /// A task's alerts in their text form (`TaskAlert`).
+    static var alertList: [String: Any] {
+        ["type": "array", "maxItems": TaskAlert.maximumCount,
+         "items": ["type": "string", "maxLength": 40, "description": "One of " + TaskAlert.acceptedForms],
+         "examples": [["15m", "1d@09:00"]]]
     }
 }
