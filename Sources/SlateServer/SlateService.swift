@@ -9,6 +9,8 @@ public struct SlateService: Sendable {
     /// The responder to hand to `HTTPServer`.
     public let router: Router
     let container: BoardStore
+    /// The open-pages alert channel (see `alertScheduler`).
+    public let pageAlerts: PageAlerts
 
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
@@ -16,11 +18,21 @@ public struct SlateService: Sendable {
     ///   - logLevel: which requests get an access-log line on standard error.
     public init(container: BoardStore, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
         self.container = container
-        var router = SlateAPI(container: container, secureCookies: secureCookies).router
+        let api = SlateAPI(container: container, secureCookies: secureCookies)
+        pageAlerts = api.pageAlerts
+        var router = api.router
         router.use(AccessLog(level: logLevel))
         router.use(SecurityHeaders())
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
+    }
+
+    /// The scheduler that delivers task alerts to open pages and webhooks (and `extra`
+    /// channels); run it with `run()`.
+    public func alertScheduler(extra: [any AlertChannel] = [], maximumAge: TimeInterval,
+                               log: @escaping @Sendable (String) -> Void) -> AlertScheduler {
+        AlertScheduler(container: container, channels: [pageAlerts, WebhookAlerts(container: container)] + extra,
+                       maximumAge: maximumAge, log: log)
     }
 
     /// Reports writes made by other processes as live events, checking every `interval`

@@ -20,6 +20,7 @@ enum ServerCommands {
             .value("log-level", "level", "all (default), errors or off."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
+            .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
         ],
         run: runServe)
 
@@ -38,6 +39,12 @@ enum ServerCommands {
         case "off": level = .off
         case let other: throw session.invalidValue(other, option: "log-level", expected: "all, errors or off", path: parsed.path)
         }
+        let maximumAge = try parsed.value("missed-alerts-max-age").map { text -> TimeInterval in
+            guard let alert = try? TaskAlert(parsing: text), case .beforeDue(let seconds) = alert.trigger, seconds > 0 else {
+                throw session.invalidValue(text, option: "missed-alerts-max-age", expected: "an age such as 30m, 12h or 1d", path: parsed.path)
+            }
+            return TimeInterval(seconds)
+        } ?? 12 * 3600
         let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
 
         let slate = try session.slate()
@@ -68,11 +75,16 @@ enum ServerCommands {
         if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
         FileHandle.standardOutput.write(Data(banner.utf8))
         let watcher = service.watchExternalChanges()
+        let scheduler = service.alertScheduler(maximumAge: maximumAge) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        let alerts = Task { await scheduler.run() }
         server.shutdownOnSignals()
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.waitUntilStopped()
             watcher.cancel()
+            alerts.cancel()
             stopped.signal()
         }
         // The main thread waits here; the server's own threads and Swift's pool do the work.

@@ -260,16 +260,20 @@ final class Doorbell: Sendable {
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             if !Task.isCancelled { self?.ring() }
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.rung {
-                    state.rung = false
-                    return true
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.rung {
+                        state.rung = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
                 }
-                state.waiter = continuation
-                return false
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            ring()
         }
         timer.cancel()
     }

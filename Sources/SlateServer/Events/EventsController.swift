@@ -22,7 +22,10 @@ struct EventsController {
         let resumeFrom = request.headers["Last-Event-ID"].flatMap { Int($0) }
         let recentEvents = self.recentEvents
         let accountID = slate.accountID
+        let alerts = context.pageAlerts.subscribe(accountID)
         let stream = AsyncStream<ServerSentEvent> { continuation in
+            // Alerts for this account's open pages go out on the same stream.
+            let alertRelay = Task { for await alert in alerts { continuation.yield(alert) } }
             let relay = Task {
                 continuation.yield(ServerSentEvent(id: String(current), event: "hello", data: Self.json(["revision": current]), retry: 2000))
                 if let resumeFrom, resumeFrom < current {
@@ -34,7 +37,10 @@ struct EventsController {
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in relay.cancel() }
+            continuation.onTermination = { _ in
+                relay.cancel()
+                alertRelay.cancel()
+            }
         }
         return Response.eventStream(stream)
     }

@@ -31,6 +31,16 @@ enum Schemas {
                           "isAllDay", "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence",
                           "reminderOffset", "alerts", "subtaskCount", "created", "modified"]),
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
+            "UpcomingAlert": OpenAPIDocument.object([
+                "taskId": uuid, "number": ["type": "integer"], "title": ["type": "string"], "fireAt": ["type": "string"],
+                "snoozed": ["type": "boolean"],
+            ], required: ["taskId", "number", "title", "fireAt", "snoozed"]),
+            "AlertSettings": OpenAPIDocument.object([
+                "timedDefaults": alertList, "allDayDefaults": alertList, "webhookURL": nullable(["type": "string"]),
+                "webhookSecret": nullable(["type": "string"]), "email": nullable(["type": "string"]),
+            ], required: ["timedDefaults", "allDayDefaults", "webhookURL", "webhookSecret", "email"]),
+            "AlertState": OpenAPIDocument.object(["taskId": uuid, "snoozedUntil": nullable(["type": "string"])],
+                                                 required: ["taskId", "snoozedUntil"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
                 "tasks": ["type": "array", "items": ref("Task")], "total": ["type": "integer"],
