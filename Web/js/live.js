@@ -1,6 +1,8 @@
 // Live changes: the server's events (GET /api/v1/events). A change anywhere reaches this tab
 // within a second; a dropped connection resumes from the last revision it saw.
 
+import { showAlert } from "./alerts.js";
+
 export class Live {
   /** `app` gives `onChange(change)`, `refreshAll()`, `setOffline(bool)`. */
   constructor(app) {
@@ -26,6 +28,7 @@ export class Live {
       this.revision = change.revision;
       this.app.onChange(change);
     });
+    source.addEventListener("alert", (event) => showAlert(JSON.parse(event.data), { openTask: (id) => this.app.navigate?.({ task: id }) }));
     source.addEventListener("error", () => {
       if (!navigator.onLine) this.app.setOffline(true);
       // The browser gives up on a stream that was refused (a 401 when the session ended):
