@@ -39,7 +39,13 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium"]),
+        // Email alerts over SMTP (with STARTTLS): libcurl rather than a hand-written client.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .target(name: "StoreCrashModel", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashModel"),

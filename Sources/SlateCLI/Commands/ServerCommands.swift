@@ -21,6 +21,11 @@ enum ServerCommands {
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
             .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
+            .value("smtp-url", "url", "Send email alerts through this server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port]."),
+            .value("smtp-from", "address", "The sender of email alerts (needed with --smtp-url)."),
+            .value("smtp-credentials", "file", "A file holding user:password for the SMTP server (else SLATE_SMTP_USER / SLATE_SMTP_PASSWORD)."),
+            .flag("smtp-require-tls", "Refuse to send email over a connection without TLS."),
+            .value("public-url", "url", "The address people open Slate at, for links in emails (default: the listening address)."),
         ],
         run: runServe)
 
@@ -58,6 +63,8 @@ enum ServerCommands {
             }
             configuration[keyPath: keyPath] = count
         }
+        // Checked before listening: a wrong SMTP option stops here, with nothing started.
+        _ = try smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://\(host)")
         let server = HTTPServer(configuration: configuration, responder: service.router)
         do {
             try server.start()
@@ -75,7 +82,9 @@ enum ServerCommands {
         if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
         FileHandle.standardOutput.write(Data(banner.utf8))
         let watcher = service.watchExternalChanges()
-        let scheduler = service.alertScheduler(maximumAge: maximumAge) { line in
+        let email = try smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://\(host):\(server.port)")
+        let extra: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
+        let scheduler = service.alertScheduler(extra: extra, maximumAge: maximumAge) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let alerts = Task { await scheduler.run() }
@@ -92,16 +101,50 @@ enum ServerCommands {
         session.console.line("Stopped.")
     }
 
+    /// The SMTP server for email alerts, or nil when `--smtp-url` is not given.
+    static func smtpConfiguration(_ parsed: ParsedCommand, _ session: Session, publicURL: String) throws -> SMTPConfiguration? {
+        guard let url = parsed.value("smtp-url") else {
+            if parsed.value("smtp-from") != nil || parsed.value("smtp-credentials") != nil {
+                throw UsageError(message: "--smtp-from and --smtp-credentials need --smtp-url.", command: parsed.path)
+            }
+            return nil
+        }
+        guard let from = parsed.value("smtp-from") else {
+            throw UsageError(message: "--smtp-url needs --smtp-from ADDRESS (the sender of the alerts).", command: parsed.path)
+        }
+        var username = session.environment["SLATE_SMTP_USER"], password = session.environment["SLATE_SMTP_PASSWORD"]
+        if let file = parsed.value("smtp-credentials") { (username, password) = try SMTPConfiguration.credentials(fromFile: file) }
+        return try SMTPConfiguration(url: url, from: from, username: username, password: password,
+                                     requireTLS: parsed.flag("smtp-require-tls"), publicURL: publicURL)
+    }
+
     static let user = CommandSpec(
         name: "user", abstract: "Add accounts and change passwords",
         subcommands: [userAdd, userPasswd, userEdit, userList])
 
     static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
 
-    static let userAdd = passwordCommand(
-        "add", "Add an account (prints a generated password once)",
-        perform: { try $0.addUser(named: $1, password: $2) },
-        chosen: { "Added \($0)." }, generated: { "Added \($0) with the password\n  \($1)" })
+    static let userAdd: CommandSpec = {
+        var spec = passwordCommand(
+            "add", "Add an account (prints a generated password once)",
+            perform: { try $0.addUser(named: $1, password: $2) },
+            chosen: { "Added \($0)." }, generated: { "Added \($0) with the password\n  \($1)" })
+        spec.options.append(.value("email", "address", "Where email alerts go."))
+        let add = spec.run!
+        spec.run = { parsed, session in
+            // The address is checked before the account exists: a bad one adds nothing.
+            let email = try parsed.value("email").map { try AlertRules.validEmail($0) }
+            try add(parsed, session)
+            guard let email else { return }
+            let container = try session.slate().container
+            guard let account = try AccountDirectory(container: container).account(named: parsed.positionals[0]) else { return }
+            let slate = Slate(container: container, accountID: account.id)
+            var settings = try slate.alertSettings()
+            settings.email = email
+            try slate.saveAlertSettings(settings)
+        }
+        return spec
+    }()
 
     static let userPasswd = passwordCommand(
         "passwd", "Set a new password (prints a generated one once) and sign out its web sessions",
