@@ -25,6 +25,7 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/api-contract-test
+	scripts/alerts-test
 	scripts/web-test
 
 build: bootstrap
