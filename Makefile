@@ -4,7 +4,8 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap bench bench-store bench-cli bench-server bench-web screenshots format clean
+.PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-web screenshots format clean \
+	release install install-files uninstall deb ops-test
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -24,15 +25,61 @@ test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/fuzz --smoke
 	scripts/api-contract-test
+	scripts/caldav-test
 	scripts/alerts-test
 	scripts/web-test
+	scripts/ops-test
+
+# --- Installing and packaging -------------------------------------------------------
+# `make install PREFIX=/usr/local DESTDIR=/tmp/stage` puts exactly these in place, and
+# `make uninstall` (same PREFIX and DESTDIR) removes exactly these:
+#   $(PREFIX)/bin/slate                    the release build (Swift's runtime linked in)
+#   $(PREFIX)/share/slate/web/             the web app (an installed `slate serve` finds it)
+#   $(PREFIX)/share/man/man1/slate.1.gz    the manual, generated from the CLI's own help
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE_SLATE = .build/release/slate
+INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
+INSTALL_WEB = $(DESTDIR)$(PREFIX)/share/slate/web
+INSTALL_MAN = $(DESTDIR)$(PREFIX)/share/man/man1
+
+# One release build serves `install`, `deb` and the packaging tests.
+release: bootstrap
+	$(SWIFT) build -c release --product slate --static-swift-stdlib
+
+install: release install-files
+
+# The copying alone (scripts/make-deb stages the package with it).
+install-files:
+	install -d $(INSTALL_BIN) $(INSTALL_WEB) $(INSTALL_MAN)
+	install -m 0755 $(RELEASE_SLATE) $(INSTALL_BIN)/slate
+	cd Web && find . -type d -exec install -d -m 0755 "$(abspath $(INSTALL_WEB))/{}" \; \
+		&& find . -type f -exec install -m 0644 "{}" "$(abspath $(INSTALL_WEB))/{}" \;
+	scripts/manpage $(RELEASE_SLATE) | gzip -9n > $(INSTALL_MAN)/slate.1.gz
+
+uninstall:
+	rm -f $(INSTALL_BIN)/slate $(INSTALL_MAN)/slate.1.gz
+	rm -rf $(INSTALL_WEB)
+	rmdir $(DESTDIR)$(PREFIX)/share/slate 2>/dev/null || true
+
+# dist/slate_<version>_amd64.deb: binary, web app, unit, configuration example, manual, copyright.
+deb: release
+	scripts/make-deb $(RELEASE_SLATE)
 
 build: bootstrap
 	$(SWIFT) build
 
 bootstrap:
 	scripts/bootstrap
+
+# Every parser of outside input under libFuzzer, FUZZ_SECONDS each (FUZZ_TARGETS: a subset,
+# e.g. `make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS="ical router"`). See scripts/fuzz.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: bootstrap
+	scripts/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: bench-store bench-cli bench-server
 
@@ -55,6 +102,11 @@ bench-web:
 # docs/screenshots/*.png: the web app at phone and desktop sizes, on the sample board.
 screenshots:
 	scripts/web-test --screenshots
+
+# Operations tests alone (also the last step of `make test`): install, package, service.
+ops-test:
+	scripts/bootstrap --test
+	scripts/ops-test
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

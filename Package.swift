@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Slate — a self-hosted task manager. See `docs/architecture.md`
@@ -32,7 +33,7 @@ let package = Package(
         ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
-        .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateHTTP"]),
+        .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(
             name: "CSodium",
@@ -46,6 +47,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl"]),
+        // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
+        .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
         // A tiny writer that the crash-safety test starts as a child process and kills with SIGKILL.
         .target(name: "StoreCrashModel", dependencies: ["SlateStore"], path: "Tests/Support/StoreCrashModel"),
@@ -61,7 +64,38 @@ let package = Package(
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
         .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
+        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore"]),
         .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzzing (`scripts/fuzz`): with SLATE_FUZZ=1 the package is the library modules plus one
+// libFuzzer executable per parser (fuzz/Targets/*), and nothing else, so that one
+// `swift build --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address` builds them
+// all. Without it (every other build) the fuzz targets do not exist.
+if ProcessInfo.processInfo.environment["SLATE_FUZZ"] == "1" {
+    let libraries: Set<String> = ["CSQLite", "CMicroHTTPD", "CZlib", "CSodium", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer"]
+    package.targets.removeAll { !libraries.contains($0.name) }
+    package.products = []
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "fuzz/Targets/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "fuzz/Targets/FuzzSupport"))
+    for (name, modules) in FuzzTarget.all {
+        package.targets.append(.executableTarget(name: "fuzz-" + name, dependencies: ["FuzzSupport"] + modules.map { .target(name: $0) },
+                                                 path: "fuzz/Targets/" + name))
+    }
+}
+
+/// The fuzz targets: the folder under fuzz/Targets (and fuzz/corpus) and the modules it reads.
+enum FuzzTarget {
+    static let all: [(name: String, modules: [String])] = [
+        ("ical", ["SlateCore"]),
+        ("todotxt", ["SlateCore"]),
+        ("taskwarrior", ["SlateCore"]),
+        ("slate-json", ["SlateCore"]),
+        ("json-body", ["SlateHTTP", "SlateServer"]),
+        ("quick-entry", ["SlateCore"]),
+        ("dates", ["SlateCore"]),
+        ("router", ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer"]),
+    ]
+}

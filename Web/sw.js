@@ -1,6 +1,6 @@
 // Slate's service worker: caches the app shell so the app opens, and what is on screen stays
 // readable, without a connection. API requests always go to the network (never cached).
-const CACHE = "slate-shell-v2";
+const CACHE = "slate-shell-v4";
 const SHELL = [
   "/",
   "/index.html",
@@ -21,10 +21,18 @@ const SHELL = [
   "/js/reorder.js",
   "/js/rows.js",
   "/js/sidebar.js",
+  "/js/settings.js",
   "/js/state.js",
   "/js/stats.js",
   "/js/tasklist.js",
   "/js/toast.js",
+  "/js/vocabulary.js",
+  "/js/choices.js",
+  "/js/placement.js",
+  "/js/nesting.js",
+  "/js/section.js",
+  "/js/changes.js",
+  "/js/subtasks.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -23,6 +23,8 @@ struct slate_mhd_limits {
     unsigned int connection_timeout; // idle seconds before a connection is closed, 0 = never
     unsigned int per_ip_connection_limit; // 0 = unlimited
     unsigned int connection_limit;   // total; 0 = the library's default
+    const char *tls_certificate;     // PEM, or NULL for plain HTTP
+    const char *tls_key;             // PEM, or NULL for plain HTTP
 };
 
 /// Starts a daemon listening on `address` with the given callbacks and limits.
@@ -32,13 +34,15 @@ static inline struct MHD_Daemon *slate_mhd_start(
     MHD_AccessHandlerCallback access, void *access_cls,
     slate_mhd_uri_log_callback uri_log, void *uri_log_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
+    MHD_NotifyConnectionCallback notify, void *notify_cls,
     struct slate_mhd_limits limits)
 {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[15];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) address };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_log, uri_log_cls };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify, notify_cls };
     if (limits.thread_pool_size > 1)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) limits.thread_pool_size, NULL };
     if (limits.connection_memory_limit > 0)
@@ -48,6 +52,14 @@ static inline struct MHD_Daemon *slate_mhd_start(
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) limits.per_ip_connection_limit, NULL };
     if (limits.connection_limit > 0)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) limits.connection_limit, NULL };
+    if (limits.tls_certificate != NULL && limits.tls_key != NULL) {
+        flags |= MHD_USE_TLS;
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) limits.tls_certificate };
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) limits.tls_key };
+    }
+    // Strict parsing: an HTTP/1.1 request without Host, or with a space in a header name,
+    // is refused 400 by the library itself.
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, (intptr_t) 1, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, port, NULL, NULL, access, access_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
@@ -69,6 +81,15 @@ static inline int slate_mhd_client_address(struct MHD_Connection *connection, ch
     else if (address->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *) address)->sin6_addr;
     else return -1;
     return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+}
+
+/// True when the library was built with TLS (GnuTLS).
+static inline int slate_mhd_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+
+/// The connection's socket, or -1.
+static inline int slate_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// MHD_SIZE_UNKNOWN and the content reader's end markers are macros of casts.

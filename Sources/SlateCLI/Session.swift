@@ -9,10 +9,12 @@ final class Session {
     /// Columns of the terminal, or nil when output is not a terminal (no truncation).
     let width: Int?
     let wantsJSON: Bool
-    let databasePath: String
+    private(set) var databasePath: String
     let calendar: Calendar
     let clock: @Sendable () -> Date
     private var openedSlate: Slate?
+    /// Say on standard error when opening the database upgraded it (serve logs it instead).
+    var reportsMigrationBackup = true
 
     init(console: Console, environment: [String: String], parsed: ParsedCommand, terminalWidth: Int?,
          calendar: Calendar, clock: @escaping @Sendable () -> Date) {
@@ -34,6 +36,13 @@ final class Session {
         return base + "/slate/slate.sqlite"
     }
 
+    /// Points the session at another database (from `slate serve --config`); only before
+    /// the database is opened.
+    func useDatabase(_ path: String) {
+        precondition(openedSlate == nil, "the database is already open")
+        databasePath = path
+    }
+
     /// The task board, opening the database (and creating its folder) on first use.
     func slate() throws -> Slate {
         if let openedSlate { return openedSlate }
@@ -42,6 +51,9 @@ final class Session {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         let slate = try Slate.open(path: databasePath, calendar: calendar, clock: clock)
+        if reportsMigrationBackup, let backup = slate.container.migrationBackup {
+            console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
+        }
         openedSlate = slate
         return slate
     }

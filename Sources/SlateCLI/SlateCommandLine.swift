@@ -22,7 +22,8 @@ public enum SlateCommandLine {
             TaskCommands.reopen, TaskCommands.flag, TaskCommands.unflag, TaskCommands.delete, TaskCommands.move,
             TaskCommands.clearCompleted, ListsCommands.spec, BoardCommands.stats, BoardCommands.undo,
             BoardCommands.redo, BoardCommands.export, BoardCommands.import, BoardCommands.sample,
-            ServerCommands.serve, ServerCommands.user, ServerCommands.token, AlertCommands.alerts,
+            ServerCommands.serve, ServerCommands.user, ServerCommands.token,
+            ServiceCommands.backup, ServiceCommands.restore, AlertCommands.alerts,
         ])
 
     /// Runs `slate` with `arguments` (without the program name) and returns the exit

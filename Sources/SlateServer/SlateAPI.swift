@@ -14,11 +14,18 @@ public struct SlateAPI: Sendable {
     /// `container`, and `/api/v1/session` to sign in and out.
     /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
     public init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(container: container, secureCookies: secureCookies, clock: clock, signIn: SignInGuard())
+    }
+
+    /// The API with its own sign-in, guarded by `signIn` (its limits and password workers).
+    init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard) {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
         // Looking a token or session up reads the database: on a reader thread, off the cooperative pool.
         self.init(container: container, authenticate: { request in try await BoardThreads.shared.read { try authenticator.accountID(for: request) } },
                   clock: clock) { router in
-            SessionController(authenticator: authenticator, limiter: LoginLimiter(), secureCookies: secureCookies)
+            SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
+                .addRoutes(to: &router)
+            TokensController(authenticator: authenticator, administration: AccountAdministration(container: container, clock: clock))
                 .addRoutes(to: &router)
         }
     }
@@ -33,10 +40,12 @@ public struct SlateAPI: Sendable {
                  clock: @escaping @Sendable () -> Date, extraRoutes: (inout Router) -> Void) {
         let context = APIContext(container: container, authenticate: authenticate, clock: clock)
         var router = Router()
+        router.use(ErrorBoundary())
         extraRoutes(&router)
         TasksController(context: context).addRoutes(to: &router)
         ListsController(context: context).addRoutes(to: &router)
         BoardController(context: context).addRoutes(to: &router)
+        CountsController(context: context).addRoutes(to: &router)
         AccountController(context: context).addRoutes(to: &router)
         EventsController(context: context).addRoutes(to: &router)
         AlertsController(context: context).addRoutes(to: &router)

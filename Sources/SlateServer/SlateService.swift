@@ -15,14 +15,32 @@ public struct SlateService: Sendable {
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
     ///   - secureCookies: mark session cookies `Secure` (HTTPS, or behind a TLS proxy).
+    ///   - strictTransportSecurity: send `Strict-Transport-Security` (served over TLS, by a
+    ///     proxy or otherwise), so a browser never uses plain HTTP for this site again.
     ///   - logLevel: which requests get an access-log line on standard error.
-    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, logLevel: AccessLog.Level) {
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, strictTransportSecurity: Bool = false,
+                logLevel: AccessLog.Level) {
+        var options = ServiceOptions()
+        options.log = ServiceLog(requestLevel: logLevel)
+        options.strictTransportSecurity = strictTransportSecurity
+        self.init(container: container, webRoot: webRoot, secureCookies: secureCookies, options: options)
+    }
+
+    /// The service with `/healthz`, `/readyz`, the log in `options.log`'s format and,
+    /// when `options.metrics` is set, every request counted there.
+    public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
         let api = SlateAPI(container: container, secureCookies: secureCookies)
         pageAlerts = api.pageAlerts
         var router = api.router
-        router.use(AccessLog(level: logLevel))
-        router.use(SecurityHeaders())
+        HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
+        router.use(AccessLog(log: options.log))
+        if let metrics = options.metrics {
+            router.use(RequestMetrics(registry: metrics, routes: router.routeTable.map(\.pattern)))
+        }
+        var security = SecurityHeaders()
+        if options.strictTransportSecurity { security.additional["Strict-Transport-Security"] = Self.strictTransportSecurity }
+        router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
     }
@@ -34,6 +52,9 @@ public struct SlateService: Sendable {
         AlertScheduler(container: container, channels: [pageAlerts, WebhookAlerts(container: container)] + extra,
                        maximumAge: maximumAge, log: log)
     }
+
+    /// One year, the value browsers' preload lists ask for; subdomains are left alone.
+    public static let strictTransportSecurity = "max-age=31536000"
 
     /// Reports writes made by other processes as live events, checking every `interval`
     /// (one indexed read of the revision counter), until the task is cancelled; 50 ms keeps

@@ -53,6 +53,18 @@ import Testing
         #expect(color.err == "error: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'.\n")
     }
 
+    @Test func aSubtaskBelowTheDeepestLevelIsRefusedByAddAndEdit() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Level 1")
+        for level in 2...16 { #expect(cli.run("add", "Level \(level)", "--parent", "\(level - 1)").code == 0) }
+        let added = cli.run("add", "Level 17", "--parent", "16")
+        #expect(added.code == 1)
+        #expect(added.err.hasPrefix("error: Subtasks can be at most 16 levels deep"))
+        cli.run("add", "Loose")
+        #expect(cli.run("edit", "17", "--parent", "16").code == 1)
+        #expect(cli.run("edit", "1", "--parent", "5").err == "error: A task cannot be a subtask of itself or of its own subtasks.\n")
+    }
+
     @Test func missingArgumentsAndConflictingOptionsAreUsageErrors() throws {
         let cli = try CLIHarness()
         #expect(cli.run("show").err.hasPrefix("error: missing <task>: the task's number or id prefix.\n"))
@@ -93,5 +105,54 @@ import Testing
         }
         #expect(result.out.contains("Exit codes:\n  0  success\n  1  not found, or a rule refused the change (nothing was written)\n  2  the command line is wrong"))
         #expect(try CLIHarness().run("--version", withDatabase: false).out == "slate 0.1.0\n")
+    }
+}
+
+@Suite struct ServeOptionTests {
+    @Test func aTrustedProxyThatIsNotAnAddressIsAUsageError() throws {
+        let cli = try CLIHarness()
+        let result = cli.run("serve", "--port", "0", "--trusted-proxy", "proxy.local")
+        #expect(result.code == 2)
+        #expect(result.err.contains("--trusted-proxy") && result.err.contains("CIDR"))
+    }
+}
+
+@Suite struct TokenCommandTests {
+    @Test func tokensAreCreatedWithAnExpiryListedAndRevoked() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        #expect(cli.run("token", "create", "--user", "ana", "--label", "phone", "--expires", "30d").code == 0)
+        #expect(cli.run("token", "create", "--user", "ana", "--label", "ci").code == 0)
+        let listed = cli.run("token", "list", "--user", "ana", "--json")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+        #expect(tokens.count == 2)
+        let phone = try #require(tokens.first { $0["label"] as? String == "phone" })
+        #expect(phone["expires"] is String && tokens.first { $0["label"] as? String == "ci" }?["expires"] is NSNull)
+        #expect(phone["lastUsed"] is NSNull)
+
+        let id = try #require(phone["id"] as? String)
+        let revoked = cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana")
+        #expect(revoked.code == 0 && revoked.out.contains("phone"))
+        #expect(cli.run("token", "list", "--user", "ana").out.contains("ci"))
+        #expect(!cli.run("token", "list", "--user", "ana").out.contains("phone"))
+        #expect(cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana").code == 1, "gone")
+    }
+
+    @Test func aBadLifetimeIsAUsageError() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        let result = cli.run("token", "create", "--user", "ana", "--expires", "soon")
+        #expect(result.code == 2 && result.err.contains("--expires") && result.err.contains("30d"))
+        #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens"))
+    }
+}
+
+@Suite struct DatabaseFileTests {
+    @Test func anEmptyDatabaseFileIsRefusedWithAClearMessage() throws {
+        let cli = try CLIHarness()
+        #expect(FileManager.default.createFile(atPath: cli.database, contents: Data()))
+        let result = cli.run("list")
+        #expect(result.code != 0 && result.err.contains("empty (0 bytes)") && result.err.contains("backup"))
+        #expect((try FileManager.default.attributesOfItem(atPath: cli.database)[.size] as? NSNumber)?.intValue == 0)
     }
 }

@@ -184,30 +184,24 @@ extension OverTheWire {
             }
         }
 
-        @Test func connectionsPastTheTotalWaitForAFreeSlot() async throws {
+        @Test func pastThreeQuartersOfTheTotalTheOldestIdleConnectionMakesRoom() async throws {
             // One network thread: with a pool, the library splits the total between threads.
-            try await withServer(Self.router(), configure: { $0.maxConnections = 2; $0.threadPoolSize = 1 }) { server in
+            try await withServer(Self.router(), configure: { $0.maxConnections = 4; $0.threadPoolSize = 1 }) { server in
                 let port = server.port
-                let (waited, third) = try await offPool {
-                    let third: RawResponse
-                    let waited: Bool
-                    do {
-                        let first = try RawConnection(port: port)
-                        let second = try RawConnection(port: port)
-                        _ = try first.exchange("GET /hello/1 HTTP/1.1\r\nHost: t\r\n\r\n")
-                        _ = try second.exchange("GET /hello/2 HTTP/1.1\r\nHost: t\r\n\r\n")
-                        // The library stops accepting at the limit: the third waits in the backlog.
-                        let waiting = try RawConnection(port: port)
-                        try waiting.send("GET /hello/3 HTTP/1.1\r\nHost: t\r\n\r\n")
-                        waited = waiting.hearsNothing(forMilliseconds: 300)
-                        _ = consume first  // closing one frees a slot
-                        third = try waiting.readResponse()
-                        _ = second
+                let (oldestClosed, fresh, kept) = try await offPool {
+                    let idle = try (0..<3).map { _ in try RawConnection(port: port) }
+                    for (index, connection) in idle.enumerated() {
+                        _ = try connection.exchange("GET /hello/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
                     }
-                    return (waited, third)
+                    // A fourth passes the high-water mark (3 of 4): the oldest idle one is closed.
+                    let fresh = try RawConnection(port: port).exchange("GET /hello/4 HTTP/1.1\r\nHost: t\r\n\r\n")
+                    let oldestClosed = try idle[0].isClosedByServer()
+                    let kept = try idle[2].exchange("GET /hello/2 HTTP/1.1\r\nHost: t\r\n\r\n")
+                    return (oldestClosed, fresh, kept)
                 }
-                #expect(waited)
-                #expect(third.status == 200 && third.text == "hello 3 ")
+                #expect(fresh.status == 200 && fresh.text == "hello 4 ")
+                #expect(oldestClosed)
+                #expect(kept.status == 200, "the youngest idle connection was kept")
             }
         }
 

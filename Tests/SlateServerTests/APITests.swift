@@ -53,6 +53,11 @@ import Testing
             (["title": "x", "parentId": UUID().uuidString], nil, 404, "parentId"),
             (["title": String(repeating: "a", count: 501)], nil, 422, "title"),
             (["title": "x", "recurrence": "every blue moon"], nil, 422, "recurrence"),
+            (["title": "x", "due": "0000-01-01"], nil, 422, "due"),
+            (["title": "x", "due": "2026-12-01T10:00:60Z"], nil, 422, "due"),
+            (["title": "x", "due": "2026-12-01T10:00:00+99:99"], nil, 422, "due"),
+            (nil, #"{"title":"x","priority":"low","title":"y"}"#, 400, "title"),
+            (["title": "x\u{0}y"], nil, 422, "title"),
         ]
         for (json, raw, status, field) in cases {
             let reply = try await api.send(.post, "/api/v1/tasks", json: json, raw: raw)
@@ -196,6 +201,26 @@ import Testing
             #expect(reply.status == 422)
             #expect(reply.errorField == "parentId")
         }
+    }
+
+    @Test func subtasksDeeperThanTheLimitAreA422NamingParentId() async throws {
+        let api = try APIHarness()
+        var chain = [try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Level 1"]).json["id"] as? String)]
+        for level in 2...TaskRules.maximumSubtaskDepth {
+            let reply = try await api.send(.post, "/api/v1/tasks/\(chain.last!)/subtasks", json: ["title": "Level \(level)"])
+            chain.append(try #require(reply.json["id"] as? String))
+        }
+        let tooDeep = try await api.send(.post, "/api/v1/tasks/\(chain.last!)/subtasks", json: ["title": "Level 17"])
+        #expect(tooDeep.status == 422 && tooDeep.errorField == "parentId")
+        #expect(tooDeep.errorMessage?.contains("at most 16 levels deep") == true)
+        let viaCreate = try await api.send(.post, "/api/v1/tasks", json: ["title": "Level 17", "parentId": chain.last!])
+        #expect(viaCreate.status == 422 && viaCreate.errorField == "parentId")
+        let other = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Other"]).json["id"] as? String)
+        let moved = try await api.send(.patch, "/api/v1/tasks/\(other)", json: ["parentId": chain.last!])
+        #expect(moved.status == 422 && moved.errorField == "parentId")
+        // The whole chain still deletes from its root.
+        #expect(try await api.send(.delete, "/api/v1/tasks/\(chain[0])").status == 204)
+        #expect(try await api.send(.get, "/api/v1/tasks/\(chain.last!)").status == 404)
     }
 
     @Test func aMethodAPathLacksIsA405EvenWhereAnIdRouteWouldMatch() async throws {

@@ -89,3 +89,31 @@ import Testing
         #expect(throws: StoreError.notFound(model: "Item", id: id)) { try context.save() }
     }
 }
+
+@Suite struct DeepCascadeTests {
+    /// A chain far deeper than any stack allows for recursion (issue: 4,000 levels crashed
+    /// a debug build). The cascade walks a work list, so the depth of the data does not
+    /// reach the call stack; undo puts every row back.
+    @Test func deletingTheRootOfAVeryDeepChainDeletesItAllAndUndoRestoresIt() throws {
+        let context = ModelContext(try makeContainer())
+        var parentID: UUID? = nil
+        var ids: [UUID] = []
+        for level in 0..<5_000 {
+            let item = Item(title: "Level \(level)", parentID: parentID)
+            context.insert(item)
+            ids.append(item.id)
+            parentID = item.id
+        }
+        context.insert(Item(title: "Unrelated"))
+        try context.save(undoLabel: "Build the chain")
+
+        context.delete(try #require(try context.model(Item.self, id: ids[0])))
+        let commit = try #require(try context.save(undoLabel: "Delete the chain"))
+        #expect(commit.changes(of: Item.self).deleted.count == 5_000)
+        #expect(try context.fetch(FetchDescriptor<Item>()).map(\.title) == ["Unrelated"])
+
+        #expect(try context.undo()?.label == "Delete the chain")
+        #expect(try context.fetchCount(FetchDescriptor<Item>()) == 5_001)
+        #expect(try context.model(Item.self, id: ids[4_999])?.parentID == ids[4_998])
+    }
+}

@@ -16,3 +16,17 @@ import Testing
         #expect(fetched == [item])
     }
 }
+
+@Suite struct TextBindingTests {
+    /// Text was bound as a C string: everything after a NUL was silently dropped.
+    @Test func textWithNULAndMultiByteCharactersIsStoredWhole() throws {
+        let context = ModelContext(try makeContainer())
+        let item = Item(title: "before\u{0}after", notes: "café\u{0}\u{0}☕️ end")
+        context.insert(item)
+        try context.save()
+        let fetched = try #require(try context.model(Item.self, id: item.id))
+        #expect(fetched.title == "before\u{0}after")
+        #expect(fetched.notes == "café\u{0}\u{0}☕️ end")
+        #expect(try context.fetchCount(FetchDescriptor<Item>(predicate: #Predicate { $0.title == "before\u{0}after" })) == 1)
+    }
+}

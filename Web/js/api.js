@@ -22,6 +22,38 @@ export class OfflineError extends Error {
   }
 }
 
+/** The browser's IANA time zone: the server reads "fri 5pm" and all-day dates in it. */
+export const timeZone = (() => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * The changes this tab made, by revision (a write's `Slate-Change` header), with the ids of
+ * the tasks and lists each touched: the live stream's event for such a change needs no
+ * request, the answer already had the task.
+ */
+export const ownChanges = new Map();
+let writesInFlight = 0;
+let settled = [];
+
+/** Resolves once no write of this tab is waiting for its answer. */
+export function writesSettled() {
+  if (writesInFlight === 0) return Promise.resolve();
+  return new Promise((resolve) => settled.push(resolve));
+}
+
+function recordOwnChange(change, path, data) {
+  const revision = Number(change);
+  if (!change || !Number.isInteger(revision)) return;
+  const ids = [data?.id, ...(Array.isArray(data?.ids) ? data.ids : []), /^\/(?:tasks|lists)\/([0-9a-f-]{36})$/.exec(path)?.[1]];
+  ownChanges.set(revision, new Set(ids.filter(Boolean)));
+  if (ownChanges.size > 200) ownChanges.delete(ownChanges.keys().next().value);
+}
+
 const listeners = new Set();
 /** Calls `handler()` whenever a request is refused with 401 (the session is gone). */
 export function onUnauthorized(handler) {
@@ -38,11 +70,27 @@ function query(params) {
 }
 
 /**
- * Sends one request. Resolves to `{data, etag, status}`; rejects with ApiError or OfflineError.
+ * Sends one request. Resolves to `{data, etag, status, change}` (`change`: the revision a
+ * write made, from its Slate-Change header, or null); rejects with ApiError or OfflineError.
  * Options: `body` (JSON), `query`, `ifMatch` (an ETag), `signal`, `quiet401` (no session event).
  */
 export async function request(method, path, options = {}) {
   const headers = { "X-Requested-With": "slate", Accept: "application/json" };
+  if (timeZone) headers["X-Slate-Time-Zone"] = timeZone;
+  const write = method !== "GET";
+  if (write) writesInFlight++;
+  try {
+    return await send(method, path, options, headers, write);
+  } finally {
+    if (write && --writesInFlight === 0) {
+      const waiting = settled;
+      settled = [];
+      waiting.forEach((resolve) => resolve());
+    }
+  }
+}
+
+async function send(method, path, options, headers, write) {
   let body;
   if (options.body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -58,7 +106,7 @@ export async function request(method, path, options = {}) {
       credentials: "same-origin",
       signal: options.signal,
       keepalive: options.keepalive,
-      cache: "no-store",
+      cache: options.cache || "no-store",
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
@@ -77,7 +125,10 @@ export async function request(method, path, options = {}) {
     if (response.status === 401 && !options.quiet401) listeners.forEach((handler) => handler());
     throw new ApiError(response.status, data, response.headers.get("ETag"));
   }
-  return { data, etag: response.headers.get("ETag"), status: response.status };
+  const etag = response.headers.get("ETag");
+  const change = Number(response.headers.get("Slate-Change")) || null;
+  if (write) recordOwnChange(change, path, data);
+  return { data, etag, status: response.status, change };
 }
 
 /** Shorthands for the resources the app uses. */
@@ -86,6 +137,9 @@ export const api = {
   signIn: (name, password) => request("POST", "/session", { body: { name, password }, quiet401: true }),
   signOut: () => request("DELETE", "/session"),
   lists: () => request("GET", "/lists"),
+  vocabulary: () => request("GET", "/vocabulary", { cache: "default" }),
+  counts: () => request("GET", "/counts"),
+  changes: (since) => request("GET", "/changes", { query: { since, counts: "true" } }),
   createList: (fields) => request("POST", "/lists", { body: fields }),
   updateList: (id, fields) => request("PATCH", `/lists/${id}`, { body: fields }),
   deleteList: (id, tasks) => request("DELETE", `/lists/${id}`, { query: { tasks } }),
@@ -100,7 +154,8 @@ export const api = {
   parse: (text, signal) => request("POST", "/tasks/parse", { body: { text }, signal }),
   batch: (action, ids, extra = {}) => request("POST", "/tasks/batch", { body: { action, ids, ...extra } }),
   clearCompleted: (listId) => request("POST", "/tasks/clear-completed", { body: listId ? { listId } : {} }),
-  undo: () => request("POST", "/undo"),
+  /** Undoes change `change` (a write's Slate-Change), or without it the latest change. */
+  undo: (change) => request("POST", "/undo", { body: change ? { change } : {} }),
   redo: () => request("POST", "/redo"),
   stats: () => request("GET", "/stats"),
 };

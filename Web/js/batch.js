@@ -65,9 +65,9 @@ export class Batch {
     this.busy = true;
     try {
       await this.app.detail.flush(); // so Undo undoes this batch and nothing else
-      await api.batch(action, ids);
+      const { change } = await api.batch(action, ids);
       const verb = { complete: "Completed", reopen: "Reopened", flag: "Flagged", delete: "Deleted" }[action];
-      this.app.toast(`${verb} ${ids.length} ${ids.length === 1 ? "task" : "tasks"}`, { undoable: true });
+      this.app.toast(`${verb} ${ids.length} ${ids.length === 1 ? "task" : "tasks"}`, { undoable: true, change });
       this.toggleMode(false);
       this.app.refreshAll();
     } catch (error) {

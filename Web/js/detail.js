@@ -1,8 +1,10 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
 import { OfflineError, api } from "./api.js";
-import { PRIORITIES, dueFromInput, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
+import { Subtasks } from "./subtasks.js";
+import { priorityInfo } from "./vocabulary.js";
 
 const SAVE_DELAY = 500;
 const $ = (id) => document.getElementById(id);
@@ -17,6 +19,7 @@ export class Detail {
     this.pending = {};
     this.timer = null;
     this.saving = null;
+    this.subtasks = new Subtasks(this);
     this.wire();
   }
 
@@ -39,23 +42,28 @@ export class Detail {
       this.showPriority(button.dataset.priority);
       this.change("priority", button.dataset.priority);
     });
-    const dueChanged = () => {
+    // The due date saves only a whole date: a picker emptied or half-typed on the way to
+    // another date saves nothing. Clearing is explicit (the Due date toggle, or Clear date).
+    const dueChanged = ({ turnedOn = false } = {}) => {
       const has = $("detail-has-due").checked;
-      showDueInput($("detail-due"), $("detail-all-day"), has);
-      this.change("due", has ? dueFromInput($("detail-due").value, $("detail-all-day").checked) : null);
+      const input = $("detail-due");
+      showDueInput(input, $("detail-all-day"), has, { fillEmpty: turnedOn });
+      $("detail-due-clear").hidden = !has;
+      if (!has) return this.change("due", null);
+      if (!dueInputComplete(input)) return this.dueIncomplete();
+      this.change("due", dueFromInput(input.value, $("detail-all-day").checked));
     };
-    $("detail-has-due").addEventListener("change", dueChanged);
-    $("detail-all-day").addEventListener("change", dueChanged);
-    $("detail-due").addEventListener("change", dueChanged);
+    $("detail-has-due").addEventListener("change", () => dueChanged({ turnedOn: true }));
+    $("detail-all-day").addEventListener("change", () => dueChanged());
+    $("detail-due").addEventListener("change", () => dueChanged());
+    $("detail-due-clear").addEventListener("click", () => {
+      $("detail-has-due").checked = false;
+      dueChanged();
+    });
+    $("detail-complete").addEventListener("click", () => this.toggleCompleted());
     $("detail-close").addEventListener("click", () => this.app.close());
     $("detail-delete").addEventListener("click", () => this.task && this.app.actions.remove(this.task));
     $("detail-edit-form").addEventListener("click", () => this.task && this.app.editTask(this.task));
-    $("subtask-entry").addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.isComposing) {
-        event.preventDefault();
-        this.addSubtask();
-      }
-    });
     $("conflict-keep-mine").addEventListener("click", () => this.resolve("mine"));
     // The choice must be made: Esc does not dismiss the conflict.
     $("conflict-dialog").addEventListener("cancel", (event) => event.preventDefault());
@@ -76,7 +84,7 @@ export class Detail {
       this.pending = {};
       this.fill(data);
       this.setState("Saved");
-      this.loadSubtasks();
+      this.subtasks.load();
       $("detail-title").focus({ preventScroll: true });
     } catch (error) {
       if (error.status === 404) {
@@ -119,6 +127,22 @@ export class Detail {
     }
   }
 
+  /**
+   * This tab changed the open task another way (its row, the form): the answer's version
+   * is shown without reading it again; edits waiting here meet it when they are saved.
+   */
+  adopt(task, etag) {
+    if (!this.task || this.task.id !== task.id || (etag && etag === this.etag)) return;
+    if (!etag) return this.reload();
+    if (this.saving || this.hasPending()) {
+      this.remoteChanged = true; // looked at again once the save is done
+      return;
+    }
+    this.task = task;
+    this.etag = etag;
+    this.fill(task);
+  }
+
   hasPending() {
     return Object.keys(this.pending).length > 0;
   }
@@ -132,20 +156,52 @@ export class Detail {
     $("detail-has-due").checked = !!task.due;
     $("detail-all-day").checked = !!task.due && task.isAllDay;
     $("detail-all-day").parentElement.hidden = !task.due;
+    $("detail-due-clear").hidden = !task.due;
     const input = $("detail-due");
     input.type = task.isAllDay ? "date" : "datetime-local";
     input.value = dueInputValue(task);
     input.hidden = !task.due;
     $("detail-flag").checked = task.isFlagged;
     $("detail-created").textContent = friendlyDateTime(task.created);
-    $("detail-completed").textContent = task.completedAt ? friendlyDateTime(task.completedAt) : "Not completed";
+    this.showCompletion(task);
     $("detail-title-error").hidden = true;
+  }
+
+  /** The Complete / Reopen button and the completed date. */
+  showCompletion(task) {
+    const button = $("detail-complete");
+    button.setAttribute("aria-pressed", String(task.isCompleted));
+    button.textContent = task.isCompleted ? "Reopen" : "Complete";
+    button.setAttribute("aria-label", `${task.isCompleted ? "Reopen" : "Complete"} this task`);
+    $("detail-completed").textContent = task.completedAt ? friendlyDateTime(task.completedAt) : "Not completed";
   }
 
   fillLists(selected) {
     const select = $("detail-list");
     select.replaceChildren(...listOptions(this.app.lists));
     select.value = selected || "";
+  }
+
+  /** The lists changed (or arrived after the task): the List field shows the task's list. */
+  listsChanged() {
+    if (!this.task) return;
+    this.fillLists("listId" in this.pending ? this.pending.listId : this.task.listId);
+  }
+
+  /** Completes the open task, or reopens it: saved at once, with any waiting edits. */
+  async toggleCompleted() {
+    if (!this.task) return;
+    const completed = !("isCompleted" in this.pending ? this.pending.isCompleted : this.task.isCompleted);
+    this.showCompletion({ ...this.task, isCompleted: completed, completedAt: completed ? this.task.completedAt : null });
+    this.change("isCompleted", completed);
+    await this.flush();
+    if (completed && this.task?.recurrence) this.app.toast(`Completed “${this.task.title}”; the next one is scheduled.`);
+  }
+
+  /** A half-typed due date: nothing is saved until it is whole again. */
+  dueIncomplete() {
+    delete this.pending.due;
+    this.setState("Due date incomplete: not saved", "pending");
   }
 
   showPriority(priority) {
@@ -215,9 +271,9 @@ export class Detail {
         if (this.task?.id === id) {
           this.task = data;
           this.etag = etag;
-          $("detail-completed").textContent = data.completedAt ? friendlyDateTime(data.completedAt) : "Not completed";
+          if (!("isCompleted" in this.pending)) this.showCompletion(data);
         }
-        this.app.taskChanged(data);
+        this.app.taskChanged(data, { etag });
       } catch (error) {
         this.pending = { ...changes, ...this.pending };
         if (error.status === 412 && error.current) {
@@ -227,7 +283,7 @@ export class Detail {
           if (choice === "theirs") {
             this.pending = {};
             this.fill(this.task);
-            this.app.taskChanged(this.task);
+            this.app.taskChanged(this.task, { etag: this.etag });
           }
           continue; // "mine": the edits are sent again, now against their version
         }
@@ -260,7 +316,7 @@ export class Detail {
     const fields = [
       ["title", "Title", (t) => t.title],
       ["notes", "Notes", (t) => t.notes || "—"],
-      ["priority", "Priority", (t) => PRIORITIES[t.priority]?.label || t.priority],
+      ["priority", "Priority", (t) => priorityInfo(t.priority).label],
       ["due", "Due", (t) => (t.due ? friendlyDue(t) : "—")],
       ["isFlagged", "Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
       ["isCompleted", "Completed", (t) => (t.isCompleted ? "Yes" : "No")],
@@ -296,7 +352,6 @@ export class Detail {
       this.app.toast("The task you had open was deleted.");
       return;
     }
-    this.loadSubtasks();
     if (this.saving || this.hasPending()) {
       this.remoteChanged = true; // looked at again once the save is done
       return;
@@ -310,50 +365,5 @@ export class Detail {
     clearTimeout(this.timer);
     api.updateTask(this.task.id, this.pending, this.etag, { keepalive: true }).catch(() => {});
     this.pending = {};
-  }
-
-  async loadSubtasks() {
-    if (!this.task) return;
-    const parent = this.task.id;
-    try {
-      const { data } = await api.subtasks(parent);
-      if (!this.task || this.task.id !== parent) return;
-      $("subtasks").replaceChildren(
-        ...data.tasks.map((sub) => {
-          const li = el("li", "subtask" + (sub.isCompleted ? " done" : ""));
-          li.dataset.id = sub.id;
-          const box = el("input");
-          box.type = "checkbox";
-          box.checked = sub.isCompleted;
-          box.setAttribute("aria-label", `Complete subtask “${sub.title}”`);
-          box.addEventListener("change", async () => {
-            try {
-              await api.updateTask(sub.id, { isCompleted: box.checked });
-              li.classList.toggle("done", box.checked);
-            } catch (error) {
-              box.checked = !box.checked;
-              this.app.onError(error);
-            }
-          });
-          li.append(box, el("span", "subtask-title", sub.title));
-          return li;
-        }),
-      );
-    } catch (error) {
-      if (error.status !== 404) this.app.onError(error);
-    }
-  }
-
-  async addSubtask() {
-    const input = $("subtask-entry");
-    const title = input.value.trim();
-    if (!title || !this.task) return;
-    try {
-      await api.addSubtask(this.task.id, { title });
-      input.value = "";
-      this.loadSubtasks();
-    } catch (error) {
-      this.app.onError(error);
-    }
   }
 }

@@ -1,44 +1,4 @@
-// How things look: priorities, due dates, list icons and colours.
-
-/** Priorities from highest; `marks` is the Reminders style used where space is short. */
-export const PRIORITIES = {
-  critical: { label: "Critical", marks: "!!!!" },
-  high: { label: "High", marks: "!!!" },
-  medium: { label: "Medium", marks: "!!" },
-  low: { label: "Low", marks: "!" },
-  none: { label: "None", marks: "" },
-};
-
-/** The list palette (the sample board's colours first) and the icons a list can have. */
-export const PALETTE = ["#FF6B6B", "#FF9F43", "#FFE66D", "#A8E6CF", "#4ECDC4", "#54A0FF", "#C3A6FF", "#FF8ED4", "#8E8E93"];
-
-export const ICONS = {
-  "list.bullet": "📋",
-  book: "📖",
-  "figure.walk": "🚶",
-  lightbulb: "💡",
-  "music.note": "🎵",
-  film: "🎬",
-  camera: "📷",
-  paintbrush: "🖌️",
-  briefcase: "💼",
-  house: "🏠",
-  cart: "🛒",
-  heart: "❤️",
-  star: "⭐",
-  flag: "🚩",
-  calendar: "📅",
-  gift: "🎁",
-  "fork.knife": "🍴",
-  airplane: "✈️",
-  "graduationcap": "🎓",
-  wrench: "🔧",
-};
-
-/** The emoji standing for a list icon name (SF Symbols names, as the iOS apps use). */
-export function iconGlyph(name) {
-  return ICONS[name] || "📋";
-}
+// How things look: due dates and list colours (names come from vocabulary.js).
 
 const DAY = 86_400_000;
 
@@ -105,9 +65,11 @@ function localDay(offset = 0) {
 
 /**
  * Shows or hides a due-date picker for its "Due date" (`has`) and "All day" toggles: a date
- * or a date-time picker, the value carried across, tomorrow (at 9:00) when it had none.
+ * or a date-time picker, the value carried across. With `fillEmpty` (the user just turned
+ * the due date on) an empty picker gets tomorrow (at 9:00); otherwise an empty or half-typed
+ * picker stays as it is, so it is never mistaken for a date.
  */
-export function showDueInput(input, allDayBox, has) {
+export function showDueInput(input, allDayBox, has, { fillEmpty = true } = {}) {
   const allDay = allDayBox.checked;
   input.hidden = !has;
   allDayBox.parentElement.hidden = !has;
@@ -117,7 +79,16 @@ export function showDueInput(input, allDayBox, has) {
     input.type = type;
     input.value = allDay ? value.slice(0, 10) : value.length === 10 ? value + "T09:00" : value;
   }
-  if (has && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
+  if (has && fillEmpty && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
+}
+
+/**
+ * True when a due-date picker holds a whole date. While a date is typed (Backspace in the
+ * day, an hour typed as "0" then "2") the picker is briefly empty or invalid: that is never
+ * a date to save, and never a request to clear one.
+ */
+export function dueInputComplete(input) {
+  return input.value !== "" && !input.validity.badInput;
 }
 
 /** `<option>`s: `first` ([value, label] pairs), then one per list. */

@@ -1,7 +1,8 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
 import { api } from "./api.js";
-import { ICONS, PALETTE, dueFromInput, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
+import { vocabulary } from "./vocabulary.js";
+import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,9 +18,9 @@ export class TaskForm {
       $("task-form-add").disabled = !f.title.value.trim();
     };
     f.title.addEventListener("input", updateButton);
-    const dueToggle = () => showDueInput(f.due, f.allDay, f.hasDue.checked);
-    f.hasDue.addEventListener("change", dueToggle);
-    f.allDay.addEventListener("change", dueToggle);
+    const dueToggle = ({ turnedOn = false } = {}) => showDueInput(f.due, f.allDay, f.hasDue.checked, { fillEmpty: turnedOn });
+    f.hasDue.addEventListener("change", () => dueToggle({ turnedOn: true }));
+    f.allDay.addEventListener("change", () => dueToggle());
     this.dueToggle = dueToggle;
     this.updateButton = updateButton;
     $("task-form-cancel").addEventListener("click", () => this.dialog.close());
@@ -62,6 +63,8 @@ export class TaskForm {
     f.due.type = f.allDay.checked ? "date" : "datetime-local";
     f.due.value = task ? dueInputValue(task) : "";
     f.isFlagged.checked = !!(task && task.isFlagged);
+    f.isCompleted.checked = !!(task && task.isCompleted);
+    $("task-form-completed").hidden = !task;
     this.form.querySelector(".form-error").hidden = true;
     this.dueToggle();
     this.updateButton();
@@ -80,13 +83,31 @@ export class TaskForm {
       priority: f.priority.value,
       due: f.hasDue.checked ? dueFromInput(f.due.value, f.allDay.checked) : null,
       isFlagged: f.isFlagged.checked,
+      ...(this.editing ? { isCompleted: f.isCompleted.checked } : {}),
     };
+  }
+
+  /** The lists changed while the form is open: its List field keeps what was chosen. */
+  listsChanged() {
+    if (!this.dialog.open) return;
+    const select = this.form.elements.listId;
+    const chosen = select.value || (this.editing?.listId ?? "");
+    select.replaceChildren(...listOptions(this.app.lists));
+    select.value = chosen;
   }
 
   async submit() {
     const fields = this.values();
     if (!fields.title || this.busy) return;
     const error = this.form.querySelector(".form-error");
+    const f = this.form.elements;
+    if (f.hasDue.checked && !dueInputComplete(f.due)) {
+      // A half-typed date is neither a date nor a request to clear one.
+      error.textContent = "The due date is incomplete: finish the date (and time), or turn Due date off.";
+      error.hidden = false;
+      f.due.focus();
+      return;
+    }
     let changes = fields;
     if (this.editing) {
       changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== this.original[key]));
@@ -98,9 +119,9 @@ export class TaskForm {
     this.busy = true;
     $("task-form-add").disabled = true;
     try {
-      const { data } = this.editing ? await api.updateTask(this.editing.id, changes, this.etag) : await api.createTask(fields);
+      const { data, etag } = this.editing ? await api.updateTask(this.editing.id, changes, this.etag) : await api.createTask(fields);
       this.dialog.close();
-      this.app.taskChanged(data, { created: !this.editing });
+      this.app.taskChanged(data, { created: !this.editing, etag });
     } catch (failure) {
       if (failure.status === 412 && failure.current) {
         // Someone else saved first: show their version; a second Save is a deliberate overwrite.
@@ -128,11 +149,11 @@ export class ListForm {
     this.dialog = $("list-form");
     this.form = this.dialog.querySelector("form");
     this.list = null;
-    this.color = PALETTE[0];
-    this.icon = "list.bullet";
+    this.color = vocabulary.defaultColor;
+    this.icon = vocabulary.defaultIcon;
     const swatches = this.form.querySelector(".swatches");
     swatches.replaceChildren(
-      ...PALETTE.map((color) => {
+      ...vocabulary.palette.map((color) => {
         const button = el("button", "swatch");
         button.type = "button";
         button.dataset.color = color;
@@ -145,7 +166,7 @@ export class ListForm {
     this.form.elements.customColor.addEventListener("input", (event) => this.pickColor(event.target.value.toUpperCase()));
     const icons = this.form.querySelector(".icon-choices");
     icons.replaceChildren(
-      ...Object.entries(ICONS).map(([name, glyph]) => {
+      ...vocabulary.icons.map(({ name, glyph }) => {
         const button = el("button", "icon-choice", glyph);
         button.type = "button";
         button.dataset.icon = name;
@@ -184,8 +205,9 @@ export class ListForm {
     this.form.reset();
     $("list-form-title").textContent = list ? "Edit List" : "New List";
     this.form.elements.name.value = list ? list.name : "";
-    this.pickColor(list ? list.color : PALETTE[Math.floor(Math.random() * PALETTE.length)]);
-    this.pickIcon(list && ICONS[list.icon] ? list.icon : list ? list.icon : "list.bullet");
+    const palette = vocabulary.palette;
+    this.pickColor(list ? list.color : palette[Math.floor(Math.random() * palette.length)]);
+    this.pickIcon(list ? list.icon : vocabulary.defaultIcon);
     $("list-delete").hidden = !list;
     $("list-move-up").hidden = !list;
     $("list-move-down").hidden = !list;
@@ -250,11 +272,11 @@ export class ListForm {
     $("list-delete-dialog").close();
     this.dialog.close();
     try {
-      await api.deleteList(list.id, tasks);
+      const { change } = await api.deleteList(list.id, tasks);
       await this.app.reloadLists();
       if (this.app.state().list === list.id) this.app.navigate({ view: "all", list: "" });
       else this.app.refreshAll();
-      this.app.toast(`Deleted list “${list.name}”`, { undoable: true });
+      this.app.toast(`Deleted list “${list.name}”`, { undoable: true, change });
     } catch (error) {
       this.app.onError(error);
     }

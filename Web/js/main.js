@@ -2,17 +2,21 @@
 // details, kept live by the server's events. Talks only to the public REST API.
 import { OfflineError, api, onUnauthorized } from "./api.js";
 import { Batch } from "./batch.js";
+import { Changes } from "./changes.js";
 import { Detail } from "./detail.js";
 import { ListForm, TaskForm } from "./forms.js";
 import { enableKeyboard } from "./keyboard.js";
 import { Live } from "./live.js";
 import { QuickEntry } from "./quickentry.js";
 import { enableReorder } from "./reorder.js";
-import { SMART_LISTS, Sidebar } from "./sidebar.js";
+import { Sidebar, smartLists } from "./sidebar.js";
 import * as route from "./state.js";
+import { showSettings } from "./settings.js";
 import { showStats } from "./stats.js";
 import { TaskList } from "./tasklist.js";
 import { setUpToast, showToast } from "./toast.js";
+import { loadVocabulary } from "./vocabulary.js";
+import { showChoices } from "./choices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +31,7 @@ class App {
       open: (task) => this.navigate({ task: task.id }),
       filterTag: (tag) => this.navigate({ tag }),
       pick: (task, selected) => this.batch.pick(task, selected),
+      toggleSubtasks: (task) => this.taskList.toggleSubtasks(task.id),
       colorOf: (id) => this.lists.find((l) => l.id === id)?.color || "transparent",
     };
   }
@@ -123,10 +128,18 @@ class App {
 
   // MARK: the app
 
-  start() {
+  async start() {
     $("login-screen").hidden = true;
     $("app").hidden = false;
     if (!this.started) {
+      // What the server accepts (smart lists, sorts, priorities, palette, icons, limits) first.
+      try {
+        showChoices(await loadVocabulary());
+      } catch (error) {
+        this.onError(error);
+        return;
+      }
+      if (this.started) return; // started meanwhile
       this.started = true;
       this.taskList = new TaskList(this);
       this.sidebar = new Sidebar(this);
@@ -135,6 +148,7 @@ class App {
       this.listForm = new ListForm(this);
       this.quickEntry = new QuickEntry(this);
       this.batch = new Batch(this);
+      this.changes = new Changes(this);
       this.wire();
       route.subscribe((state, previous) => this.render(state, previous));
     }
@@ -146,7 +160,7 @@ class App {
   }
 
   wire() {
-    setUpToast(() => this.undo());
+    setUpToast((change) => this.undo(change));
     $("logout").addEventListener("click", () => this.signOut());
     $("add-list").addEventListener("click", () => this.listForm.open());
     $("new-task").addEventListener("click", () => this.taskForm.open());
@@ -203,7 +217,7 @@ class App {
     const view = route.effectiveView(state);
     document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
     this.sidebar.highlight(state);
-    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : SMART_LISTS.find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : "All Tasks");
+    const title = state.list ? this.lists.find((l) => l.id === state.list)?.name || "List" : smartLists().find((s) => s.view === view)?.name || (view === "stats" ? "Statistics" : view === "settings" ? "Settings" : "All Tasks");
     $("view-title").textContent = title;
     document.title = `${title} — Slate`;
     if ($("search").value !== state.q) $("search").value = state.q;
@@ -214,12 +228,16 @@ class App {
     $("sort").value = state.sort;
     document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
     const stats = view === "stats";
+    const settings = view === "settings";
     $("stats").hidden = !stats;
-    $("task-scroller").hidden = stats;
-    $("task-tools").hidden = stats;
-    $("quick-entry-form").hidden = stats;
+    $("settings").hidden = !settings;
+    $("task-scroller").hidden = stats || settings;
+    $("task-tools").hidden = stats || settings;
+    $("quick-entry-form").hidden = stats || settings;
     if (stats) {
       showStats($("stats")).catch((error) => this.onError(error));
+    } else if (settings) {
+      if (previous?.view !== "settings") showSettings($("settings")).catch((error) => this.onError(error));
     } else {
       const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
       if (!same) {
@@ -256,17 +274,7 @@ class App {
     try {
       const { data } = await api.lists();
       this.lists = data.lists;
-      this.sidebar.renderLists(this.lists);
-      const state = route.current();
-      if (state.list) {
-        const list = this.lists.find((l) => l.id === state.list);
-        if (!list) {
-          // The list was deleted (elsewhere, or just now): leave it.
-          this.navigate({ view: "all", list: "", task: "" }, { replace: true });
-          this.toast("That list no longer exists; showing All Tasks.");
-        } else $("view-title").textContent = list.name;
-      }
-      this.taskList.recolor((id) => this.lists.find((l) => l.id === id)?.color);
+      this.listsShown();
       // The counts wait for the view's first page, which matters more.
       await this.taskList.ready;
       this.sidebar.refreshCounts();
@@ -275,12 +283,29 @@ class App {
     }
   }
 
+  /** Draws `this.lists` wherever lists appear, and leaves a list that is gone. */
+  listsShown() {
+    this.sidebar.renderLists(this.lists);
+    this.detail.listsChanged();
+    this.taskForm.listsChanged();
+    const state = route.current();
+    if (state.list) {
+      const list = this.lists.find((l) => l.id === state.list);
+      if (!list) {
+        // The list was deleted (elsewhere, or just now): leave it.
+        this.navigate({ view: "all", list: "", task: "" }, { replace: true });
+        this.toast("That list no longer exists; showing All Tasks.");
+      } else $("view-title").textContent = list.name;
+    }
+    this.taskList.recolor((id) => this.lists.find((l) => l.id === id)?.color);
+  }
+
   /** Everything on screen again (after a live change or an undo). */
   refreshAll() {
     this.reloadLists();
     const state = route.current();
     if (route.effectiveView(state) === "stats") showStats($("stats")).catch((error) => this.onError(error));
-    else this.taskList.refresh();
+    else if (route.effectiveView(state) !== "settings") this.taskList.refresh();
   }
 
   // MARK: actions on tasks
@@ -298,8 +323,9 @@ class App {
   async patchRow(task, changes, shown = {}) {
     this.taskList.update({ ...task, ...changes, ...shown });
     try {
-      const { data } = await api.updateTask(task.id, changes);
-      this.taskList.update(data);
+      const { data, etag } = await api.updateTask(task.id, changes);
+      this.taskList.place(data, task);
+      this.detail.adopt(data, etag);
       return data;
     } catch (error) {
       this.taskList.update(task);
@@ -317,8 +343,8 @@ class App {
       if (route.current().task === task.id) this.navigate({ task: "" });
     }
     try {
-      await api.deleteTask(task.id);
-      this.toast(`Deleted “${task.title}”`, { undoable: true });
+      const { change } = await api.deleteTask(task.id);
+      this.toast(`Deleted “${task.title}”`, { undoable: true, change });
     } catch (error) {
       this.onError(error);
       this.refreshAll();
@@ -332,6 +358,7 @@ class App {
       this.taskList.refresh();
       return;
     }
+    this.taskList.moved(id, before); // the row is where it was dropped; the view's order follows
     try {
       await api.batch("move", [id], { before });
     } catch (error) {
@@ -342,17 +369,18 @@ class App {
 
   async clearCompleted() {
     try {
-      const { data } = await api.clearCompleted(this.currentListId());
+      const { data, change } = await api.clearCompleted(this.currentListId());
       const count = data.deleted;
-      this.toast(`Cleared ${count} completed ${count === 1 ? "task" : "tasks"}`, { undoable: count > 0 });
+      this.toast(`Cleared ${count} completed ${count === 1 ? "task" : "tasks"}`, { undoable: count > 0, change });
       this.refreshAll();
     } catch (error) {
       this.onError(error);
     }
   }
 
-  undo() {
-    return this.stepHistory(api.undo, "undone", "Undone", "Nothing to undo");
+  /** Undoes `change` (a toast's: that change, whatever happened since), else the latest. */
+  undo(change = null) {
+    return this.stepHistory(() => api.undo(change), "undone", "Undone", "Nothing to undo");
   }
 
   redo() {
@@ -380,23 +408,13 @@ class App {
   }
 
   /** A task this client created or changed: show it now, without waiting for the event. */
-  taskChanged(task, { created = false } = {}) {
+  /** `etag`: the answer's, so an open detail takes this version without reading it. */
+  taskChanged(task, { created = false, etag = null } = {}) {
+    this.taskList.place(task);
     if (created) {
-      this.taskList.refresh().then(() => this.taskList.select(task.id));
+      this.taskList.select(task.id);
       this.toast(`Added “${task.title}”`);
-    } else this.taskList.update(task);
-    if (this.detail.task && this.detail.task.id === task.id && !created) this.detail.reload();
-  }
-
-  /** A live change from the server (another tab, the CLI, another device, or us). */
-  onChange(change) {
-    clearTimeout(this.changeTimer);
-    this.changeTimer = setTimeout(() => this.refreshAll(), 60);
-    const open = this.detail.task;
-    if (open && change.tasks) {
-      if (change.tasks.deleted.includes(open.id)) this.detail.externalChange(true);
-      else if (change.tasks.updated.includes(open.id) || change.tasks.inserted.length) this.detail.externalChange(false);
-    } else if (open && !change.tasks) this.detail.externalChange(false);
+    } else this.detail.adopt(task, etag);
   }
 
   toast(message, options) {

@@ -1,7 +1,8 @@
 // Quick entry: one line such as "Storyboard tomorrow 5pm !high #Story", with chips showing
 // what the server understood as you type (POST /tasks/parse); Enter adds it.
 import { api } from "./api.js";
-import { PRIORITIES, el, friendlyDue } from "./format.js";
+import { el, friendlyDue } from "./format.js";
+import { priorityInfo } from "./vocabulary.js";
 
 export class QuickEntry {
   /** `app` gives `currentListId()`, `taskChanged(task, {created})`, `onError`. */
@@ -56,7 +57,7 @@ export class QuickEntry {
       chips.push(node);
     };
     if (parsed.due) chip("due", "📅 " + friendlyDue({ due: parsed.due, isAllDay: parsed.isAllDay }));
-    if (parsed.priority) chip("priority", "! " + PRIORITIES[parsed.priority].label);
+    if (parsed.priority) chip("priority", "! " + priorityInfo(parsed.priority).label);
     if (parsed.list) chip("list", (parsed.listId ? "# " : "# new list? ") + parsed.list);
     for (const tag of parsed.tags || []) chip("tag", "🏷 " + tag);
     if (parsed.recurrence) chip("recurrence", "↻ " + parsed.recurrence);

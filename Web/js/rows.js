@@ -1,5 +1,6 @@
 // One task row: what it shows, and the touch gestures on it.
-import { PRIORITIES, el, friendlyDue } from "./format.js";
+import { el, friendlyDue } from "./format.js";
+import { priorityInfo } from "./vocabulary.js";
 
 /**
  * Builds the row for `task`. `actions` has `toggle(task)`, `flag(task)`, `remove(task)` and
@@ -44,6 +45,16 @@ export function taskRow(task, actions) {
     actions.toggle(row.task);
   });
 
+  // Shown when the row's subtasks are listed under it (nesting.js): folds them away. It
+  // sits in the meta line, away from the row's end where Flag and Delete appear on hover.
+  const fold = el("button", "subtask-toggle", "▾");
+  fold.type = "button";
+  fold.hidden = true;
+  fold.addEventListener("click", (event) => {
+    event.stopPropagation();
+    actions.toggleSubtasks && actions.toggleSubtasks(row.task);
+  });
+
   const body = el("div", "row-body");
   const line = el("div", "row-line");
   const title = el("button", "task-title", task.title);
@@ -57,7 +68,7 @@ export function taskRow(task, actions) {
     line.append(marker);
   }
   if (task.priority !== "none") {
-    const info = PRIORITIES[task.priority];
+    const info = priorityInfo(task.priority);
     const badge = el("span", `priority-badge priority-${task.priority}`);
     badge.append(el("span", "badge-marks", info.marks), el("span", "badge-label", info.label));
     badge.setAttribute("aria-label", `${info.label} priority`);
@@ -66,6 +77,7 @@ export function taskRow(task, actions) {
   body.append(line);
 
   const meta = el("div", "row-meta");
+  meta.append(fold);
   if (task.list) {
     const list = el("span", "task-list-name", task.list);
     const dot = el("span", "list-dot");
@@ -79,6 +91,14 @@ export function taskRow(task, actions) {
     meta.append(due);
   }
   if (task.parentId) meta.append(el("span", "task-subtask", "↳ Subtask"));
+  const subtasks = task.subtaskCount;
+  if (subtasks && subtasks.total > 0) {
+    // Shown when the subtasks are not listed under the row (another view, or folded).
+    const done = subtasks.total - subtasks.active;
+    const count = el("span", "task-subtask-count", `☑ ${done}/${subtasks.total}`);
+    count.setAttribute("aria-label", `${done} of ${subtasks.total} subtasks done`);
+    meta.append(count);
+  }
   if (task.recurrence) meta.append(el("span", "task-repeat", "↻ " + task.recurrence));
   for (const tag of task.tags || []) {
     const chip = el("button", "task-tag", "@" + tag);
@@ -90,7 +110,7 @@ export function taskRow(task, actions) {
     });
     meta.append(chip);
   }
-  if (meta.childNodes.length) body.append(meta);
+  body.append(meta);
   if (task.notes) body.append(el("div", "task-notes", task.notes.split("\n")[0]));
 
   const pick = el("input", "select-box");
@@ -108,7 +128,7 @@ export function taskRow(task, actions) {
 
 /** What a row shows; a row is rebuilt only when this changes. */
 export function signature(task) {
-  return JSON.stringify([task.title, task.notes, task.priority, task.isCompleted, task.isFlagged, task.due, task.isAllDay, task.isOverdue, task.list, task.listId, task.tags, task.recurrence, task.parentId]);
+  return JSON.stringify([task.title, task.notes, task.priority, task.isCompleted, task.isFlagged, task.due, task.isAllDay, task.isOverdue, task.list, task.listId, task.tags, task.recurrence, task.parentId, task.subtaskCount]);
 }
 
 const REVEAL = 168; // the width of Flag + Delete

@@ -1,18 +1,14 @@
 // The sidebar: All Tasks, the smart lists with their counts, and the user's lists with
 // colour, icon and active count. Lists reorder by dragging.
 import { api } from "./api.js";
-import { el, iconGlyph, textOn } from "./format.js";
+import { el, textOn } from "./format.js";
 import { effectiveView } from "./state.js";
+import { iconGlyph, vocabulary } from "./vocabulary.js";
 
-export const SMART_LISTS = [
-  { view: "all", name: "All Tasks", icon: "🗂️" },
-  { view: "today", name: "Today", icon: "📅" },
-  { view: "scheduled", name: "Scheduled", icon: "🗓️" },
-  { view: "flagged", name: "Flagged", icon: "🚩" },
-  { view: "overdue", name: "Overdue", icon: "⏰" },
-  { view: "inbox", name: "Inbox", icon: "📥" },
-  { view: "completed", name: "Completed", icon: "✅" },
-];
+/** The smart lists, as the server names them ({view, name, icon}). */
+export function smartLists() {
+  return vocabulary.smartLists.map((smart) => ({ view: smart.name, name: smart.title, icon: smart.glyph }));
+}
 
 export class Sidebar {
   /** `app` gives `editList(list)`, `onError(error)`, and `lists` (kept current here). */
@@ -22,7 +18,7 @@ export class Sidebar {
     this.user = document.getElementById("user-lists");
     this.counts = {};
     this.smart.replaceChildren(
-      ...SMART_LISTS.map((item) => {
+      ...smartLists().map((item) => {
         const li = el("li");
         const link = el("a", "nav-item");
         link.dataset.view = item.view;
@@ -80,23 +76,24 @@ export class Sidebar {
     });
   }
 
-  /** Reads the smart lists' counts (active tasks; completed for Completed). */
+  /** Reads every count in one request (GET /counts). */
   async refreshCounts() {
     try {
-      const results = await Promise.all(
-        SMART_LISTS.map((item) => {
-          const query = { limit: 1, status: item.view === "completed" ? "completed" : "active" };
-          if (item.view !== "all" && item.view !== "completed") query.scope = item.view;
-          return api.tasks(query).then((r) => r.data.total);
-        }),
-      );
-      SMART_LISTS.forEach((item, index) => {
-        const count = this.smart.querySelector(`[data-view="${item.view}"] .nav-count`);
-        count.textContent = String(results[index]);
-        count.setAttribute("aria-label", `${results[index]} ${item.view === "completed" ? "completed" : "active"}`);
-      });
+      const { data } = await api.counts();
+      this.showCounts(data.smartLists);
     } catch (error) {
       this.app.onError(error);
+    }
+  }
+
+  /** Shows the smart lists' counts (active tasks; completed for Completed). */
+  showCounts(counts) {
+    for (const item of smartLists()) {
+      const count = this.smart.querySelector(`[data-view="${item.view}"] .nav-count`);
+      const value = counts[item.view];
+      if (!count || value === undefined || count.textContent === String(value)) continue;
+      count.textContent = String(value);
+      count.setAttribute("aria-label", `${value} ${item.view === "completed" ? "completed" : "active"}`);
     }
   }
 

@@ -1,7 +1,8 @@
 // Statistics: totals, by priority, by list, mean time to complete, and completions per day
 // as a bar chart drawn as SVG by the app.
 import { api } from "./api.js";
-import { PRIORITIES, el } from "./format.js";
+import { el } from "./format.js";
+import { vocabulary } from "./vocabulary.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -102,7 +103,7 @@ export async function showStats(section) {
     card("stat-overdue", "Overdue", data.overdue),
     card("stat-mean", "Average time to complete", duration(data.meanTimeToCompleteSeconds)),
   );
-  const priorities = ["critical", "high", "medium", "low", "none"].map((p) => [PRIORITIES[p].label, data.activeByPriority[p] || 0, `priority-${p}`]);
+  const priorities = vocabulary.priorities.map((p) => [p.title, data.activeByPriority[p.name] || 0, `priority-${p.name}`]);
   const lists = data.byList.map((list) => [list.name || "No list", list.active, list.color || undefined]);
   const chartSection = el("section", "stat-chart");
   chartSection.append(el("h3", null, "Completions per day"), chart(data.completionsPerDay));

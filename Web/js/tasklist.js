@@ -1,36 +1,15 @@
 // The selected view's tasks: Active and Completed sections, loaded a page at a time as the
 // user scrolls (so 10,000 tasks stay smooth), kept current by live events.
 import { api } from "./api.js";
-import { closeSwipe, signature, taskRow } from "./rows.js";
+import { isCollapsed, setCollapsed } from "./nesting.js";
+import { compareForInsert, couldShow, placement } from "./placement.js";
+import { Section } from "./section.js";
 import { effectiveView } from "./state.js";
 
 const FIRST_PAGE = 30; // a tall screen's worth; more arrive as the user scrolls
 const PAGE = 100;
 const MAX_PAGE = 500; // the API's largest page
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
-
-/** One section (Active or Completed): its rows, its total, and whether it has more. */
-class Section {
-  constructor(node, status) {
-    this.node = node;
-    this.status = status;
-    this.list = node.querySelector("ul");
-    this.count = node.querySelector(".section-count");
-    this.rows = new Map();
-    this.cursor = null; // its own next page (separate mode); "" = none loaded yet
-    this.total = null; // null while unknown
-    this.more = false;
-    this.enabled = true;
-  }
-
-  reset() {
-    this.rows.clear();
-    this.list.replaceChildren();
-    this.cursor = null;
-    this.total = null;
-    this.more = false;
-  }
-}
 
 /**
  * How a view is read. In the default order, incomplete tasks come first, so one query of
@@ -43,8 +22,8 @@ export class TaskList {
   /** `app` gives `actions` (for the rows) and `onError(error)`. */
   constructor(app) {
     this.app = app;
-    this.active = new Section(document.getElementById("active-section"), "active");
-    this.completed = new Section(document.getElementById("completed-section"), "completed");
+    this.active = new Section(document.getElementById("active-section"), "active", app.actions);
+    this.completed = new Section(document.getElementById("completed-section"), "completed", app.actions);
     this.empty = document.querySelector("#task-scroller .empty-state");
     this.sentinel = document.getElementById("load-more");
     this.generation = 0;
@@ -132,8 +111,8 @@ export class TaskList {
     const active = page.tasks.filter((task) => !task.isCompleted);
     const completed = page.tasks.filter((task) => task.isCompleted);
     if (append) {
-      this.append(this.active, active);
-      this.append(this.completed, completed);
+      this.active.append(active);
+      this.completed.append(completed);
     } else {
       this.feed.crossed = false;
       const activeTotal = this.active.total;
@@ -164,8 +143,11 @@ export class TaskList {
     }
   }
 
-  /** Re-reads what is loaded (after a live change), keeping rows that did not change. */
-  async refresh() {
+  /**
+   * Re-reads what is loaded (after a live change), keeping rows that did not change.
+   * `activeTotal`, when the caller knows it (the counts), saves reading it.
+   */
+  async refresh({ activeTotal } = {}) {
     if (!this.state) return;
     const generation = this.generation;
     const sequence = ++this.refreshes;
@@ -175,9 +157,10 @@ export class TaskList {
         const loaded = this.active.rows.size + this.completed.rows.size;
         const page = await this.get("all", Math.min(MAX_PAGE, Math.max(FIRST_PAGE, loaded)));
         if (!current()) return;
-        const activeTotal = this.feed.crossed ? null : (await this.get("active", 1)).total;
+        const crossed = page.nextCursor === null || page.tasks.some((task) => task.isCompleted);
+        const total = crossed ? null : activeTotal ?? (await this.get("active", 1)).total;
         if (!current()) return;
-        this.active.total = activeTotal;
+        this.active.total = total;
         this.applyFeed(page, { append: false });
       } else {
         const pages = await Promise.all(
@@ -227,26 +210,7 @@ export class TaskList {
       section.total = 0;
       return;
     }
-    const rows = new Map();
-    const nodes = page.tasks.map((task) => {
-      const existing = section.rows.get(task.id);
-      let row;
-      if (existing && existing.signature === signature(task)) {
-        row = existing;
-        row.task = task;
-      } else {
-        row = taskRow(task, this.app.actions);
-        if (existing && existing.classList.contains("selected")) row.classList.add("selected");
-      }
-      rows.set(task.id, row);
-      return row;
-    });
-    // Only touch the DOM where the order or the rows changed.
-    const current = [...section.list.children];
-    if (current.length !== nodes.length || current.some((node, index) => node !== nodes[index])) {
-      section.list.replaceChildren(...nodes);
-    }
-    section.rows = rows;
+    section.show(page.tasks);
     if ("nextCursor" in page) {
       section.cursor = page.nextCursor;
       section.more = page.nextCursor !== null;
@@ -254,16 +218,63 @@ export class TaskList {
     }
   }
 
-  /** Adds rows at a section's end. */
-  append(section, tasks) {
-    const fragment = document.createDocumentFragment();
+  /** Task `id` was dropped before task `before` (null: at the end of its section). */
+  moved(id, before) {
+    this.active.moved(id, before);
+    this.completed.moved(id, before);
+  }
+
+  /** Folds or unfolds the subtasks under task `id`. */
+  toggleSubtasks(id) {
+    setCollapsed(id, !isCollapsed(id));
+    this.active.arrange();
+    this.completed.arrange();
+  }
+
+  /**
+   * Applies live changes made elsewhere to the rows on screen: a deleted task's row goes,
+   * a changed task's row is redrawn where it is. Returns false when a change may move a
+   * task into, out of or within the view: then the caller reads the view again.
+   */
+  applyChanges(tasks, deletedIds) {
+    if (!this.state) return true;
+    let settled = true;
+    for (const id of deletedIds) this.removeRow(id);
+    const sections = { active: this.active.enabled, completed: this.completed.enabled };
     for (const task of tasks) {
-      if (section.rows.has(task.id)) continue;
-      const row = taskRow(task, this.app.actions);
-      section.rows.set(task.id, row);
-      fragment.append(row);
+      const row = this.row(task.id);
+      const fits = couldShow(task, this.state, sections);
+      if (row && !fits) this.removeRow(task.id);
+      else if (row && placement(row.task, this.state) === placement(task, this.state)) this.update(task);
+      else if (fits) settled = false;
     }
-    section.list.append(fragment);
+    this.afterRender();
+    return settled;
+  }
+
+  /**
+   * Shows a task this tab created or changed (its answer is the task: nothing is read):
+   * redrawn in place, or moved where the view's order puts it among the loaded rows, or
+   * removed when it left the view. `before`: the task as it was placed (when the row shows
+   * an optimistic change).
+   */
+  place(task, before = null) {
+    if (!this.state) return;
+    const row = this.row(task.id);
+    const fits = couldShow(task, this.state, { active: this.active.enabled, completed: this.completed.enabled });
+    if (row && fits && placement(before || row.task, this.state) === placement(task, this.state)) return this.update(task);
+    if (row) this.removeRow(task.id);
+    if (fits) this.insert(task);
+    else this.afterRender();
+  }
+
+  /** Inserts a row where the view's order puts it among the loaded ones. */
+  insert(task) {
+    const section = task.isCompleted ? this.completed : this.active;
+    const index = [...section.rows.values()].findIndex((row) => compareForInsert(task, row.task, this.state.sort) < 0);
+    section.insert(task, index);
+    if (this.feed) this.feed.total++;
+    this.afterRender();
   }
 
   /** Loads the next page when the end of what is loaded comes near the screen. */
@@ -284,7 +295,7 @@ export class TaskList {
       } else {
         const page = await this.get(section.status, PAGE, section.cursor);
         if (generation !== this.generation) return;
-        this.append(section, page.tasks);
+        section.append(page.tasks);
         section.cursor = page.nextCursor;
         section.more = page.nextCursor !== null;
         section.total = page.total;
@@ -328,7 +339,7 @@ export class TaskList {
 
   /** Every row on screen, in order. */
   rows() {
-    return [...document.querySelectorAll("#task-scroller .task-section:not([hidden]) li.task-row")];
+    return [...document.querySelectorAll("#task-scroller .task-section:not([hidden]) li.task-row:not([hidden])")];
   }
 
   row(id) {
@@ -337,32 +348,20 @@ export class TaskList {
 
   /** Updates one task's row in place (an optimistic change, or the server's answer). */
   update(task) {
-    for (const section of [this.active, this.completed]) {
-      const existing = section.rows.get(task.id);
-      if (!existing) continue;
-      if (existing.signature === signature(task)) {
-        existing.task = task;
-        continue;
-      }
-      const row = taskRow(task, this.app.actions);
-      if (existing.classList.contains("selected")) row.classList.add("selected");
-      closeSwipe(existing);
-      existing.replaceWith(row);
-      section.rows.set(task.id, row);
-    }
+    this.active.update(task);
+    this.completed.update(task);
   }
 
   /** Removes a task's row at once (before the server confirms). */
   remove(id) {
-    for (const section of [this.active, this.completed]) {
-      const row = section.rows.get(id);
-      if (!row) continue;
-      row.remove();
-      section.rows.delete(id);
-      if (section.total !== null) section.total = Math.max(0, section.total - 1);
-      if (this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
-    }
+    this.removeRow(id);
     this.afterRender();
+  }
+
+  removeRow(id) {
+    for (const section of [this.active, this.completed]) {
+      if (section.remove(id) && this.feed) this.feed.total = Math.max(0, this.feed.total - 1);
+    }
   }
 
   /** Marks one row as selected (j/k); `scroll` brings it into view. */

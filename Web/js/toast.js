@@ -2,12 +2,17 @@
 
 const toast = () => document.getElementById("toast");
 let timer = null;
+let shownChange = null;
 
-/** Shows `message` for a few seconds; with `undoable`, its Undo button reverts the last change. */
-export function showToast(message, { undoable = false } = {}) {
+/**
+ * Shows `message` for a few seconds; with `undoable`, its Undo button reverts `change` (the
+ * write's Slate-Change) — that change, even when another device changed something since.
+ */
+export function showToast(message, { undoable = false, change = null } = {}) {
   const node = toast();
   node.querySelector(".toast-message").textContent = message;
   node.querySelector(".toast-undo").hidden = !undoable;
+  shownChange = undoable ? change : null;
   node.hidden = false;
   clearTimeout(timer);
   timer = setTimeout(hideToast, undoable ? 8000 : 4000);
@@ -17,12 +22,12 @@ function hideToast() {
   toast().hidden = true;
 }
 
-/** Wires the Undo button once: it hides the toast and calls `undo()`. */
+/** Wires the Undo button once: it hides the toast and calls `undo(change)`. */
 export function setUpToast(undo) {
   toast()
     .querySelector(".toast-undo")
     .addEventListener("click", () => {
       hideToast();
-      undo();
+      undo(shownChange);
     });
 }

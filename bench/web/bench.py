@@ -12,6 +12,8 @@ Beside each figure, in the same run on the same server: a ceiling.
   list switch        vs  the first request the app sent for it, as a bare fetch from the page
   search keystroke   vs  the first request the app sent for it (the search), bare
   complete tap       vs  the raw PATCH /api/v1/tasks/{id} from the page
+and the API requests per live change: a rename, a completion and an add made elsewhere (target
+at most 2 each), and the tab's own complete tap (its PATCH aside).
 """
 
 from __future__ import annotations
@@ -122,6 +124,67 @@ def first_request(requests, fallback):
         return fallback
     path = min(requests, key=lambda r: r["started_ms"])["path"]
     return path[len("/api/v1"):] if path.startswith("/api/v1") else fallback
+
+
+def requests_per_change(driver, api, base, list_a, list_b, runs):
+    """API requests the page makes (the event stream aside) from a change until it has
+    applied it (its live revision reached the change's), per kind of change."""
+    driver.get(base + f"/?list={list_a['id']}&status=all")
+    wait_for(driver, lambda d: d.execute_script("return window.slate && window.slate.live && window.slate.live.revision !== null"), timeout=30)
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#active-section li.task-row"), timeout=30)
+    driver.execute_script("performance.setResourceTimingBufferSize(100000);")
+
+    def counted(change):
+        mark = driver.execute_script("return performance.now()")
+        revision = change()
+        wait_for(driver, lambda d: (d.execute_script("return window.slate.live.revision") or 0) >= revision, timeout=10)
+        # The requests a change starts are sent by the time it is applied; let their entries land.
+        wait_for(driver, lambda d: d.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && e.responseEnd === 0).length === 0", mark))
+        time.sleep(0.15)  # a re-read the change started may still be in flight: counted below
+        return driver.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && e.name.includes('/api/v1/')"
+            " && !e.name.includes('/api/v1/events')).map(e => new URL(e.name).pathname + new URL(e.name).search)", mark)
+
+    def remote(method, path, body):
+        _, headers = api.call(method, path, body, want_headers=True)
+        return int(headers["Slate-Change"])
+
+    shown = driver.execute_script("return [...document.querySelectorAll('#active-section li.task-row')].slice(0, 3).map(r => r.dataset.id)")
+    kinds = {"remote rename (row in view)": [], "remote complete (row moves)": [], "remote add to another list": [],
+             "own complete tap": []}
+    def undo_quietly(method, path, body):
+        # Puts the row back, and waits until the page has applied that too (not counted).
+        revision = remote(method, path, body)
+        wait_for(driver, lambda d: (d.execute_script("return window.slate.live.revision") or 0) >= revision, timeout=10)
+        time.sleep(0.15)
+
+    for i in range(runs):
+        task = shown[i % len(shown)]
+        title = api.task(task)["title"]
+        kinds["remote rename (row in view)"].append(counted(lambda: remote("PATCH", f"/tasks/{task}", {"title": title + " ·"})))
+        undo_quietly("PATCH", f"/tasks/{task}", {"title": title})
+        kinds["remote complete (row moves)"].append(counted(lambda: remote("PATCH", f"/tasks/{task}", {"isCompleted": True})))
+        undo_quietly("PATCH", f"/tasks/{task}", {"isCompleted": False})
+        kinds["remote add to another list"].append(counted(lambda: remote("POST", "/tasks", {"title": "bench", "listId": list_b["id"]})))
+    for task_id in [t["id"] for t in api.tasks(f"list={list_b['id']}&search=bench") if t["title"] == "bench"]:
+        undo_quietly("DELETE", f"/tasks/{task_id}", None)
+    # Own: the tap on a row's circle (its PATCH is the change; what else is read).
+    for i in range(runs):
+        task = shown[0]
+        wait_for(driver, lambda d: d.execute_script(
+            f"const b = document.querySelector('#active-section li.task-row[data-id=\"{task}\"] button.complete-toggle'); return !!b;"), timeout=10)
+        def tap():
+            driver.execute_script(f"document.querySelector('#active-section li.task-row[data-id=\"{task}\"] button.complete-toggle').click();")
+            wait_until_done = time.monotonic() + 5
+            while not api.task(task)["isCompleted"] and time.monotonic() < wait_until_done:
+                time.sleep(0.02)
+            _, headers = api.call("GET", f"/tasks/{task}", want_headers=True)
+            return int(headers["ETag"].strip('"').lstrip("r"))
+        kinds["own complete tap"].append([r for r in counted(tap) if not r.startswith(f"/api/v1/tasks/{task}")])
+        undo_quietly("PATCH", f"/tasks/{task}", {"isCompleted": False})
+    return {kind: {"median": statistics.median(len(r) for r in lists), "max": max(len(r) for r in lists),
+                   "example": lists[-1]} for kind, lists in kinds.items()}
 
 
 def main():
@@ -250,6 +313,10 @@ def main():
             api.patch(f"/tasks/{target}", {"isCompleted": False})
         raw_patch = [driver.execute_async_script(FETCH, "PATCH", f"/tasks/{target}", {"isFlagged": i % 2 == 0}) for i in range(runs)]
         results["complete_tap"] = {"app": summary(complete), "ceiling_raw_api": summary(raw_patch)}
+
+        # 5. Requests per live change: what the page asks the server for after a change
+        # made elsewhere (through the API, as another device would), and after its own.
+        results["requests_per_change"] = requests_per_change(driver, api, args.base, list_a, list_b, runs)
     finally:
         driver.quit()
 
@@ -266,6 +333,9 @@ def main():
         met = "—" if target is None or app_s["median_ms"] is None else ("yes" if app_s["median_ms"] < target else "NO")
         print(f"{name:38} {app_s['median_ms']!s:>8} {app_s['min_ms']!s:>7} {app_s['max_ms']!s:>7} {ceiling_s['median_ms']!s:>9}  "
               f"{('<' + str(target)) if target else '':>7}  {met}   ({what}; failed runs: {app_s['failed_runs']})")
+    print("requests per live change (target ≤ 2 for a remote change; the own tap excludes its PATCH):")
+    for kind, figures in results["requests_per_change"].items():
+        print(f"  {kind:34} median {figures['median']}, max {figures['max']}   e.g. {'; '.join(p[:50] for p in figures['example'])}")
     for key in ("list_switch_requests", "search_keystroke_requests"):
         print(key.replace("_", " ") + ":", "; ".join(f"{r['path'][:60]}… {r['duration_ms']} ms (started {r['started_ms']} ms into the window)" for r in results[key]))
     print(f"first page load: long tasks {results['first_interactive']['app_long_tasks_ms']} ms, "

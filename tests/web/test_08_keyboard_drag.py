@@ -97,6 +97,11 @@ def test_drag_a_row_by_its_handle_to_reorder(page):
         wait_until(lambda: api_order()[0] == start[2], message="dragging the last row to the top did not persist the order")
         assert api_order() == [start[2], start[0], start[1]]
         wait_for(page.driver, lambda d: active_ids(d) == [start[2], start[0], start[1]])
+        # A later live change redraws a row; the dropped order stays.
+        page.api.patch(f"/tasks/{start[1]}", {"title": "Step two, renamed"})
+        wait_for(page.driver, lambda d: d.find_element(
+            By.CSS_SELECTOR, f'li.task-row[data-id="{start[1]}"] .task-title').text == "Step two, renamed")
+        assert active_ids(page.driver) == [start[2], start[0], start[1]], "a live change put the dragged row back"
         page.open(f"list={made['id']}&sort=manual")
         wait_for(page.driver, lambda d: active_ids(d) == [start[2], start[0], start[1]], message="the order did not survive a reload")
     finally:

@@ -68,14 +68,19 @@ enum BoardCommands {
         run: { parsed, session in
             let format = try session.choice(parsed, option: "format", TransferFormat.self)
             let path = parsed.positionals[0]
-            let data: Data
+            let handle: FileHandle
             if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                handle = FileHandle.standardInput
             } else {
-                guard let contents = FileManager.default.contents(atPath: path) else {
-                    throw SlateError.notFound("file at \(path)")
-                }
-                data = contents
+                guard let file = FileHandle(forReadingAtPath: path) else { throw SlateError.notFound("file at \(path)") }
+                handle = file
+            }
+            // One byte past the limit is enough to refuse the file (importData says how).
+            var data = Data()
+            while data.count <= TransferFormat.maximumImportBytes,
+                  let chunk = try handle.read(upToCount: min(1 << 20, TransferFormat.maximumImportBytes + 1 - data.count)),
+                  !chunk.isEmpty {
+                data += chunk
             }
             let summary = try session.slate().importData(data, format: format)
             if session.wantsJSON {

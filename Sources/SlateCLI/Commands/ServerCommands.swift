@@ -3,102 +3,24 @@ import SlateCore
 import SlateHTTP
 import SlateServer
 
-/// `slate serve`, `slate user …` and `slate token create`.
+/// `slate serve`, `slate user …` and `slate token create|list|revoke`.
 enum ServerCommands {
-    static let serve = CommandSpec(
-        name: "serve", abstract: "Serve the REST API, live events and the web app",
-        discussion: """
-            Listens on 127.0.0.1:8080 unless told otherwise; use --host 0.0.0.0 to reach it from a
-            phone on the same network. On the first start it creates an account and prints its
-            password once. Stop it with Ctrl-C (it finishes requests in flight, then exits 0).
-            """,
-        options: [
-            .value("host", "address", "The address to listen on (default 127.0.0.1)."),
-            .value("port", "port", "The port (default 8080; 0 picks a free one)."),
-            .value("web", "folder", "The web app's folder (default: Web next to the database's app, if present)."),
-            .flag("behind-proxy", "Behind a TLS proxy: mark cookies Secure."),
-            .value("log-level", "level", "all (default), errors or off."),
-            .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
-            .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
-            .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
-            .value("smtp-url", "url", "Send email alerts through this server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port]."),
-            .value("smtp-from", "address", "The sender of email alerts (needed with --smtp-url)."),
-            .value("smtp-credentials", "file", "A file holding user:password for the SMTP server (else SLATE_SMTP_USER / SLATE_SMTP_PASSWORD)."),
-            .flag("smtp-require-tls", "Refuse to send email over a connection without TLS."),
-            .value("public-url", "url", "The address people open Slate at, for links in emails (default: the listening address)."),
-        ],
-        run: runServe)
+    /// `slate serve` (see ``ServeCommand``).
+    static let serve = ServeCommand.spec
 
-    @Sendable static func runServe(_ parsed: ParsedCommand, _ session: Session) throws {
-        let host = parsed.value("host") ?? "127.0.0.1"
-        let port = try parsed.value("port").map { text -> Int in
-            guard let port = Int(text), (0...65535).contains(port) else {
-                throw session.invalidValue(text, option: "port", expected: "a port number from 0 to 65535", path: parsed.path)
+    /// `--trusted-proxy` (repeatable) and the deprecated `--behind-proxy` (loopback).
+    static func trustedProxies(_ parsed: ParsedCommand, _ session: Session) throws -> TrustedProxies {
+        var texts = parsed.allValues("trusted-proxy")
+        if parsed.flag("behind-proxy") {
+            FileHandle.standardError.write(Data("slate serve: --behind-proxy is deprecated; it now means --trusted-proxy 127.0.0.1 --trusted-proxy ::1.\n".utf8))
+            texts += ["127.0.0.1", "::1"]
+        }
+        return TrustedProxies(try texts.map { text in
+            guard let range = AddressRange(text) else {
+                throw session.invalidValue(text, option: "trusted-proxy", expected: "an IP address or a CIDR range such as 10.0.0.0/8 or fd00::/8", path: parsed.path)
             }
-            return port
-        } ?? 8080
-        let level: AccessLog.Level
-        switch parsed.value("log-level")?.lowercased() ?? "all" {
-        case "all": level = .all
-        case "errors": level = .errors
-        case "off": level = .off
-        case let other: throw session.invalidValue(other, option: "log-level", expected: "all, errors or off", path: parsed.path)
-        }
-        let maximumAge = try parsed.value("missed-alerts-max-age").map { text -> TimeInterval in
-            guard let alert = try? TaskAlert(parsing: text), case .beforeDue(let seconds) = alert.trigger, seconds > 0 else {
-                throw session.invalidValue(text, option: "missed-alerts-max-age", expected: "an age such as 30m, 12h or 1d", path: parsed.path)
-            }
-            return TimeInterval(seconds)
-        } ?? 12 * 3600
-        let webRoot = parsed.value("web") ?? ["Web", "/usr/share/slate/Web"].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
-
-        let slate = try session.slate()
-        let administration = AccountAdministration(container: slate.container)
-        let service = SlateService(container: slate.container, webRoot: webRoot, secureCookies: parsed.flag("behind-proxy"), logLevel: level)
-        var configuration = HTTPServer.Configuration(host: host, port: port)
-        for (option, keyPath, least) in [("max-connections", \HTTPServer.Configuration.maxConnections, 1), ("connections-per-ip", \.connectionsPerIP, 0)] {
-            guard let text = parsed.value(option) else { continue }
-            guard let count = Int(text), count >= least else {
-                throw session.invalidValue(text, option: option, expected: "a count of \(least) or more", path: parsed.path)
-            }
-            configuration[keyPath: keyPath] = count
-        }
-        // Checked before listening: a wrong SMTP option stops here, with nothing started.
-        _ = try smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://\(host)")
-        let server = HTTPServer(configuration: configuration, responder: service.router)
-        do {
-            try server.start()
-        } catch {
-            throw SlateError.invalid(field: "port", message: "Cannot listen on \(host):\(port): \(error).")
-        }
-        var banner = "Slate is serving \(session.databasePath)\n  http://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(server.port)/\n"
-        if host == "0.0.0.0" { banner += "  reachable from other devices on your network: use this machine's IP address\n" }
-        if let first = try administration.firstStartAccount() {
-            banner += "First start: created the account '\(first.name)' with the password\n  \(first.password)\n"
-            banner += "It is shown once; change it with: slate user passwd \(first.name)\n"
-        } else if webRoot != nil {
-            banner += "Sign in with your account's name and password (slate user list names them; slate user passwd NAME sets a new password).\n"
-        }
-        if webRoot == nil { banner += "(No web app folder found: serving the API only.)\n" }
-        FileHandle.standardOutput.write(Data(banner.utf8))
-        let watcher = service.watchExternalChanges()
-        let email = try smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://\(host):\(server.port)")
-        let extra: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
-        let scheduler = service.alertScheduler(extra: extra, maximumAge: maximumAge) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
-        let alerts = Task { await scheduler.run() }
-        server.shutdownOnSignals()
-        let stopped = DispatchSemaphore(value: 0)
-        Task {
-            await server.waitUntilStopped()
-            watcher.cancel()
-            alerts.cancel()
-            stopped.signal()
-        }
-        // The main thread waits here; the server's own threads and Swift's pool do the work.
-        stopped.wait()
-        session.console.line("Stopped.")
+            return range
+        })
     }
 
     /// The SMTP server for email alerts, or nil when `--smtp-url` is not given.
@@ -181,16 +103,54 @@ enum ServerCommands {
         })
 
     static let token = CommandSpec(
-        name: "token", abstract: "Create API tokens",
-        subcommands: [tokenCreate])
+        name: "token", abstract: "Create, list and revoke API tokens",
+        subcommands: [tokenCreate, tokenList, tokenRevoke])
+
+    static let userOption = OptionSpec.value("user", "name", "The account (default: local).")
 
     static let tokenCreate = CommandSpec(
         name: "create", abstract: "Create a bearer token for an account (printed once)",
-        options: [.value("user", "name", "The account (default: local)."), .value("label", "text", "What it is for.")],
+        options: [userOption, .value("label", "text", "What it is for."),
+                  .value("expires", "lifetime", "When it stops working: 12h, 30d, 8w, 1y (at most 10y) or never (default).")],
         run: { parsed, session in
             let administration = AccountAdministration(container: try session.slate().container)
-            let token = try administration.createToken(for: parsed.value("user") ?? Account.localName, label: parsed.value("label") ?? "")
+            let lifetime: TimeInterval?
+            do {
+                lifetime = try parsed.value("expires").flatMap { try TokenLifetime.parse($0, field: "expires") }
+            } catch {
+                throw session.invalidValue(parsed.value("expires") ?? "", option: "expires", expected: TokenLifetime.forms, path: parsed.path)
+            }
+            let token = try administration.createToken(for: parsed.value("user") ?? Account.localName, label: parsed.value("label") ?? "", lifetime: lifetime)
             session.console.line(session.wantsJSON ? PublicJSON.render(["token": token]).trimmingCharacters(in: .newlines) : "Token (shown once; send it as 'Authorization: Bearer <token>'):\n  \(token)")
+        })
+
+    static let tokenList = CommandSpec(
+        name: "list", abstract: "List an account's tokens: label, created, last used, expiry (never the secret)",
+        options: [userOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let tokens = try administration.tokens(of: parsed.value("user") ?? Account.localName)
+            if session.wantsJSON {
+                session.console.out(PublicJSON.render(tokens.map(\.json)))
+                return
+            }
+            if tokens.isEmpty { session.console.line("No tokens (create one with: slate token create --label NAME).") }
+            for token in tokens {
+                let id = String(token.id.uuidString.lowercased().prefix(8))
+                let used = token.lastUsed.map(Timestamp.format) ?? "never used"
+                let expires = token.expires.map { ($0 <= Date() ? "expired " : "expires ") + Timestamp.format($0) } ?? "no expiry"
+                session.console.line("  \(id)  \(token.label.isEmpty ? "(no label)" : token.label)  created \(Timestamp.format(token.created)), \(used), \(expires)")
+            }
+        })
+
+    static let tokenRevoke = CommandSpec(
+        name: "revoke", abstract: "Revoke a token (it stops working at once)",
+        arguments: [ArgumentSpec(name: "id", help: "The token's id or its first 8 or more characters (slate token list shows them).")],
+        options: [userOption],
+        run: { parsed, session in
+            let administration = AccountAdministration(container: try session.slate().container)
+            let token = try administration.revokeToken(parsed.positionals[0], of: parsed.value("user") ?? Account.localName)
+            session.console.line("Revoked the token \(token.label.isEmpty ? String(token.id.uuidString.lowercased().prefix(8)) : "'\(token.label)'").")
         })
 
     /// The password from standard input (first line), or nil to generate one.

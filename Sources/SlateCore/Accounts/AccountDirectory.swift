@@ -121,6 +121,43 @@ public struct AccountDirectory: Sendable {
         try context.save()
     }
 
+    /// The account's API tokens, newest first.
+    public func tokens(of accountID: UUID) throws -> [Credential] {
+        try credentials(of: accountID).filter { $0.kind == .token }.sorted { $0.created > $1.created }
+    }
+
+    /// Revokes the account's token with this id; false when it has none such.
+    @discardableResult
+    public func revokeToken(_ id: UUID, of accountID: UUID) throws -> Bool {
+        let context = context()
+        guard let token = try context.model(Credential.self, id: id), token.accountID == accountID, token.kind == .token else { return false }
+        context.delete(token)
+        try context.save()
+        return true
+    }
+
+    /// Records that a token was used at `now`.
+    public func recordUse(of credentialID: UUID, at now: Date) throws {
+        let context = context()
+        guard var credential = try context.model(Credential.self, id: credentialID) else { return }
+        credential.lastUsed = now
+        context.update(credential)
+        try context.save()
+    }
+
+    /// Deletes every session and token that has expired; returns how many.
+    @discardableResult
+    public func removeExpiredSecrets(now: Date) throws -> Int {
+        let context = context()
+        let expired = try context.fetch(FetchDescriptor<Credential>()).filter { credential in
+            credential.kind != .password && (credential.expires.map { $0 <= now } ?? false)
+        }
+        guard !expired.isEmpty else { return 0 }
+        for credential in expired { context.delete(credential) }
+        try context.save()
+        return expired.count
+    }
+
     private func credentials(of accountID: UUID) throws -> [Credential] {
         try context().fetch(FetchDescriptor<Credential>(predicate: #Predicate { $0.accountID == accountID }))
     }

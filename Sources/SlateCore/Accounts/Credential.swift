@@ -23,9 +23,11 @@ public struct Credential: Codable, Sendable, Identifiable, Hashable {
     public var created: Date
     /// After this it no longer works; nil for never.
     public var expires: Date?
+    /// When a token was last used (recorded at most once an hour); nil if never.
+    public var lastUsed: Date?
 
     public init(id: UUID = UUID(), accountID: UUID, kind: Kind, secretHash: String, label: String = "",
-                created: Date, expires: Date? = nil) {
+                created: Date, expires: Date? = nil, lastUsed: Date? = nil) {
         self.id = id
         self.accountID = accountID
         self.kind = kind
@@ -33,6 +35,7 @@ public struct Credential: Codable, Sendable, Identifiable, Hashable {
         self.label = label
         self.created = created
         self.expires = expires
+        self.lastUsed = lastUsed
     }
 }
 
@@ -42,6 +45,7 @@ extension Credential: PersistentModel {
         columns: [
             .column(\.kind, "kind"), .column(\.secretHash, "secretHash"), .column(\.label, "label"),
             .column(\.created, "created"), .column(\.expires, "expires"),
+            .column(\.lastUsed, "lastUsed"),
         ],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         indexes: [Index("credentials_by_hash", on: ["kind", "secretHash"], unique: true)],

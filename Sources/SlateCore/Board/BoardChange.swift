@@ -46,6 +46,9 @@ public struct BoardChange: Sendable, Hashable {
     public let lists: Records?
     /// True when every row it touched belongs to one account: only then are ids shown.
     public let isOfOneAccount: Bool
+    /// True when it touched accounts or their credentials (a sign-out, a password change,
+    /// a revoked token): whoever acts on the board should be checked again.
+    public let touchesAccounts: Bool
     private let accounts: Set<String>
 
     init(_ commit: Commit) {
@@ -58,6 +61,7 @@ public struct BoardChange: Sendable, Hashable {
         self.lists = lists?.isEmpty == false ? lists : nil
         accounts = commit.partitions
         isOfOneAccount = commit.partitions.count == 1
+        touchesAccounts = commit.affects(Account.self) || commit.affects(Credential.self)
     }
 
     /// True when the change touched something of `accountID` (a resync concerns everyone).

@@ -77,7 +77,7 @@ extension Slate {
         let title = try TaskRules.validTitle(draft.title)
         let notes = try TaskRules.validNotes(draft.notes)
         if let listID = draft.listID { _ = try list(id: listID) }
-        if let parentID = draft.parentID { _ = try task(id: parentID) }
+        if let parentID = draft.parentID { try checkParent(parentID, for: nil) }
         let created = now
         // A repeating task needs a first occurrence: today, as in Reminders.
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
@@ -155,19 +155,6 @@ extension Slate {
         context.update(task, expectedRevision: expectedRevision ?? read.revision)
         try save(context, undoLabel: label)
         return try self.task(id: id)
-    }
-
-    /// A task cannot become its own ancestor.
-    private func checkParent(_ parentID: UUID, for id: UUID) throws {
-        var current: UUID? = parentID
-        var steps = 0
-        while let ancestor = current, steps < 1000 {
-            guard ancestor != id else {
-                throw SlateError.invalid(field: "parentID", message: "A task cannot be a subtask of itself or of its own subtasks.")
-            }
-            current = try task(id: ancestor).model.parentID
-            steps += 1
-        }
     }
 
     /// Completes or reopens tasks in one change. Completing a repeating task creates its

@@ -17,8 +17,34 @@ public enum SlateError: Error, Sendable, Equatable {
     case conflict(String, currentRevision: Int)
     /// A change cannot be undone (not in the history, or a later change touched the same rows).
     case cannotUndo(String)
-    /// The store failed; the message says why.
+    /// The database stayed locked (by another process) longer than it waits: try again.
+    case busy
+    /// The store failed unexpectedly. The message holds the details (which may include SQL
+    /// or a file path): for the server's log and the local command line, never for a client.
     case store(String)
+
+    /// A stable, machine-readable name of the kind of error, the same on every surface:
+    /// `invalid_field`, `not_found`, `ambiguous`, `duplicate_name`, `stale`, `cannot_undo`,
+    /// `busy`, `internal_error`.
+    public var code: String {
+        switch self {
+        case .invalid: "invalid_field"
+        case .notFound: "not_found"
+        case .ambiguous: "ambiguous"
+        case .duplicateListName: "duplicate_name"
+        case .conflict: "stale"
+        case .cannotUndo: "cannot_undo"
+        case .busy: "busy"
+        case .store: "internal_error"
+        }
+    }
+
+    /// True for a failure of the system rather than of the request: details are logged,
+    /// and a client is told only that something went wrong.
+    public var isInternal: Bool {
+        if case .store = self { return true }
+        return false
+    }
 
     /// The input field the error is about, if any.
     public var field: String? {
@@ -39,6 +65,7 @@ extension SlateError: CustomStringConvertible, LocalizedError {
         case .duplicateListName(let name): "A list named \"\(name)\" already exists."
         case .conflict(let what, _): "\(what) was changed by someone else; reload it and try again."
         case .cannotUndo(let message): message
+        case .busy: "The database is busy (another program is writing to it); try again in a moment."
         case .store(let message): message
         }
     }
@@ -47,22 +74,34 @@ extension SlateError: CustomStringConvertible, LocalizedError {
 }
 
 extension Slate {
-    /// Runs a store call, translating store errors into domain errors.
+    /// Runs a store call, translating store errors into domain errors by their kind (never
+    /// by their text); anything unexpected becomes `.store` with the details for the log.
     @discardableResult
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
-            switch error {
-            case .conflict(let model, _, _, let actual):
-                throw SlateError.conflict(model == "TaskList" ? "The list" : "The task", currentRevision: actual)
-            case .notFound(let model, _):
-                throw SlateError.notFound(model == "TaskList" ? "such list" : "such task")
-            case .constraintViolation(let table, let message) where table == "lists" && message.contains("UNIQUE"):
-                throw SlateError.duplicateListName("that name")
-            default:
-                throw SlateError.store(error.description)
-            }
+            throw SlateError(error)
+        }
+    }
+}
+
+extension SlateError {
+    /// The domain's reading of a store error.
+    init(_ error: StoreError) {
+        switch error {
+        case .conflict(let model, _, _, let actual):
+            self = .conflict(model == "TaskList" ? "The list" : "The task", currentRevision: actual)
+        case .notFound(let model, _):
+            self = .notFound(model == "TaskList" ? "such list" : "such task")
+        case .constraintViolation(let table, _) where table == TaskList.schema.tableName:
+            // The only rule of the lists table a valid change can break is the unique name
+            // (two processes adding the same name at once; each checked first).
+            self = .duplicateListName("that name")
+        case .busy:
+            self = .busy
+        default:
+            self = .store(error.description)
         }
     }
 }

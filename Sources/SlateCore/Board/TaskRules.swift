@@ -22,6 +22,7 @@ public enum TaskRules {
         guard trimmed.count <= maximumTitleLength else {
             throw SlateError.invalid(field: field, message: "The title is \(trimmed.count) characters; at most \(maximumTitleLength) are allowed.")
         }
+        try refuseControlCharacters(trimmed, field: field, what: "The title")
         return trimmed
     }
 
@@ -30,6 +31,7 @@ public enum TaskRules {
         guard notes.count <= maximumNotesLength else {
             throw SlateError.invalid(field: "notes", message: "The notes are \(notes.count) characters; at most \(maximumNotesLength) are allowed.")
         }
+        try refuseControlCharacters(notes, field: "notes", what: "The notes", allowing: ["\n", "\r", "\t"])
         return notes
     }
 
@@ -40,6 +42,7 @@ public enum TaskRules {
         guard trimmed.count <= maximumListNameLength else {
             throw SlateError.invalid(field: "name", message: "The list name is \(trimmed.count) characters; at most \(maximumListNameLength) are allowed.")
         }
+        try refuseControlCharacters(trimmed, field: "name", what: "The list name")
         return trimmed
     }
 
@@ -79,9 +82,23 @@ public enum TaskRules {
             guard tag.count <= maximumTagLength else {
                 throw SlateError.invalid(field: "tags", message: "The tag '\(tag)' is longer than \(maximumTagLength) characters.")
             }
+            try refuseControlCharacters(tag, field: "tags", what: "A tag")
             if seen.insert(tag).inserted { result.append(tag) }
         }
         return result
+    }
+
+    /// Refuses text holding a control character (U+0000–U+001F, U+007F–U+009F) other than
+    /// those `allowing`: a NUL cut text short in C libraries, and none of them reads as text.
+    static func refuseControlCharacters(_ text: String, field: String, what: String, allowing: Set<Unicode.Scalar> = []) throws {
+        guard let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !allowing.contains($0) })
+        else { return }
+        let code = String(control.value, radix: 16, uppercase: true)
+        let allowed = allowing.isEmpty ? "" : " (line breaks and tabs are fine)"
+        let verb = what.hasSuffix("notes") ? "contain" : "contains"
+        throw SlateError.invalid(
+            field: field,
+            message: "\(what) \(verb) the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code); only printable text is accepted\(allowed).")
     }
 
     /// A recurrence interval of at least 1 and at most 1,000.

@@ -3,7 +3,7 @@ import Foundation
 /// A task.
 public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var id: UUID
-    /// The short number people type (`slate done 12`), unique in the database; 0 until saved.
+    /// The short number people type (`slate done 12`), unique in its account; 0 until saved.
     public var number: Int
     /// The account that owns the task.
     public var accountID: UUID

@@ -112,7 +112,11 @@ public enum Timestamp {
         }
     }
 
-    /// Reads `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM)`; nil for anything else.
+    /// The widest UTC offset read: ±18:00 (real zones span −12:00 to +14:00).
+    static let maximumOffsetMinutes = 18 * 60
+
+    /// Reads `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM)`, years 0001–9999, seconds 00–59 and
+    /// offsets up to ±18:00; nil for anything else.
     public static func parse(_ text: String) -> Date? {
         let pattern = #/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/#
         guard let match = text.wholeMatch(of: pattern) else { return nil }
@@ -125,12 +129,17 @@ public enum Timestamp {
         if match.8 != "Z" {
             let sign = match.8.first == "-" ? -1 : 1
             let digits = match.8.dropFirst().filter(\.isNumber)
-            offset = sign * ((Int(digits.prefix(2)) ?? 0) * 3600 + (Int(digits.suffix(2)) ?? 0) * 60)
+            guard let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)), minutes < 60,
+                  hours * 60 + minutes <= maximumOffsetMinutes
+            else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+        // No year 0 (Foundation's Gregorian calendar would read it as year 1) and no leap
+        // second (it would become the next minute): refused rather than changed.
+        guard year >= 1, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60,
               let base = calendar.date(from: components),
               calendar.component(.day, from: base) == day
         else { return nil }
@@ -138,11 +147,11 @@ public enum Timestamp {
         return fromMilliseconds(ms)
     }
 
-    /// Reads `YYYY-MM-DD` as the start of that day in `calendar`'s time zone.
+    /// Reads `YYYY-MM-DD` (year 0001 or later) as the start of that day in `calendar`'s time zone.
     public static func parseDay(_ text: String, calendar: Calendar) -> Date? {
         let parts = text.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              let year = Int(parts[0]), year >= 1, let month = Int(parts[1]), let day = Int(parts[2]),
               let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
               calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
         else { return nil }

@@ -51,7 +51,8 @@ extension TaskItem: PersistentModel {
             .reference(\.parentID, "parentID", to: TaskItem.self, onDelete: .cascade),
         ],
         indexes: [
-            Index("tasks_by_number", on: ["number"], unique: true),
+            // Numbers count per account: each account's first task is #1.
+            Index("tasks_by_account_number", on: ["accountID", "number"], unique: true),
             // Serves the default view: incomplete first, then priority (critical first), then creation.
             Index("tasks_by_state", on: ["accountID", "isCompleted", .descending("priority"), "created"]),
             Index("tasks_by_due", on: ["accountID", "due"]),
@@ -81,7 +82,8 @@ extension TaskItem {
 /// The schema version of Slate's task database, and its migration plan.
 public enum SlateSchema {
     public static let version = 1
-    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self]
+    public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
+                                                         CalendarResource.self, CalendarCollection.self]
         + alertModels
     public static let migrations: [MigrationStage] = []
 }

@@ -29,7 +29,8 @@ enum BasicDate {
     }
 
     /// Reads `YYYYMMDDTHHMMSS` with a `Z` (UTC) or without (local time in `local`'s time
-    /// zone: a floating time, or a TZID's). A time that a clock change skips moves forward.
+    /// zone: a floating time, or a TZID's). A time that a clock change skips moves forward;
+    /// a leap second (`…T235960Z`) is refused rather than moved.
     static func parseMoment(_ text: String, local: Calendar) -> Date? {
         let isUTC = text.hasSuffix("Z") || text.hasSuffix("z")
         let body = isUTC ? String(text.dropLast()) : text
@@ -37,10 +38,10 @@ enum BasicDate {
         guard halves.count == 2, halves[1].count == 6, halves[1].allSatisfy(\.isASCII), halves[1].allSatisfy(\.isNumber),
               let (year, month, day) = dayParts(String(halves[0])),
               let hour = Int(halves[1].prefix(2)), let minute = Int(halves[1].dropFirst(2).prefix(2)),
-              let second = Int(halves[1].suffix(2)), hour < 24, minute < 60, second <= 60
+              let second = Int(halves[1].suffix(2)), hour < 24, minute < 60, second < 60
         else { return nil }
         return (isUTC ? utc : local).date(
-            from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)))
+            from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
     /// A Gregorian calendar in `zone`, for reading local times.
@@ -50,11 +51,11 @@ enum BasicDate {
         return calendar
     }
 
-    /// Year, month and day of `YYYYMMDD` when it names a real day.
+    /// Year, month and day of `YYYYMMDD` when it names a real day (year 0001 or later).
     private static func dayParts(_ text: String) -> (Int, Int, Int)? {
         guard text.count == 8, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
               let year = Int(text.prefix(4)), let month = Int(text.dropFirst(4).prefix(2)), let day = Int(text.suffix(2)),
-              (1...12).contains(month), day >= 1
+              year >= 1, (1...12).contains(month), day >= 1
         else { return nil }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]

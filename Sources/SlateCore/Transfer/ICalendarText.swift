@@ -56,7 +56,12 @@ struct ICalendarComponent {
 enum ICalendarText {
     // MARK: Reading
 
-    /// The top-level components of a file. Accepts CRLF or bare LF, folded lines (a fold
+    /// The deepest nesting of components read (VCALENDAR is level 1, a VTODO level 2, its
+    /// VALARM level 3); deeper files are refused. It keeps the component tree, and every
+    /// walk over it, shallow whatever the input.
+    static let maximumDepth = 32
+
+    /// The top-level components of a file, at most `maximumDepth` deep. Accepts CRLF or bare LF, folded lines (a fold
     /// may split a multi-byte character: lines are joined as bytes before decoding) and
     /// long unfolded lines.
     static func parse(_ data: Data) throws -> [ICalendarComponent] {
@@ -70,6 +75,10 @@ enum ICalendarText {
             let property = try contentLine(text, line: line)
             switch property.name {
             case "BEGIN":
+                guard open.count < maximumDepth else {
+                    throw ImportError(.line(line), field: nil,
+                                      "BEGIN:\(property.value) is nested \(open.count + 1) components deep; at most \(maximumDepth) are allowed.")
+                }
                 open.append(ICalendarComponent(property.value.uppercased(), line: line))
             case "END":
                 guard let component = open.popLast() else {

@@ -100,7 +100,7 @@ struct JSONRecord {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
               let minute = number(14..<16), let second = number(17..<19), let fraction = number(20..<23),
-              (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60
+              year >= 1, (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60
         else { return nil }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         guard day <= [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] else { return nil }

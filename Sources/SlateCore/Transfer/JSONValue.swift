@@ -10,7 +10,8 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// Parses a JSON document; the error names the line where the syntax breaks.
+    /// Parses a JSON document; the error names the line where the syntax breaks, or where a
+    /// key is repeated within one object.
     ///
     /// Foundation's `JSONSerialization` does the parsing: it is two orders of magnitude
     /// faster than `JSONDecoder` driving a `Decodable` tree, which matters for large exports.
@@ -26,6 +27,10 @@ enum JSONValue: Sendable, Equatable {
                 detail = "line \(line): " + detail
             }
             throw ImportError(.file, field: nil, "The file is not valid JSON: \(detail)")
+        }
+        if let duplicate = JSONDuplicateKey.first(in: data) {
+            throw ImportError(.line(duplicate.line), field: duplicate.key,
+                              "\"\(duplicate.key)\" is given twice in one object; give each key once.")
         }
         return JSONValue(foundation: object)
     }

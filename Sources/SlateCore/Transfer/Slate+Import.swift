@@ -3,10 +3,14 @@ import SlateStore
 
 extension Slate {
     /// Matches a parsed file against the account and writes it in one transaction.
-    func apply(_ batch: ImportBatch) throws -> ImportSummary {
+    /// Consumes the batch: what the file said is released once the plan holds it.
+    func apply(_ batch: consuming ImportBatch) throws -> ImportSummary {
         var plan = try ImportPlan(slate: self)
         for list in batch.lists { try plan.add(list) }
-        try plan.add(batch.tasks)
+        var tasks = batch.tasks
+        batch = ImportBatch()
+        try plan.add(tasks)
+        tasks = []
         return try plan.save()
     }
 }
@@ -29,6 +33,8 @@ struct ImportPlan {
     private var listsInFile: [String: ImportError.Location] = [:]
     private var listIDsInFile: [UUID: ImportError.Location] = [:]
     private var nextListOrder: Double
+    /// No other account exists: file ids are kept as they are (none can be another's).
+    private let isOnlyAccount: Bool
     /// Tasks to write, in the order that keeps wanted numbers: inserts that keep a number
     /// first (the store numbers the others after the highest number so far), then the rest.
     private var numberedInserts: [TaskItem] = []
@@ -37,6 +43,8 @@ struct ImportPlan {
     init(slate: Slate) throws {
         self.slate = slate
         context = slate.makeContext()
+        // An import's undo deletes the tasks and lists it created: recorded by id, not by value.
+        context.recordsInsertsByID = true
         accountID = slate.accountID
         now = slate.now
         let accountID = self.accountID
@@ -44,6 +52,7 @@ struct ImportPlan {
         lists = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         listIDsByName = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
         nextListOrder = (existing.map(\.order).max() ?? 0) + 1
+        isOnlyAccount = try context.fetchCount(FetchDescriptor<Account>(predicate: #Predicate { $0.id != accountID })) == 0
     }
 
     // MARK: Lists
@@ -61,7 +70,8 @@ struct ImportPlan {
             }
             listIDsInFile[id] = incoming.location
         }
-        if let id = incoming.id, var list = lists[id] {
+        // The file's id, or (when the account has no list with it) the id it maps to.
+        if let id = incoming.id.map(accountListID), var list = lists[id] {
             if let other = listIDsByName[key], other != id {
                 throw ImportError(incoming.location, field: "name", SlateError.duplicateListName(incoming.name).description)
             }
@@ -73,7 +83,7 @@ struct ImportPlan {
             list.created = incoming.created ?? list.created
             lists[id] = list
             listIDsByName[key] = id
-            listIDs[id] = id
+            listIDs[incoming.id!] = id
             context.update(list)
         } else if let match = listIDsByName[key] {
             if let id = incoming.id { listIDs[id] = match }
@@ -83,10 +93,14 @@ struct ImportPlan {
         }
     }
 
+    /// A list id of the file as the account knows it: the id itself when the account has
+    /// that list, else the id it maps to (`ImportedID`), whatever other accounts hold.
+    private func accountListID(_ fileID: UUID) -> UUID {
+        lists[fileID] != nil || isOnlyAccount ? fileID : ImportedID.id(for: fileID, account: accountID)
+    }
+
     private mutating func createList(_ incoming: IncomingList, id wanted: UUID?) throws -> TaskList {
-        // An id that another account uses cannot be taken over.
-        var id = UUID()
-        if let wanted, try context.model(TaskList.self, id: wanted) == nil { id = wanted }
+        let id = wanted.map(accountListID) ?? UUID()
         let order = incoming.order ?? nextListOrder
         nextListOrder = max(nextListOrder, order + 1)
         let list = TaskList(id: id, accountID: accountID, name: incoming.name, color: incoming.color ?? TaskList.defaultColor,
@@ -125,7 +139,8 @@ struct ImportPlan {
     // MARK: Tasks
 
     mutating func add(_ incoming: [IncomingTask]) throws {
-        // Ids: once per file; an id another account uses is replaced.
+        // Ids: once per file; one the account does not have is mapped (`ImportedID`) when
+        // other accounts exist, so that what they hold makes no difference.
         var seen: [UUID: ImportError.Location] = [:]
         for task in incoming {
             guard let id = task.id else { continue }
@@ -134,20 +149,18 @@ struct ImportPlan {
             }
             seen[id] = task.location
         }
-        let stored = try tasks(withIDs: Array(seen.keys))
+        let own = try tasks(withIDs: Array(seen.keys))
         var idMap: [UUID: UUID] = [:]
-        for id in seen.keys {
-            let ownedElsewhere = stored[id].map { $0.accountID != accountID } ?? false
-            idMap[id] = ownedElsewhere ? UUID() : id
-        }
+        for id in seen.keys { idMap[id] = own[id] != nil || isOnlyAccount ? id : ImportedID.id(for: id, account: accountID) }
         let ids = incoming.map { $0.id.flatMap { idMap[$0] } ?? UUID() }
+        let stored = own.merging(try tasks(withIDs: ids.filter { own[$0] == nil }), uniquingKeysWith: { first, _ in first })
 
         // Parents: in the file, or in the account; never an ancestor of the task itself.
         let fileIDs = Set(ids)
         var parents: [UUID: UUID] = [:]
         for (task, id) in zip(incoming, ids) { parents[id] = task.parentID.map { idMap[$0] ?? $0 } }
         let outside = Set(parents.values).subtracting(fileIDs)
-        let storedParents = try tasks(withIDs: Array(outside)).filter { $0.value.accountID == accountID }
+        let storedParents = try tasks(withIDs: Array(outside))
         for (task, id) in zip(incoming, ids) {
             guard let parent = parents[id] else { continue }
             let at = task.parentLocation ?? task.location
@@ -155,14 +168,12 @@ struct ImportPlan {
                 throw ImportError(at, field: task.parentField,
                                   "\(task.parentField) names no task in the file or the database: '\(task.parentID!.uuidString.lowercased())'")
             }
-            var ancestor: UUID? = parent
-            var steps = 0
-            while let current = ancestor, steps <= incoming.count + 1000 {
-                guard current != id else {
-                    throw ImportError(at, field: task.parentField, "A task cannot be a subtask of itself or of its own subtasks.")
-                }
-                ancestor = fileIDs.contains(current) ? parents[current] : try context.model(TaskItem.self, id: current)?.parentID
-                steps += 1
+        }
+        var tree = SubtaskTree(context: context, accountID: accountID, fileIDs: fileIDs, fileParents: parents)
+        for (task, id) in zip(incoming, ids) {
+            try ImportRules.check(task.parentLocation ?? task.location, field: task.parentField) {
+                _ = try tree.level(of: id, field: task.parentField)
+                if stored[id] != nil { try tree.checkStoredSubtasks(of: id, field: task.parentField) }
             }
         }
 
@@ -199,12 +210,15 @@ struct ImportPlan {
 
     /// Writes everything in one transaction, one undo step.
     mutating func save() throws -> ImportSummary {
+        summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
+        summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        // Staged, then released: the context holds the encoded rows, the plan no copy.
         for task in numberedInserts { context.insert(task) }
+        numberedInserts = []
         for (task, isNew) in otherWrites {
             if isNew { context.insert(task) } else { context.update(task) }
         }
-        summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
-        summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        otherWrites = []
         let tasks = summary.tasksCreated + summary.tasksUpdated
         let label = tasks > 0 || summary.listsCreated == 0
             ? "Import \(tasks) \(tasks == 1 ? "task" : "tasks")"
@@ -218,23 +232,25 @@ struct ImportPlan {
     /// SQLite binds at most a few thousand values per statement.
     private static let chunkSize = 500
 
-    /// The tasks with these ids, in any account. One lookup each: the store cannot match
+    /// The tasks with these ids in the account. One lookup each: the store cannot match
     /// `id` against a list in a predicate (the id column's key path is `\Model.id`, which
     /// `\TaskItem.id` does not equal).
     private func tasks(withIDs ids: [UUID]) throws -> [UUID: TaskItem] {
         var found: [UUID: TaskItem] = [:]
         for id in ids {
-            if let task = try context.model(TaskItem.self, id: id) { found[id] = task }
+            if let task = try context.model(TaskItem.self, id: id), task.accountID == accountID { found[id] = task }
         }
         return found
     }
 
-    /// Which of these numbers a task has, in any account (numbers are unique in the database).
+    /// Which of these numbers a task of the account has (numbers are unique per account).
     private func numbersInUse(_ numbers: [Int]) throws -> Set<Int> {
         var used: Set<Int> = []
+        let accountID = self.accountID
         for start in stride(from: 0, to: numbers.count, by: Self.chunkSize) {
             let chunk = Array(numbers[start..<min(start + Self.chunkSize, numbers.count)])
-            for task in try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate { chunk.contains($0.number) })) {
+            for task in try context.fetch(FetchDescriptor<TaskItem>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.number) })) {
                 used.insert(task.number)
             }
         }

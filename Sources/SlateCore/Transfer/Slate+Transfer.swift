@@ -37,13 +37,22 @@ extension Slate {
     /// Imports a file into the account, all or nothing.
     ///
     /// The whole file is read and checked first; then every list and task is written in one
-    /// transaction, one undo step ("Import 12 tasks"). A malformed file throws an
-    /// `ImportError` that names the line or record and the field, and changes nothing.
+    /// transaction, one undo step ("Import 12 tasks"). Undoing it deletes the tasks and
+    /// lists it created (unless changed since) and reverts those it updated; it cannot be
+    /// redone. A file holds at most `TransferFormat.maximumImportBytes` and
+    /// `maximumImportTasks`. A malformed file throws an `ImportError` that names the line or
+    /// record and the field, and changes nothing.
     ///
     /// Matching what exists:
     /// - A task whose id (Slate JSON `id`, iCalendar `UID`, Taskwarrior `uuid`) exists in the
     ///   account is updated with the file's values (it keeps its number); other tasks are
-    ///   created, with the file's id and number when they are free.
+    ///   created, with the file's number when the account has no task with it. Ids are
+    ///   looked up in the account only: with no other account in the database the file's
+    ///   ids are kept; otherwise an id the account lacks is mapped to one made from the
+    ///   account and the file id (`ImportedID`), so the outcome never depends on what other
+    ///   accounts hold, and importing the same file again updates the same tasks.
+    /// - Subtasks may be at most `TaskRules.maximumSubtaskDepth` levels deep, and no parent
+    ///   chain may loop back (`ImportError` naming the task).
     /// - A list is matched by id (Slate JSON; then updated), else by name without case (then
     ///   kept as it is); a list that matches nothing is created. Tasks that name a list that
     ///   does not exist create it.
@@ -51,6 +60,9 @@ extension Slate {
     /// - Parameter format: the file's format; nil to detect it (`TransferFormat.detect`).
     @discardableResult
     public func importData(_ data: Data, format: TransferFormat?) throws -> ImportSummary {
+        guard data.count <= TransferFormat.maximumImportBytes else {
+            throw ImportError(.file, field: nil, "The file is larger than \(TransferFormat.maximumImportBytes >> 20) MiB, the most one import reads; split it into smaller files.")
+        }
         let calendar = self.calendar
         let batch: ImportBatch
         switch format ?? TransferFormat.detect(data) {
@@ -59,7 +71,10 @@ extension Slate {
         case .todotxt: batch = try TodoTxtFormat.decode(data, calendar: calendar)
         case .taskwarrior: batch = try TaskwarriorFormat.decode(data, calendar: calendar)
         }
-        return try apply(batch)
+        guard batch.tasks.count <= TransferFormat.maximumImportTasks else {
+            throw ImportError(.file, field: nil, "The file holds \(batch.tasks.count) tasks; one import takes at most \(TransferFormat.maximumImportTasks). Split it into smaller files.")
+        }
+        return try apply(consume batch)
     }
 
     func exportSnapshot() throws -> ExportSnapshot {

@@ -16,6 +16,12 @@ public enum TransferFormat: String, CaseIterable, Sendable {
     /// Taskwarrior's JSON export: an array of task objects, for `task import`.
     case taskwarrior
 
+    /// The largest file `Slate.importData` reads: 64 MiB. (The server's body limit is
+    /// lower: `POST /api/v1/import` takes what one request may carry.)
+    public static let maximumImportBytes = 64 << 20
+    /// The most tasks one import may hold: 100,000.
+    public static let maximumImportTasks = 100_000
+
     /// The usual file name extension, without the dot.
     public var fileExtension: String {
         switch self {

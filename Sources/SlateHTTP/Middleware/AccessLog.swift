@@ -20,15 +20,19 @@ public struct AccessLog: Middleware {
         case off
     }
 
-    /// Which requests are logged.
-    public var level: Level
-    private let write: @Sendable (String) -> Void
+    /// Which requests are logged (the log's ``ServiceLog/requestLevel``).
+    public var level: Level { lines.requestLevel }
+    private let lines: ServiceLog
 
     /// Logs at `level` through `write`, which gets each line without its newline; standard
     /// error by default.
     public init(level: Level = .all, write: @escaping @Sendable (String) -> Void = AccessLog.standardError) {
-        self.level = level
-        self.write = write
+        self.lines = ServiceLog(format: .text, requestLevel: level, write: write)
+    }
+
+    /// Logs through `log`, in its format (text or JSON) and at its request level.
+    public init(log: ServiceLog) {
+        self.lines = log
     }
 
     /// Writes `line` and a newline to standard error in one call, so lines from concurrent
@@ -38,6 +42,7 @@ public struct AccessLog: Middleware {
     }
 
     public func handle(_ request: Request, next: Handler) async throws -> Response {
+        let level = self.level
         guard level != .off else { return try await next(request) }
         let clock = ContinuousClock()
         let started = clock.now
@@ -55,10 +60,11 @@ public struct AccessLog: Middleware {
     }
 
     private func log(_ request: Request, _ status: HTTPStatus, _ size: String, _ elapsed: Duration) {
+        let level = self.level
         guard level == .all || status.code >= 400 else { return }
         let (seconds, attoseconds) = elapsed.components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        write("\(request.method) \(request.path) \(status.code) \(size) \(String(format: "%.1f", milliseconds))ms")
+        lines.request(method: request.method.rawValue, path: request.path, client: request.remoteAddress, status: status.code, size: size, milliseconds: milliseconds)
     }
 
     private static func size(of response: Response) -> String {

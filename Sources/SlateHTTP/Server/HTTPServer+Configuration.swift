@@ -28,17 +28,33 @@ extension HTTPServer {
         /// A connection that sends nothing for this long is closed. Suspended connections
         /// (a handler still working, a stream waiting for its next event) do not time out.
         public var idleTimeout: Duration = .seconds(60)
+        /// A new connection's first request head (request line and header fields) must be
+        /// in within this, however slowly it trickles; then the connection is closed.
+        public var headerTimeout: Duration = .seconds(10)
+        /// A request's body must be in within this of the end of its head (a 1 MiB body at
+        /// 20 KiB/s), however slowly it trickles; then the connection is closed.
+        public var bodyTimeout: Duration = .seconds(60)
         /// Simultaneous connections from one client address; 0 is unlimited.
         public var connectionsPerIP: Int = 64
         /// Simultaneous connections in total. With a thread pool the library divides this
-        /// between its threads, each refusing past its share.
+        /// between its threads, each refusing past its share. Past three quarters of it,
+        /// each new connection closes the oldest one that is waiting for a request (idle or
+        /// still sending its head), so slow and idle clients cannot crowd out a fresh one.
         public var maxConnections: Int = 1024
+        /// Reverse proxies whose `X-Forwarded-For` names the client: a request from one of
+        /// them gets the right-most untrusted hop as its ``Request/remoteAddress``. Empty: the
+        /// header is ignored and the peer's address is the client's.
+        public var trustedProxies = TrustedProxies()
         /// How often an idle Server-Sent Events stream gets a `: keepalive` comment. The
         /// heartbeat is also how a stream notices that its client went away.
         public var sseHeartbeat: Duration = .seconds(15)
         /// How long ``HTTPServer/shutdown()`` waits for requests in flight before it answers
         /// the rest 503 and stops.
         public var shutdownGracePeriod: Duration = .seconds(10)
+
+        /// Serve HTTPS with this certificate (PEM, the chain after the leaf) and key (PEM);
+        /// both nil serves plain HTTP. See ``TLSIdentity``.
+        public var tls: TLSIdentity? = nil
 
         /// The defaults: 127.0.0.1, a free port, 1 MiB bodies, 8 KiB headers.
         public init() {}

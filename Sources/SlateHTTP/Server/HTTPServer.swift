@@ -13,7 +13,9 @@ import Synchronization
 /// - Limits (``Configuration``): a declared body over `maxBodySize` is answered 413 before
 ///   it is read; a chunked body that grows past it closes the connection (the library
 ///   cannot answer in the middle of a body). Over-long headers get 431 from the library.
-///   The per-IP limit closes extra connections; past the total, new ones wait unaccepted.
+///   The per-IP limit closes extra connections. A request head must arrive within
+///   `headerTimeout` of connecting; past three quarters of the total, each new connection
+///   closes the oldest waiting one (``ConnectionWatch``).
 /// - Streams: `.stream` bodies are sent chunk by chunk as they are produced;
 ///   `text/event-stream` ones get a `: keepalive` comment when idle for `sseHeartbeat`.
 /// - Shutdown (``shutdown()``): stop accepting, end streams, wait for requests in flight,
@@ -64,6 +66,7 @@ public final class HTTPServer: Sendable {
             core.beginDraining()
             core.resumeEverything()
             daemon.stop(listeningSocket: -1)
+            core.watch.stop()
         }
     }
 
@@ -82,6 +85,7 @@ public final class HTTPServer: Sendable {
         try state.withLock { state throws(HTTPServerError) in
             guard case .idle = state.lifecycle else { throw HTTPServerError("The server was already started.") }
             let daemon = try LibraryDaemon(core: core)
+            core.watch.startSweeping()
             state.lifecycle = .running(daemon)
             state.port = daemon.port
         }
@@ -106,6 +110,7 @@ public final class HTTPServer: Sendable {
         // The 503s and stream ends just released still need a moment to reach the wire.
         await waitForRequestsInFlight(upTo: Self.flushPeriod)
         daemon.stop(listeningSocket: listeningSocket)
+        core.watch.stop()
 
         let waiters = state.withLock { state in
             state.lifecycle = .stopped

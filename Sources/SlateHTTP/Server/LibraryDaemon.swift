@@ -15,6 +15,8 @@ import Darwin
 struct LibraryDaemon {
     let pointer: OpaquePointer
     let port: Int
+    /// The TLS certificate and key as C strings the library reads, wiped and freed in `stop`.
+    private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
     /// Binds and starts the network threads.
     init(core: ServerCore) throws(HTTPServerError) {
@@ -25,15 +27,27 @@ struct LibraryDaemon {
         // No epoll elsewhere: let the library choose (kqueue is not used; poll or select).
         var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #endif
+        var tlsStrings: [UnsafeMutablePointer<CChar>] = []
+        if let tls = configuration.tls {
+            guard slate_mhd_supports_tls() != 0 else { throw HTTPServerError("This libmicrohttpd was built without TLS.") }
+            tlsStrings = [tls.certificatePEM, tls.keyPEM].map { pem in
+                let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: pem.count + 1)
+                _ = pem.copyBytes(to: UnsafeMutableRawBufferPointer(start: bytes, count: pem.count).bindMemory(to: UInt8.self))
+                bytes[pem.count] = 0
+                return bytes
+            }
+        }
         let limits = slate_mhd_limits(
             thread_pool_size: UInt32(clamping: configuration.threadPoolSize),
             connection_memory_limit: configuration.maxHeaderSize + HTTPServer.Configuration.bufferAllowance,
             connection_timeout: HTTPServer.Configuration.wholeSeconds(configuration.idleTimeout),
             per_ip_connection_limit: UInt32(clamping: configuration.connectionsPerIP),
-            connection_limit: UInt32(clamping: configuration.maxConnections))
+            connection_limit: UInt32(clamping: configuration.maxConnections),
+            tls_certificate: tlsStrings.first.map { UnsafePointer($0) }, tls_key: tlsStrings.last.map { UnsafePointer($0) })
         guard let port = UInt16(exactly: configuration.port) else {
             throw HTTPServerError("The port \(configuration.port) is not between 0 and 65535.")
         }
+        Self.raiseDescriptorLimit(toAtLeast: configuration.maxConnections + 256)
         let cls = Unmanaged.passUnretained(core).toOpaque()
         let daemon: OpaquePointer?
         if configuration.host.contains(":") {
@@ -59,9 +73,14 @@ struct LibraryDaemon {
             }
         }
         guard let daemon else {
+            Self.wipe(tlsStrings)
+            if configuration.tls != nil {
+                throw HTTPServerError("Could not start TLS on \(configuration.host):\(configuration.port): check that the certificate and key are PEM and belong together (or the address is in use).")
+            }
             throw HTTPServerError("Could not listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(errno))).")
         }
         self.pointer = daemon
+        self.tlsStrings = tlsStrings
         self.port = Int(slate_mhd_bound_port(daemon))
     }
 
@@ -90,7 +109,27 @@ struct LibraryDaemon {
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
                 core.complete(Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue())
             }, cls,
+            { cls, connection, _, code in
+                guard let cls, let connection else { return }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+                if code.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ { core.watch.opened(connection) } else { core.watch.closed(connection) }
+            }, cls,
             limits)
+    }
+
+    /// Raises the soft limit on open files towards `needed` (within the hard limit): a
+    /// default of 1024 would run out before `maxConnections` does, and then the library
+    /// cannot accept even the connection that eviction made room for.
+    static func raiseDescriptorLimit(toAtLeast needed: Int) {
+        #if os(Linux)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(needed))
+        _ = setrlimit(resource, &limit)
     }
 
     /// Stops accepting connections; returns the listening socket, to close after `stop`.
@@ -110,5 +149,15 @@ struct LibraryDaemon {
     func stop(listeningSocket: Int32) {
         MHD_stop_daemon(pointer)
         if listeningSocket >= 0 { close(listeningSocket) }
+        Self.wipe(tlsStrings)
+    }
+
+    /// Overwrites and frees the copies of the certificate and key.
+    private static func wipe(_ strings: [UnsafeMutablePointer<CChar>]) {
+        for string in strings {
+            let length = strlen(string)
+            for index in 0..<length { string[index] = 0 }
+            string.deallocate()
+        }
     }
 }

@@ -19,7 +19,16 @@ extension ServerCore {
         let step: Step = exchange.state.withLock { state in
             if !state.headersSeen {
                 state.headersSeen = true
+                watch.headersArrived(connection)
                 (state.method, state.headers, state.remoteAddress) = Exchange.readHead(of: connection, method: method)
+                if !configuration.trustedProxies.isEmpty {
+                    state.remoteAddress = configuration.trustedProxies.clientAddress(
+                        peer: state.remoteAddress, forwardedFor: state.headers.values("X-Forwarded-For"))
+                }
+                if let problem = RequestFraming.problem(in: state.headers) {
+                    state.phase = .rejected
+                    return .reject(problem)
+                }
                 if let declared = state.headers["Content-Length"].flatMap(Int.init) {
                     guard declared <= limit else {
                         state.phase = .rejected
@@ -61,6 +70,7 @@ extension ServerCore {
             // chunked body the library may refuse a response; then the connection is dropped.
             return queue(error.response, on: connection)
         case .respond:
+            watch.requestReceived(connection)
             if suspendAndRespond(exchange) { return .YES }
             exchange.state.withLock { $0.phase = .queued }
             return queue(Self.unavailable, on: connection)

@@ -32,10 +32,13 @@ final class ServerCore: Sendable {
     let resumesUnderway = Atomic(0)
     /// A lock-free copy of `registry.draining` for the per-response check.
     let draining = Atomic(false)
+    /// Deadlines for request heads and idle connections, and eviction under pressure.
+    let watch: ConnectionWatch
 
     init(responder: any Responder, configuration: HTTPServer.Configuration) {
         self.responder = responder
         self.configuration = configuration
+        watch = ConnectionWatch(configuration: configuration)
     }
 
     /// Runs the responder and turns every error into a response: an ``HTTPError`` renders
@@ -72,6 +75,7 @@ final class ServerCore: Sendable {
 
     /// The library is done with the request (sent, failed, or the daemon is stopping).
     func complete(_ exchange: Exchange) {
+        watch.requestCompleted(exchange.connection.pointer)
         inFlight.subtract(1, ordering: .releasing)
     }
 

@@ -2,24 +2,27 @@ import Foundation
 import SlateCore
 import SlateHTTP
 
-/// Domain errors as HTTP errors in the one JSON shape.
+/// Domain errors as HTTP errors in the one JSON shape: the one table from a domain error
+/// to a status. Codes are `SlateError.code`; an internal failure never shows its details.
 extension SlateError {
     var httpError: HTTPError {
         switch self {
         case .invalid(let field, let message):
-            HTTPError(.unprocessableContent, code: "invalid_field", message: message, field: Self.apiFieldName(field))
+            HTTPError(.unprocessableContent, code: code, message: message, field: Self.apiFieldName(field))
         case .notFound(let what):
-            HTTPError(.notFound, code: "not_found", message: description.isEmpty ? "No \(what)." : description)
+            HTTPError(.notFound, code: code, message: description.isEmpty ? "No \(what)." : description)
         case .ambiguous:
-            HTTPError(.unprocessableContent, code: "ambiguous", message: description)
+            HTTPError(.unprocessableContent, code: code, message: description)
         case .duplicateListName:
-            HTTPError(.conflict, code: "duplicate_name", message: description, field: "name")
+            HTTPError(.conflict, code: code, message: description, field: "name")
         case .conflict(_, let revision):
-            HTTPError(.preconditionFailed, code: "stale", message: description, headers: ["ETag": ETag.revision(revision)])
+            HTTPError(.preconditionFailed, code: code, message: description, headers: ["ETag": ETag.revision(revision)])
         case .cannotUndo(let message):
-            HTTPError(.conflict, code: "cannot_undo", message: message, field: "change")
-        case .store(let message):
-            HTTPError(.internalServerError, code: "store_error", message: message)
+            HTTPError(.conflict, code: code, message: message, field: "change")
+        case .busy:
+            HTTPError(.serviceUnavailable, code: code, message: description, headers: ["Retry-After": "1"])
+        case .store:
+            HTTPError(.internalServerError, code: code, message: ErrorBoundary.genericMessage)
         }
     }
 }
@@ -31,11 +34,12 @@ extension SlateError {
     }
 }
 
-/// Runs domain code, turning its errors into HTTP errors.
+/// Runs domain code, turning its errors into HTTP errors. An internal failure passes
+/// through untouched, for `ErrorBoundary` to log and answer without its details.
 func domain<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as SlateError {
+    } catch let error as SlateError where !error.isInternal {
         throw error.httpError
     }
 }
@@ -45,7 +49,7 @@ func domain<T>(_ body: () throws -> T) throws -> T {
 func reference(_ field: String, _ lookup: () throws -> Void) throws {
     do {
         try lookup()
-    } catch let error as SlateError {
+    } catch let error as SlateError where !error.isInternal {
         var http = error.httpError
         if case .notFound = error { http.field = field }
         throw http

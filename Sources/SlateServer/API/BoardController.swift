@@ -137,14 +137,22 @@ struct BoardController {
             let changes = try domain { try slate.changes(since: since) }
             let lists = try context.listNames(slate)
             let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
-            return context.json([
+            var body: [String: Any] = [
                 "revision": changes.revision,
                 "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar,
                                   subtaskCounts: try domain { try slate.subtaskCounts(of: changes.tasks.map(\.id)) }),
                 "lists": summaries.map(PublicJSON.list),
                 "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
                 "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },
-            ] as [String: Any])
+            ]
+            // A live client's one request per change: the changes and the sidebar's counts.
+            if let counts = request.queryValue("counts") {
+                guard counts == "true" || counts == "false" else {
+                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "'counts' must be true or false; got '\(counts)'.", field: "counts")
+                }
+                if counts == "true" { body["counts"] = try CountsController.counts(slate, context) }
+            }
+            return context.json(body)
         }
     }
 
@@ -166,24 +174,24 @@ struct BoardController {
         }
     }
 
-    /// `POST /import?format=…` with the file as the body; all or nothing.
+    /// `POST /import?format=…` with the file as the body; all or nothing. Imports run one
+    /// at a time, off the request threads (`ImportQueue`): other accounts' requests wait at
+    /// most for an import's final commit.
     @Sendable func importData(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
-            let format = try request.queryValue("format").map { name -> TransferFormat in
-                guard let format = TransferFormat(rawValue: name) else {
-                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
-                }
-                return format
+        let format = try request.queryValue("format").map { name -> TransferFormat in
+            guard let format = TransferFormat(rawValue: name) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")
             }
-            do {
-                let summary = try domain { try slate.importData(request.body, format: format) }
-                return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
-            } catch let error as HTTPError {
-                throw error
-            } catch {
-                throw HTTPError(.unprocessableContent, code: "invalid_file", message: (error as? LocalizedError)?.errorDescription ?? "\(error)", field: "body")
-            }
+            return format
+        }
+        do {
+            let body = request.body
+            let summary = try await ImportQueue.shared.run { try domain { try slate.importData(body, format: format) } }
+            return context.stamped(context.json(["listsCreated": summary.listsCreated, "tasksCreated": summary.tasksCreated, "tasksUpdated": summary.tasksUpdated]), by: slate)
+        } catch let error as ImportError {
+            // What is wrong with the file, and where; anything else is not the file's fault.
+            throw HTTPError(.unprocessableContent, code: "invalid_file", message: error.description, field: "body")
         }
     }
 }

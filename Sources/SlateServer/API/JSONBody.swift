@@ -1,8 +1,9 @@
 import Foundation
+import SlateCore
 import SlateHTTP
 
-/// A JSON object from a request body, read strictly: malformed JSON is a 400, an unknown
-/// or mistyped field a 422 that names the field and the accepted forms.
+/// A JSON object from a request body, read strictly: malformed JSON or a key given twice is
+/// a 400, an unknown or mistyped field a 422 that names the field and the accepted forms.
 struct JSONBody {
     /// A field that may be absent, explicitly null, or set.
     enum Field<Value> {
@@ -37,6 +38,10 @@ struct JSONBody {
             parsed = try JSONSerialization.jsonObject(with: request.body.isEmpty ? Data("{}".utf8) : request.body)
         } catch {
             throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON.", field: "body")
+        }
+        if let duplicate = JSONDuplicateKey.first(in: request.body) {
+            throw HTTPError(.badRequest, code: "duplicate_key",
+                            message: "'\(duplicate.key)' is given twice in the body; give each field once.", field: duplicate.key)
         }
         guard let object = parsed as? [String: Any] else {
             throw HTTPError(.badRequest, code: "malformed_json", message: "The body must be a JSON object.", field: "body")

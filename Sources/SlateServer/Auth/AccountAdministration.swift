@@ -31,12 +31,49 @@ public struct AccountAdministration: Sendable {
         return chosen
     }
 
-    /// A new API token for the account; returns the token to show once.
-    public func createToken(for name: String, label: String) throws -> String {
-        guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
+    /// The longest token label.
+    public static let maximumLabelLength = 100
+
+    /// A new API token for the account, working for `lifetime` seconds (nil: until revoked);
+    /// returns the token to show once.
+    public func createToken(for name: String, label: String, lifetime: TimeInterval? = nil) throws -> String {
+        try createToken(for: try accountID(named: name), label: label, lifetime: lifetime).token
+    }
+
+    /// A new API token for the account with this id; the token (to show once) and its record.
+    public func createToken(for accountID: UUID, label: String, lifetime: TimeInterval?) throws -> (token: String, record: TokenRecord) {
+        guard label.count <= Self.maximumLabelLength, !label.contains(where: { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) else {
+            throw SlateError.invalid(field: "label", message: "A token label is at most \(Self.maximumLabelLength) characters on one line.")
+        }
         let token = Secrets.randomToken()
-        try directory.addSecret(.token, digest: Secrets.digest(token), for: account.id, label: label, now: clock(), expires: nil)
-        return token
+        let now = clock()
+        let credential = try directory.addSecret(.token, digest: Secrets.digest(token), for: accountID, label: label, now: now,
+                                                 expires: lifetime.map { now.addingTimeInterval($0) })
+        return (token, TokenRecord(credential))
+    }
+
+    /// The account's tokens, newest first.
+    public func tokens(of name: String) throws -> [TokenRecord] {
+        try directory.tokens(of: try accountID(named: name)).map(TokenRecord.init)
+    }
+
+    /// Revokes the account's token whose id is `id` or starts with it (at least 8 characters).
+    public func revokeToken(_ id: String, of name: String) throws -> TokenRecord {
+        let prefix = id.lowercased()
+        let matches = try directory.tokens(of: try accountID(named: name)).filter {
+            prefix.count >= 8 && $0.id.uuidString.lowercased().hasPrefix(prefix)
+        }
+        guard matches.count == 1, let token = matches.first else {
+            throw matches.isEmpty ? SlateError.notFound("token \(id) of \(name)")
+                : SlateError.invalid(field: "id", message: "'\(id)' names more than one token; give more of its id.")
+        }
+        try directory.revokeToken(token.id, of: token.accountID)
+        return TokenRecord(token)
+    }
+
+    private func accountID(named name: String) throws -> UUID {
+        guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
+        return account.id
     }
 
     /// On a first start with no account that can sign in, creates `name` with a generated

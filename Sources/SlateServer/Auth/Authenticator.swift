@@ -15,6 +15,8 @@ struct Authenticator: Sendable {
     let clock: @Sendable () -> Date
     /// Tokens and sessions already looked up, until a commit touches credentials or accounts.
     let known = KnownSecrets()
+    /// When each token's use was last written to the store.
+    let tokenUses = TokenUses()
 
     init(directory: AccountDirectory, clock: @escaping @Sendable () -> Date) {
         self.directory = directory
@@ -56,12 +58,23 @@ struct Authenticator: Sendable {
         let now = clock()
         if let stamp, let entry = known.entry(for: secret, kind: kind, stamp: stamp) {
             if let expires = entry.expires, expires <= now { return nil }
+            try recordUse(entry.credentialID, kind: kind, stored: nil, now: now)
             return entry.accountID
         }
         guard let credential = try directory.credential(forSecret: Secrets.digest(secret), kind: kind) else { return nil }
-        if let stamp { known.remember(secret, kind: kind, stamp: stamp, accountID: credential.accountID, expires: credential.expires) }
+        if let stamp {
+            known.remember(secret, kind: kind, stamp: stamp, credentialID: credential.id, accountID: credential.accountID, expires: credential.expires)
+        }
         if let expires = credential.expires, expires <= now { return nil }
+        try recordUse(credential.id, kind: kind, stored: credential.lastUsed, now: now)
         return credential.accountID
+    }
+
+    /// Writes a token's last use, at most once an hour per token (a write per request
+    /// would cost more than the request).
+    private func recordUse(_ id: UUID, kind: Credential.Kind, stored: Date?, now: Date) throws {
+        guard kind == .token, tokenUses.claim(id, stored: stored, now: now) else { return }
+        try directory.recordUse(of: id, at: now)
     }
 
     func unauthorized(_ message: String) -> HTTPError {
@@ -93,6 +106,7 @@ struct Authenticator: Sendable {
 /// `BoardStore.changeStamp`) of the credentials and accounts they were read at.
 final class KnownSecrets: Sendable {
     struct Entry {
+        let credentialID: UUID
         let accountID: UUID
         let expires: Date?
         let stamp: Int
@@ -110,12 +124,30 @@ final class KnownSecrets: Sendable {
         }
     }
 
-    func remember(_ secret: String, kind: Credential.Kind, stamp: Int, accountID: UUID, expires: Date?) {
+    func remember(_ secret: String, kind: Credential.Kind, stamp: Int, credentialID: UUID, accountID: UUID, expires: Date?) {
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[Self.key(secret, kind)] = Entry(accountID: accountID, expires: expires, stamp: stamp)
+            entries[Self.key(secret, kind)] = Entry(credentialID: credentialID, accountID: accountID, expires: expires, stamp: stamp)
         }
     }
 
     private static func key(_ secret: String, _ kind: Credential.Kind) -> String { kind.rawValue + " " + secret }
+}
+
+/// When each token's last use was written, so it is written at most once an hour.
+final class TokenUses: Sendable {
+    static let interval: TimeInterval = 3600
+    private let written = Mutex<[UUID: Date]>([:])
+
+    /// True when the use at `now` should be written (and from now on counts as written).
+    func claim(_ id: UUID, stored: Date?, now: Date) -> Bool {
+        written.withLock { written in
+            let last = written[id] ?? stored ?? .distantPast
+            if written[id] == nil, let stored { written[id] = stored }
+            guard now.timeIntervalSince(last) >= Self.interval || last > now else { return false }
+            if written.count >= KnownSecrets.capacity { written.removeAll(keepingCapacity: true) }
+            written[id] = now
+            return true
+        }
+    }
 }

@@ -6,7 +6,7 @@ import SlateHTTP
 /// who am I.
 struct SessionController: Sendable {
     let authenticator: Authenticator
-    let limiter: LoginLimiter
+    let guardian: SignInGuard
     /// Adds `Secure` to the cookie (served over HTTPS, or behind a TLS proxy).
     let secureCookies: Bool
     let sessionLifetime: TimeInterval = 30 * 86_400
@@ -21,18 +21,30 @@ struct SessionController: Sendable {
         let body = try JSONBody(request, allowed: ["name", "password"])
         let name = try body.requiredString("name")
         let password = try body.requiredString("password")
+        try guardian.checkBounds(name: name, password: password)
         let now = authenticator.clock()
-        if let wait = limiter.retryAfter(name: name, address: request.remoteAddress, now: now) {
+        let attempt: LoginLimiter.Attempt
+        switch guardian.limiter.begin(name: name, address: request.remoteAddress, now: now) {
+        case .refused(let wait):
             throw HTTPError(.tooManyRequests, code: "rate_limited",
-                            message: "Too many failed sign-ins; try again in \(wait) seconds.", headers: ["Retry-After": String(wait)])
+                            message: "Too many sign-in attempts; try again in \(wait) seconds.", headers: ["Retry-After": String(wait)])
+        case .allowed(let allowed):
+            attempt = allowed
         }
-        guard let (account, hash) = try authenticator.directory.passwordHash(forAccountNamed: name),
-              Secrets.verify(password, against: hash)
-        else {
-            limiter.recordFailure(name: name, address: request.remoteAddress, now: now)
+        let found = try authenticator.directory.passwordHash(forAccountNamed: name)
+        let matches: Bool
+        do {
+            matches = try await guardian.verify(password, against: found?.1)
+        } catch {
+            guardian.limiter.abandon(attempt)
+            throw error
+        }
+        guard matches, let (account, _) = found else {
+            guardian.limiter.finish(attempt, succeeded: false, now: authenticator.clock())
             throw HTTPError(.unauthorized, code: "unauthorized", message: "The name or the password is wrong.")
         }
-        limiter.recordSuccess(name: name, address: request.remoteAddress)
+        guardian.limiter.finish(attempt, succeeded: true, now: authenticator.clock())
+        try purgeExpiredSecrets(now: now)
         let session = Secrets.randomToken()
         try authenticator.directory.addSecret(.session, digest: Secrets.digest(session), for: account.id,
                                               label: request.headers["User-Agent"] ?? "", now: now,
@@ -40,6 +52,12 @@ struct SessionController: Sendable {
         var response = Response.json(JSONSerialization.body(["account": account.name, "csrfHeader": "\(Authenticator.csrfHeader): \(Authenticator.csrfValue)"]))
         response.headers.add("Set-Cookie", cookie(session, maxAge: Int(sessionLifetime)))
         return response
+    }
+
+    /// Deletes expired sessions and tokens, at most once a minute (on a successful sign-in).
+    private func purgeExpiredSecrets(now: Date) throws {
+        guard guardian.claimPurge(now: now) else { return }
+        try authenticator.directory.removeExpiredSecrets(now: now)
     }
 
     @Sendable func current(_ request: Request) async throws -> Response {

@@ -6,10 +6,28 @@ import Synchronization
 /// `GET /api/v1/events`: Server-Sent Events, one `change` event per commit that touched
 /// the caller's account, with the new revision as the event id. A client that reconnects
 /// with `Last-Event-ID` first gets a `sync` event naming the revision to fetch changes from.
+///
+/// An account has at most ``streamsPerAccount`` streams open (429 past that), counted by
+/// account, not by address, so tabs behind one proxy do not crowd each other out. A stream
+/// ends when the credential that opened it stops working (sign-out, password change,
+/// revoked token: every commit that touches credentials or accounts re-authenticates its
+/// request; an expired session or token: checked every ``credentialCheckInterval``).
 struct EventsController {
     let context: APIContext
     /// Every stream of the same commit sends the same event: it is encoded once per API.
     let recentEvents = EventCache()
+    let streams: StreamQuota
+
+    /// How often an open stream checks that its credential still works (it may expire).
+    static let credentialCheckInterval = Duration.seconds(30)
+
+    /// The default cap on one account's open event streams (tabs, phones, scripts).
+    static let streamsPerAccount = 16
+
+    init(context: APIContext, streamsPerAccount: Int = EventsController.streamsPerAccount) {
+        self.context = context
+        streams = StreamQuota(limit: streamsPerAccount)
+    }
 
     func addRoutes(to router: inout Router) {
         router.on(.get, "/api/v1/events", events)
@@ -17,11 +35,18 @@ struct EventsController {
 
     @Sendable func events(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
+        let accountID = slate.accountID
+        let streams = self.streams
+        let authenticate = context.authenticate
         let changes = context.container.boardChanges()
         let current = try await slate.read { slate in try domain { try slate.revision() } }
+        guard streams.open(accountID) else {
+            throw HTTPError(.tooManyRequests, code: "too_many_streams",
+                            message: "This account has \(streams.limit) live event streams open already; close one (a tab or an app) first.",
+                            headers: ["Retry-After": "5"])
+        }
         let resumeFrom = request.headers["Last-Event-ID"].flatMap { Int($0) }
         let recentEvents = self.recentEvents
-        let accountID = slate.accountID
         let alerts = context.pageAlerts.subscribe(accountID)
         let stream = AsyncStream<ServerSentEvent> { continuation in
             // Alerts for this account's open pages go out on the same stream.
@@ -32,14 +57,25 @@ struct EventsController {
                     continuation.yield(ServerSentEvent(id: String(current), event: "sync",
                                                        data: Self.json(["since": resumeFrom, "revision": current])))
                 }
-                for await change in changes where change.revision > current && change.concerns(account: accountID) {
+                for await change in changes where change.revision > current {
+                    if change.touchesAccounts, (try? await authenticate(request)) != accountID { break }
+                    guard change.concerns(account: accountID) else { continue }
                     continuation.yield(recentEvents.event(for: change))
                 }
                 continuation.finish()
             }
+            // A session or token that expires makes no commit: check it now and then too.
+            let expiry = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.credentialCheckInterval)
+                    if !Task.isCancelled, (try? await authenticate(request)) != accountID { continuation.finish() }
+                }
+            }
             continuation.onTermination = { _ in
                 relay.cancel()
                 alertRelay.cancel()
+                expiry.cancel()
+                streams.close(accountID)
             }
         }
         return Response.eventStream(stream)
@@ -70,6 +106,33 @@ struct EventsController {
     static func json(_ object: [String: Any]) -> String {
         String(decoding: JSONSerialization.body(object), as: UTF8.self)
     }
+}
+
+/// Open event streams per account.
+final class StreamQuota: Sendable {
+    let limit: Int
+    private let open = Mutex<[UUID: Int]>([:])
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts a new stream; false when the account is at its limit.
+    func open(_ account: UUID) -> Bool {
+        open.withLock { open in
+            guard open[account, default: 0] < limit else { return false }
+            open[account, default: 0] += 1
+            return true
+        }
+    }
+
+    func close(_ account: UUID) {
+        open.withLock { open in
+            let left = open[account, default: 1] - 1
+            open[account] = left > 0 ? left : nil
+        }
+    }
+
+    /// Streams open for `account` now.
+    func count(_ account: UUID) -> Int { open.withLock { $0[account] ?? 0 } }
 }
 
 /// The last few changes' events, so a change fanned out to many streams is encoded once.

@@ -122,8 +122,14 @@ enum OpenAPIDocument {
             "/api/v1/stats": ["get": operation("statistics", "Totals, breakdowns and completions per day", parameters: [timeZone], responses: ["200": content(Schemas.ref("Statistics"))])],
             "/api/v1/changes": [
                 "get": operation("changes", "What changed since a revision",
-                                 parameters: [query("since", ["type": "integer", "minimum": 0])],
+                                 parameters: [query("since", ["type": "integer", "minimum": 0]),
+                                              query("counts", ["type": "boolean", "description": "also the sidebar's counts (as GET /counts answers)"]),
+                                              timeZone],
                                  responses: ["200": content(Schemas.ref("Changes"))]),
+            ],
+            "/api/v1/counts": [
+                "get": operation("counts", "Each smart list's count and each list's active count, in one request",
+                                 parameters: [timeZone], responses: ["200": content(Schemas.ref("Counts"))]),
             ],
             "/api/v1/export": [
                 "get": operation("export", "Every list and task as a file",
@@ -139,15 +145,30 @@ enum OpenAPIDocument {
             "/api/v1/events": [
                 "get": operation("events", "Server-Sent Events: a change event per commit to this account; Last-Event-ID resumes",
                                  parameters: [["name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string"]]],
-                                 responses: ["200": ["description": "An event stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]]]),
+                                 responses: ["200": ["description": "An event stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
+                                             "429": error]),
             ],
             "/api/v1/session": [
                 "post": operation("signIn", "Sign in with a name and password; sets the session cookie",
                                   body: object(["name": ["type": "string"], "password": ["type": "string"]], required: ["name", "password"]),
-                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "401": error, "429": error],
+                                  responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "401": error, "429": error,
+                                              "503": error],
                                   secured: false),
                 "get": operation("currentSession", "The signed-in account", responses: ["200": content(object(["account": ["type": "string"]], required: ["account"]))]),
                 "delete": operation("signOut", "Sign out", responses: ["204": ["description": "Signed out"]]),
+            ],
+            "/api/v1/tokens": [
+                "get": operation("listTokens", "The account's API tokens (never their secrets)",
+                                 responses: ["200": content(object(["tokens": ["type": "array", "items": Schemas.ref("Token")]], required: ["tokens"]))]),
+                "post": operation("createToken", "Create an API token; its secret is in this answer only",
+                                  body: object(["label": ["type": "string", "maxLength": 100],
+                                                "expiresIn": ["type": "string", "description": "12h, 30d, 8w, 1y (at most 10y) or never; absent: never",
+                                                              "examples": ["30d"]]]),
+                                  responses: ["201": content(Schemas.ref("NewToken"))]),
+            ],
+            "/api/v1/tokens/{id}": [
+                "parameters": [idParameter],
+                "delete": operation("revokeToken", "Revoke a token: it stops working at once", responses: ["204": ["description": "Revoked"], "404": error]),
             ],
             "/api/v1/openapi.json": [
                 "get": operation("openapi", "This document", responses: ["200": content(["type": "object"])], secured: false),
@@ -240,6 +261,7 @@ enum OpenAPIDocument {
                           rawBody: Bool = false, responses: [String: Any], secured: Bool = true) -> [String: Any] {
         var all = responses
         all["400"] = error
+        all["503"] = error   // the database stayed locked by another program: try again (Retry-After)
         if secured { all["401"] = error }
         if body != nil || rawBody {
             all["413"] = error   // over the server's body limit (1 MiB)

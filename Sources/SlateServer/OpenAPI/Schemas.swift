@@ -14,8 +14,11 @@ enum Schemas {
             "Error": OpenAPIDocument.object([
                 "error": ["type": "object", "required": ["code", "message"],
                           "properties": ["code": ["type": "string"], "message": ["type": "string"], "field": ["type": "string"],
-                                         "current": ["type": "object"]]],
+                                         "current": ["type": "object"], "requestId": ["type": "string"]]],
             ], required: ["error"]),
+            "Token": OpenAPIDocument.object(tokenFields, required: ["id", "label", "created", "lastUsed", "expires"]),
+            "NewToken": OpenAPIDocument.object(tokenFields.merging(["token": ["type": "string"]]) { $1 },
+                                               required: ["id", "label", "created", "lastUsed", "expires", "token"]),
             "Task": OpenAPIDocument.object([
                 "id": uuid, "number": ["type": "integer"], "title": ["type": "string"], "notes": ["type": "string"],
                 "priority": priority, "isCompleted": ["type": "boolean"], "completedAt": nullable(["type": "string"]),
@@ -68,7 +71,9 @@ enum Schemas {
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
                 "lists": ["type": "array", "items": ["type": "object"]],
                 "deletedTaskIds": ["type": "array", "items": uuid], "deletedListIds": ["type": "array", "items": uuid],
+                "counts": ref("Counts"),
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
+            "Counts": CountsController.schema,
         ]
     }
 
@@ -97,6 +102,11 @@ enum Schemas {
     }
 
     /// null colour or icon: the default (on create) or unchanged (on change).
+    static var tokenFields: [String: Any] {
+        ["id": uuid, "label": ["type": "string"], "created": ["type": "string", "format": "date-time"],
+         "lastUsed": nullable(["type": "string", "format": "date-time"]), "expires": nullable(["type": "string", "format": "date-time"])]
+    }
+
     static var listFields: [String: Any] {
         [
             "name": ["type": "string", "minLength": 1, "maxLength": TaskRules.maximumListNameLength],

@@ -11,6 +11,16 @@ enum UndoLog {
         /// What the user did, as the app named it ("Complete “Buy milk”").
         let label: String?
         let images: [RowImage]
+        /// Rows a bulk commit inserted, by table, recorded by id only (nil for other commits):
+        /// the ids joined with commas, one string per table (an array of 50,000 strings
+        /// cost the encoder several times more). Undo deletes them; it cannot be redone.
+        var created: [String: String]? = nil
+        /// The digest of each row in `created` as the commit left it (`RowDigest`, 16 hex
+        /// digits), joined the same way: undo deletes a row changed since only if it holds
+        /// that again (an edit that was undone).
+        var createdDigests: [String: String]? = nil
+        /// The revision of the commit that inserted `created`.
+        var createdRevision: Int? = nil
     }
 
     enum Stack: String {

@@ -21,6 +21,9 @@ public final class ModelContainer: Sendable {
     let notifier = CommitNotifier()
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
+    /// The copy of the file written just before this container migrated it (beside the
+    /// store, see `backup(to:)`), or nil when opening it migrated nothing that existed.
+    public let migrationBackup: String?
 
     /// Opens or creates the store and brings its schema up to date.
     ///
@@ -46,39 +49,57 @@ public final class ModelContainer: Sendable {
             }
         }
         self.tables = tables
-        // Looked at before opening: reading a WAL-mode file creates the log.
-        let hadWriteAheadLog = configuration.path.map { FileManager.default.fileExists(atPath: $0 + "-wal") } ?? false
-        pool = try DatabasePool(
-            path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
-            busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
-        let migrator = Migrator(
-            tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
-            version: configuration.schemaVersion, stages: configuration.migrations)
-        let isCurrent = try pool.write { database -> Bool in
-            let stored: Int
-            do {
-                stored = try migrator.checkCompatible(database)
-            } catch {
-                // Refused: a log left by the newer app stays where it is, unmerged.
-                if hadWriteAheadLog { database.leaveWriteAheadLogOnClose() }
-                throw error
-            }
-            if configuration.isReadOnly {
-                guard stored == configuration.schemaVersion else {
-                    throw StoreError.migrationFailed(
-                        version: configuration.schemaVersion,
-                        reason: "the file has schema \(stored) and was opened read-only, so it cannot be migrated")
+        if let path = configuration.path { try StoreError.checkNotEmpty(path) }
+        // A full disk or an I/O error while opening is said in words, naming the file.
+        do {
+            // Looked at before opening: reading a WAL-mode file creates the log.
+            let hadWriteAheadLog = configuration.path.map { FileManager.default.fileExists(atPath: $0 + "-wal") } ?? false
+            pool = try DatabasePool(
+                path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
+                busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
+            let migrator = Migrator(
+                tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
+                version: configuration.schemaVersion, stages: configuration.migrations)
+            var stored = 0
+            let isCurrent = try pool.write { database -> Bool in
+                do {
+                    stored = try migrator.checkCompatible(database)
+                } catch {
+                    // Refused: a log left by the newer app stays where it is, unmerged.
+                    if hadWriteAheadLog { database.leaveWriteAheadLogOnClose() }
+                    throw error
                 }
-                return true
+                if configuration.isReadOnly {
+                    guard stored == configuration.schemaVersion else {
+                        throw StoreError.migrationFailed(
+                            version: configuration.schemaVersion,
+                            reason: "the file has schema \(stored) and was opened read-only, so it cannot be migrated")
+                    }
+                    return true
+                }
+                return try migrator.isCurrent(database)
             }
-            return try migrator.isCurrent(database)
+            if !configuration.isReadOnly {
+                try pool.enableWriteAheadLog()
+                // Every `slate` command opens the file: one already at this schema is left as it is.
+                // A file with data is copied first, so a migration can always be undone by hand.
+                let backupPath = !isCurrent && stored > 0 ? configuration.path.map {
+                    Self.migrationBackupPath(for: $0, fromVersion: stored)
+                } : nil
+                if !isCurrent {
+                    try pool.write { database in
+                        if let backupPath { try DatabaseCopy.write(from: database, to: backupPath) }
+                        try migrator.migrate(database)
+                    }
+                }
+                migrationBackup = backupPath
+            } else {
+                migrationBackup = nil
+            }
+            notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
+        } catch {
+            throw StoreError.whileOpening(error, path: configuration.path ?? ":memory:")
         }
-        if !configuration.isReadOnly {
-            try pool.enableWriteAheadLog()
-            // Every `slate` command opens the file: one already at this schema is left as it is.
-            if !isCurrent { try pool.write { try migrator.migrate($0) } }
-        }
-        notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
     }
 
     /// Runs `body` with every read inside it served from one snapshot of the database

@@ -50,16 +50,25 @@ extension ModelContext {
         guard !pending.isEmpty else { return nil }
         let changes = pending
         let recordsImages = isUndoEnabled
+        let recordsInsertsByID = self.recordsInsertsByID
         let limit = container.configuration.undoLimit
         let tables = container.tables
         let notifier = container.notifier
         let commit = try container.pool.write { database in
             try notifier.transaction(in: database) { nextRevision in
-                let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: recordsImages)
+                let session = WriteSession(
+                    database: database, tables: tables, revision: try nextRevision(),
+                    recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
                 for change in changes { try apply(change, in: session) }
                 if recordsImages {
                     let scope = UndoLog.partition(of: session.partitions)
-                    try UndoLog.push(.init(label: undoLabel, images: session.images), onto: .undo, partition: scope,
+                    let tables = session.created.filter { !$0.value.isEmpty }
+                    let entry = UndoLog.Entry(
+                        label: undoLabel, images: session.images,
+                        created: tables.isEmpty ? nil : tables.mapValues { $0.joined(separator: ",") },
+                        createdDigests: tables.isEmpty ? nil : Dictionary(uniqueKeysWithValues: tables.keys.map { ($0, session.createdDigestText(table: $0)) }),
+                        createdRevision: tables.isEmpty ? nil : session.revision)
+                    try UndoLog.push(entry, onto: .undo, partition: scope,
                                      revision: session.revision, limit: limit, in: database)
                     try UndoLog.clear(.redo, partition: scope, in: database)
                 }

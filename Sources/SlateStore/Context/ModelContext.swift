@@ -18,6 +18,11 @@ public final class ModelContext {
     public let container: ModelContainer
     /// When true, each `save()` records what it changed so `undo()` can restore it.
     public var isUndoEnabled: Bool
+    /// For bulk writes (an import): the undo entry of a `save()` records inserted rows by
+    /// id instead of by their values, so it stays small however many rows were written.
+    /// Undoing it deletes those rows (refused with `.conflict` if one changed since) and
+    /// reverts the rest of the commit; it cannot be redone.
+    public var recordsInsertsByID = false
     var pending: [PendingChange] = []
 
     /// A context on `container`. Undo recording is on unless `undo` is false

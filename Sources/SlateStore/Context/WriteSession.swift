@@ -18,28 +18,40 @@ final class WriteSession {
     let tables: [String: TableSchema]
     let revision: Int
     let recordsImages: Bool
+    /// Inserted rows are recorded by id (`created`) instead of by image: for bulk writes.
+    let recordsInsertsByID: Bool
     private(set) var images: [RowImage] = []
+    /// Ids of the rows inserted, per table, when `recordsInsertsByID`.
+    var created: [String: [String]] = [:]
+    var createdSet: Set<String> = []
+    /// The content digest of each row in `created` (`RowDigest`), by table and id.
+    var createdDigests: [String: UInt64] = [:]
+    /// The next number of each sequence column, per table, column and partition, once read:
+    /// a bulk insert reads the maximum once, not once per row.
+    var nextSequence: [String: Int64] = [:]
     private(set) var changes: [String: TableChanges] = [:]
-    private(set) var partitions: Set<String> = []
+    var partitions: Set<String> = []
 
-    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool) {
+    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
         self.tables = tables
         self.revision = revision
         self.recordsImages = recordsImages
+        self.recordsInsertsByID = recordsInsertsByID
     }
 
-    private var revisionValue: DatabaseValue { .integer(Int64(revision)) }
+    var revisionValue: DatabaseValue { .integer(Int64(revision)) }
 
     // MARK: Inserting and updating
 
     /// Inserts a row; `values` follow `table.columns`, id first.
     func insert(_ table: TableSchema, _ values: [DatabaseValue]) throws {
         var values = values
+        if !nextSequence.isEmpty, table.sequencePositions.contains(where: { values[$0] != .integer(0) }) {
+            forgetSequenceNumbers(table)
+        }
         for position in table.sequencePositions where values[position] == .integer(0) {
-            let name = quote(table.columns[position].name)
-            values[position] = try database.scalar(
-                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))") ?? .integer(1)
+            values[position] = .integer(try takeSequenceNumber(table, position, partition: table.partitionPosition.map { values[$0] }))
         }
         let id = values[0]
         notePartition(table, values)
@@ -47,7 +59,7 @@ final class WriteSession {
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
-        try note(table, id, inserted: true, before: nil)
+        try note(table, id, inserted: true, before: nil, values: values)
     }
 
     /// Updates an existing row; refuses when it is missing or its revision is not `expectedRevision`.
@@ -66,7 +78,7 @@ final class WriteSession {
             partitions.insert(old)
         }
         try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
-        try note(table, id, inserted: false, before: before)
+        try note(table, id, inserted: false, before: before, values: values)
     }
 
     /// Inserts the row, or updates it when its id exists.
@@ -82,38 +94,58 @@ final class WriteSession {
 
     /// Deletes a row after applying the delete rule of every reference to it.
     func delete(_ table: TableSchema, id: DatabaseValue, expectedRevision: Int?) throws {
-        var visited: Set<String> = []
         _ = try checkedImage(table, id, expectedRevision: expectedRevision)
-        try delete(table, id: id, visited: &visited)
+        try cascadeDelete(table, id: id)
     }
 
-    private func delete(_ table: TableSchema, id: DatabaseValue, visited: inout Set<String>) throws {
-        guard visited.insert(table.tableName + "/" + id.description).inserted else { return }
-        for (child, column) in references(to: table.tableName) {
-            let dependents = try database.rows(
-                "SELECT \"id\" FROM \(quote(child.tableName)) WHERE \(quote(column.name)) = ?", [id])
-                .map { $0["id"] }
-            guard !dependents.isEmpty else { continue }
-            switch column.reference?.deleteRule {
-            case .deny:
-                let modelID = UUID.fromDatabaseValue(id) ?? UUID()
-                throw StoreError.deleteDenied(
-                    model: table.modelName, id: modelID, dependents: "\(child.modelName) rows", count: dependents.count)
-            case .cascade:
-                for dependent in dependents { try delete(child, id: dependent, visited: &visited) }
-            case .nullify:
-                for dependent in dependents {
-                    let before = try image(child, dependent)
-                    if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
-                    try database.execute(
-                        "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
-                        [revisionValue, dependent])
-                    try note(child, dependent, inserted: false, before: before)
-                }
-            case nil:
+    /// Deletes a row and, depth first, every row its cascade rules reach, children before
+    /// their parent. A work list, not recursion: a chain of subtasks thousands deep must
+    /// not reach the call stack.
+    private func cascadeDelete(_ table: TableSchema, id: DatabaseValue) throws {
+        var visited: Set<String> = []
+        // `expanded`: its dependents are handled (pushed above it, or nullified); the row
+        // itself goes once they are gone.
+        var work: [(table: TableSchema, id: DatabaseValue, expanded: Bool)] = [(table, id, false)]
+        while let (table, id, expanded) = work.popLast() {
+            if expanded {
+                try deleteRow(table, id: id)
                 continue
             }
+            guard visited.insert(table.tableName + "/" + id.description).inserted else { continue }
+            work.append((table, id, true))
+            var cascaded: [(TableSchema, DatabaseValue)] = []
+            for (child, column) in references(to: table.tableName) {
+                let dependents = try database.rows(
+                    "SELECT \"id\" FROM \(quote(child.tableName)) WHERE \(quote(column.name)) = ?", [id])
+                    .map { $0["id"] }
+                guard !dependents.isEmpty else { continue }
+                switch column.reference?.deleteRule {
+                case .deny:
+                    let modelID = UUID.fromDatabaseValue(id) ?? UUID()
+                    throw StoreError.deleteDenied(
+                        model: table.modelName, id: modelID, dependents: "\(child.modelName) rows", count: dependents.count)
+                case .cascade:
+                    cascaded += dependents.map { (child, $0) }
+                case .nullify:
+                    for dependent in dependents {
+                        let before = try image(child, dependent)
+                        if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
+                        try database.execute(
+                            "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
+                            [revisionValue, dependent])
+                        try note(child, dependent, inserted: false, before: before)
+                    }
+                case nil:
+                    continue
+                }
+            }
+            // Reversed so that the first dependent is handled first, as the rules list them.
+            for (child, dependent) in cascaded.reversed() { work.append((child, dependent, false)) }
         }
+    }
+
+    /// Deletes one row whose dependents are already handled, with its tombstone and image.
+    private func deleteRow(_ table: TableSchema, id: DatabaseValue) throws {
         let before = recordsImages ? try image(table, id) : nil
         let partition = try partitionValue(table, id)
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
@@ -123,6 +155,11 @@ final class WriteSession {
         }
         record(table, id, \.deleted)
         if recordsImages, case .text(let text) = id {
+            // A row this commit inserted and deleted again leaves nothing to undo.
+            if createdSet.remove(table.tableName + "/" + text) != nil {
+                created[table.tableName]?.removeAll { $0 == text }
+                return
+            }
             images.append(RowImage(table: table.tableName, id: text, before: before, after: nil))
         }
     }
@@ -213,13 +250,14 @@ final class WriteSession {
         return recordsImages ? try image(table, id) : nil
     }
 
-    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?) throws {
+    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?, values: [DatabaseValue]? = nil) throws {
         record(table, id, inserted ? \.inserted : \.updated)
         guard recordsImages, case .text(let text) = id else { return }
+        if recordsInsertsByID, let values, noteCreated(table, text, inserted: inserted, values: values) { return }
         images.append(RowImage(table: table.tableName, id: text, before: before, after: try image(table, id)))
     }
 
-    private func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
+    func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {
         guard let uuid = UUID.fromDatabaseValue(id) else { return }
         // Taken out of the dictionary so that the sets are uniquely referenced: copying them
         // out left a second reference, and every insert copied the whole set (quadratic in

@@ -31,7 +31,17 @@ final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
             case .real(let double): code = sqlite3_bind_double(handle, index, double)
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, slate_sqlite_transient())
+            case .text(let text):
+                // With its byte length: as a C string (-1) SQLite would stop at the first NUL.
+                var text = text
+                code = text.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress, bytes.count > 0 else {
+                        return sqlite3_bind_text(handle, index, "", 0, slate_sqlite_transient())
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), slate_sqlite_transient())
+                    }
+                }
             case .blob(let data):
                 code = data.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), slate_sqlite_transient())

@@ -114,7 +114,8 @@ struct Migrator {
             """)
     }
 
-    /// Adds what the declaration has and the file lacks: tables, columns, indexes, search.
+    /// Adds what the declaration has and the file lacks: tables, columns, indexes, search;
+    /// drops the indexes it no longer declares.
     private func inferChanges(for table: TableSchema, in database: Database) throws {
         let existing = try database.rows("SELECT name, \"notnull\", dflt_value FROM pragma_table_info(?)", [.text(table.tableName)])
         if existing.isEmpty {
@@ -139,8 +140,20 @@ struct Migrator {
                 }
             }
         }
+        try dropUndeclaredIndexes(of: table, in: database)
         for statement in table.createIndexesSQL { try database.execute(statement) }
         try inferSearchIndex(for: table, in: database)
+    }
+
+    /// Drops the indexes of the table that the declaration no longer names (a unique index
+    /// replaced by one over other columns, say). SQLite's own indexes have no SQL and stay.
+    private func dropUndeclaredIndexes(of table: TableSchema, in database: Database) throws {
+        let declared = Set(table.indexNames)
+        let stored = try database.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", [.text(table.tableName)])
+        for name in stored.compactMap({ String.fromDatabaseValue($0["name"]) }) where !declared.contains(name) {
+            try database.execute("DROP INDEX \(quote(name))")
+        }
     }
 
     private func inferSearchIndex(for table: TableSchema, in database: Database) throws {

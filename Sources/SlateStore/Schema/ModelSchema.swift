@@ -110,8 +110,9 @@ public struct Column<Model: PersistentModel>: Sendable {
     }
 
     /// A short number the store assigns on insert when the model's value is 0: one more
-    /// than the largest in the table, inside the inserting transaction (so two writers
-    /// never get the same number). For numbers people type, like `#12`.
+    /// than the largest in the row's partition (in the table, without one), inside the
+    /// inserting transaction (so two writers never get the same number). For numbers
+    /// people type, like `#12`; declare a unique index on the partition and the number.
     public static func sequence(_ keyPath: KeyPath<Model, Int> & Sendable, _ name: String) -> Column {
         var column = Column.column(keyPath, name, default: 0)
         column.isSequence = true

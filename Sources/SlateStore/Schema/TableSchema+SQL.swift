@@ -22,6 +22,11 @@ extension TableSchema {
         return sql
     }
 
+    /// The names of the indexes `createIndexesSQL` makes.
+    var indexNames: [String] {
+        [tableName + "__rev"] + columns.filter { $0.reference != nil }.map { tableName + "__" + $0.name } + indexes.map(\.name)
+    }
+
     /// Indexes: declared ones, one per reference column, and one on `_rev` for change feeds.
     var createIndexesSQL: [String] {
         var statements = ["CREATE INDEX IF NOT EXISTS \(quote(tableName + "__rev")) ON \(quote(tableName))(\"_rev\")"]

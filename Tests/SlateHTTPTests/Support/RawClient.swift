@@ -36,12 +36,25 @@ final class RawConnection: Sendable {
     let descriptor: Int32
     private let pending = Mutex<[UInt8]>([])
 
-    /// Connects to 127.0.0.1:`port`.
-    init(port: Int, timeout: TimeInterval = 10) throws {
+    /// Connects to 127.0.0.1:`port`, from `source` (another loopback address such as
+    /// 127.0.3.7, to look like another client) when given.
+    init(port: Int, timeout: TimeInterval = 10, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RawClientError(description: "socket failed") }
+        guard descriptor >= 0 else { throw RawClientError(description: "socket failed: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(descriptor)
+                throw RawClientError(description: "bind to \(source) failed: \(String(cString: strerror(errno)))")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

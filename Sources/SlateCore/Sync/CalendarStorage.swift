@@ -1,0 +1,73 @@
+import Foundation
+import SlateStore
+
+/// The iCalendar text a CalDAV client stored for a task, kept byte for byte.
+///
+/// One per task, with the same id as the task. The row outlives its task on purpose: a
+/// deleted task's resource name is what a later sync reports as gone (tombstones keep ids
+/// only). A new resource stored under the same name replaces such a row.
+public struct CalendarResource: Codable, Sendable, Identifiable, Hashable {
+    /// The task's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// The last segment of the resource's address (`3F2A….ics`), as the client chose it.
+    public var name: String
+    /// The VTODO's UID.
+    public var uid: String
+    /// What the client sent, exactly (a fold may even split a UTF-8 character).
+    public var data: Data
+    /// The UID its RELATED-TO names as parent, if any: a child stored before its parent is
+    /// linked when the parent arrives.
+    public var parentUID: String?
+    /// The task as it was when `data` was stored: a task still equal to it is served as
+    /// `data`; a field that differs is rewritten in the served copy, and nothing else.
+    public var basis: TaskItem
+
+    public init(id: UUID, accountID: UUID, name: String, uid: String, data: Data, parentUID: String? = nil, basis: TaskItem) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+        self.uid = uid
+        self.data = data
+        self.parentUID = parentUID
+        self.basis = basis
+    }
+}
+
+/// The address segment a CalDAV client chose for a list it created (MKCALENDAR, Extended
+/// MKCOL). Lists without one are addressed by their id.
+public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
+    /// The list's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// The collection's segment, unique per account.
+    public var name: String
+
+    public init(id: UUID, accountID: UUID, name: String) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+    }
+}
+
+extension CalendarResource: PersistentModel {
+    public static let schema = ModelSchema<CalendarResource>(
+        table: "calendar_resources",
+        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.data, "data"),
+                  .column(\.parentUID, "parentUID"), .json(\.basis, "basis")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"]), Index("calendar_resources_by_uid", on: ["accountID", "uid"]),
+                  Index("calendar_resources_by_parent", on: ["accountID", "parentUID"])],
+        partition: "accountID"
+    )
+}
+
+extension CalendarCollection: PersistentModel {
+    public static let schema = ModelSchema<CalendarCollection>(
+        table: "calendar_collections",
+        columns: [.column(\.name, "name")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("calendar_collections_by_name", on: ["accountID", "name"], unique: true)],
+        partition: "accountID"
+    )
+}

@@ -1,0 +1,144 @@
+import Foundation
+import SlateStore
+
+/// What storing a calendar object did.
+public struct CalendarStoreResult: Sendable {
+    public let object: CalendarObject
+    /// True when the resource is new (201), false when it replaced one (204).
+    public let created: Bool
+}
+
+extension Slate {
+    /// Stores a client's calendar object as `name` in `collection`: the bytes as sent, and
+    /// the task they describe (created, updated, or moved here from another list when its
+    /// UID lives there). One change: the task and the bytes are saved together.
+    ///
+    /// - Parameters:
+    ///   - mustCreate: `If-None-Match: *`: refuse when the resource exists.
+    ///   - expectedRevision: `If-Match`: refuse unless the resource exists at this revision.
+    public func storeCalendarObject(_ data: Data, named name: String, in collection: CalendarCollectionID,
+                                    mustCreate: Bool = false, expectedRevision: Int? = nil) throws -> CalendarStoreResult {
+        guard Self.isValidSegment(name) else {
+            throw CalendarObjectError.forbidden("A resource name is 1 to \(CalendarLimits.maximumNameLength) bytes without '/'; got '\(name.prefix(80))'.")
+        }
+        let content = try VTodoContent.read(data, calendar: calendar)
+        let context = makeContext()
+        let existing = try calendarObject(named: name, in: collection)
+        if mustCreate, existing != nil { throw CalendarObjectError.preconditionFailed("The resource exists already (If-None-Match: *).") }
+        if let expectedRevision, existing?.revision != expectedRevision {
+            throw CalendarObjectError.preconditionFailed(existing == nil ? "The resource does not exist (If-Match)."
+                : "The resource changed since revision \(expectedRevision) (it is at \(existing!.revision)).")
+        }
+        var target: Revisioned<TaskItem>?
+        if let existing {
+            let uid = existing.stored?.uid ?? existing.task.id.uuidString
+            guard uid == content.uid else {
+                throw CalendarObjectError.uidConflict(collection: try collectionName(collection), name: name)
+            }
+            target = try context.revisioned(TaskItem.self, id: existing.task.id)
+        } else if let other = try task(forUID: content.uid, in: context) {
+            guard other.model.listID != collection.listID else {
+                let otherName = try context.model(CalendarResource.self, id: other.model.id)?.name ?? Self.defaultName(other.model.id)
+                throw CalendarObjectError.uidConflict(collection: try collectionName(collection), name: otherName)
+            }
+            target = other   // the same task, moved to this list by its client
+        }
+
+        var task: TaskItem
+        if let target {
+            task = target.model
+        } else {
+            task = TaskItem(id: try newTaskID(for: content.uid, in: context), accountID: accountID, title: content.title, created: now)
+        }
+        task.title = content.title
+        task.notes = content.notes
+        task.priority = content.priority
+        task.due = content.due
+        task.isAllDay = content.due == nil ? false : content.isAllDay
+        if content.isCompleted != task.isCompleted || content.completedAt != nil {
+            task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
+        }
+        task.isCompleted = content.isCompleted
+        task.tags = content.tags
+        task.recurrence = content.recurrence
+        if let isFlagged = content.isFlagged { task.isFlagged = isFlagged }
+        if task.listID != collection.listID || target == nil {
+            task.listID = collection.listID
+            task.order = try content.order ?? nextCalendarOrder(in: collection.listID, context: context)
+        } else if let order = content.order {
+            task.order = order
+        }
+        if let parentUID = content.parentUID, let parent = try self.task(forUID: parentUID, in: context), parent.model.id != task.id {
+            task.parentID = parent.model.id
+        } else {
+            task.parentID = nil
+        }
+        task.due = task.due.map(Timestamp.truncatedToMilliseconds)
+        task.modified = now
+
+        if let target {
+            context.update(task, expectedRevision: target.revision)
+        } else {
+            context.insert(task)
+        }
+        // Rows of deleted tasks that had this name give way; so does this task's old row.
+        let accountID = self.accountID
+        let taskID = task.id
+        for row in try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.name == name }))
+        where row.id != taskID {
+            if try context.model(TaskItem.self, id: row.id) == nil { context.delete(row) }
+        }
+        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data,
+                                        parentUID: content.parentUID, basis: task))
+        try adoptWaitingChildren(of: task, uid: content.uid, in: context)
+        do {
+            try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
+        } catch SlateError.conflict {
+            throw CalendarObjectError.preconditionFailed("The resource changed while it was being stored; read it again.")
+        }
+        guard let object = try calendarObject(named: name, in: collection) else { throw CalendarObjectError.notFound("resource \(name)") }
+        return CalendarStoreResult(object: object, created: existing == nil)
+    }
+
+    /// Links the subtasks a client stored before their parent (their RELATED-TO named this
+    /// UID): their stored bytes already say so, so their basis moves with them.
+    private func adoptWaitingChildren(of parent: TaskItem, uid: String, in context: ModelContext) throws {
+        let accountID = self.accountID
+        let waiting = try context.fetch(FetchDescriptor<CalendarResource>(
+            predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
+        for var row in waiting where row.id != parent.id {
+            guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
+                  child.model.parentID == nil else { continue }
+            var adopted = child.model
+            adopted.parentID = parent.id
+            context.update(adopted, expectedRevision: child.revision)
+            if row.basis.parentID == nil {
+                row.basis.parentID = parent.id
+                context.update(row)
+            }
+        }
+    }
+
+    /// The segment of a collection, for messages.
+    func collectionName(_ id: CalendarCollectionID) throws -> String {
+        try calendarCollections().first { $0.id == id }?.name ?? Self.inboxCollectionName
+    }
+
+    /// A new task's id: the UID itself when it is a UUID no task or resource uses yet.
+    private func newTaskID(for uid: String, in context: ModelContext) throws -> UUID {
+        if let id = UUID(uuidString: uid), try context.model(TaskItem.self, id: id) == nil,
+           try context.model(CalendarResource.self, id: id) == nil {
+            return id
+        }
+        return UUID()
+    }
+
+    /// After the last task of a list in the manual order.
+    private func nextCalendarOrder(in listID: UUID?, context: ModelContext) throws -> Double {
+        let accountID = self.accountID
+        var descriptor = FetchDescriptor<TaskItem>(
+            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
+        descriptor.fetchLimit = 1
+        return (try context.fetch(descriptor).first?.order ?? 0) + 1
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SlateStore
+
+/// What changed in a collection since a sync token (RFC 6578).
+public struct CalendarChanges: Sendable {
+    /// Objects of the collection created or changed since the token, oldest change first.
+    public let changed: [CalendarObject]
+    /// Names of resources gone from the collection since the token (deleted, or moved to
+    /// another list). A name the client never saw may appear; clients ignore those.
+    public let removed: [String]
+    /// The token to send next time.
+    public let token: Int
+    /// True when `limit` cut the answer short: `token` then resumes after the last change sent.
+    public let isTruncated: Bool
+}
+
+extension Slate {
+    /// The changes of `collection` after `token` (nil: everything, for a first sync), at
+    /// most `limit` objects. Reads the account's change feed, so the cost follows the
+    /// number of changes, not the size of the collection.
+    public func calendarChanges(in collection: CalendarCollectionID, since token: Int?, limit: Int? = nil) throws -> CalendarChanges {
+        let current = try revision()
+        guard let token else {
+            let objects = try calendarObjects(in: collection).sorted { $0.revision < $1.revision }
+            return page(objects, removed: [], current: current, floor: 0, limit: limit)
+        }
+        guard token >= 0, token <= current else {
+            throw CalendarObjectError.invalidSyncToken("The sync token \(token) was not handed out by this server; sync again from scratch.")
+        }
+        let feed = try changes(since: token)
+        let context = makeContext()
+        let accountID = self.accountID
+        var changed: [CalendarObject] = []
+        var removed: [String] = []
+        var rows: [UUID: CalendarResource] = [:]
+        func row(_ id: UUID) throws -> CalendarResource? {
+            if let known = rows[id] { return known }
+            let found = try context.model(CalendarResource.self, id: id)
+            rows[id] = found
+            return found
+        }
+        for task in feed.tasks {
+            let stored = try row(task.id)
+            let name = stored?.name ?? Self.defaultName(task.id)
+            guard task.listID == collection.listID else {
+                removed.append(name)
+                continue
+            }
+            guard let read = try context.revisioned(TaskItem.self, id: task.id), read.model.accountID == accountID else { continue }
+            changed.append(CalendarObject(name: name, task: read.model, revision: read.revision, stored: stored))
+        }
+        for id in feed.deletedTaskIDs {
+            removed.append(try row(id)?.name ?? Self.defaultName(id))
+        }
+        changed.sort { $0.revision < $1.revision }
+        return page(changed, removed: removed, current: max(current, feed.revision), floor: token, limit: limit)
+    }
+
+    /// At most `limit` objects, cut between two revisions so that the token resumes exactly
+    /// (a single change larger than `limit` is sent whole).
+    private func page(_ objects: [CalendarObject], removed: [String], current: Int, floor: Int, limit: Int?) -> CalendarChanges {
+        guard let limit, objects.count > limit else {
+            return CalendarChanges(changed: objects, removed: removed, token: current, isTruncated: false)
+        }
+        var end = max(limit, 0)
+        if end > 0 {
+            while end > 0, objects[end].revision == objects[end - 1].revision { end -= 1 }
+            if end == 0 {
+                end = limit
+                while end < objects.count, objects[end].revision == objects[end - 1].revision { end += 1 }
+            }
+        }
+        let token = end == 0 ? floor : objects[end - 1].revision
+        return CalendarChanges(changed: Array(objects[..<end]), removed: removed, token: token, isTruncated: true)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// What Slate reads from a calendar object a CalDAV client stores: its UID and the task
+/// fields of its VTODO (the one without RECURRENCE-ID when overrides come along).
+///
+/// Mapping: SUMMARY → title, DESCRIPTION → notes, PRIORITY 1–4 high, 5 medium, 6–9 low
+/// (`X-SLATE-PRIORITY` keeps Slate's own level, such as critical), DUE (date or date-time,
+/// UTC, floating or with TZID) → due, STATUS COMPLETED or CANCELLED / COMPLETED →
+/// completion, CATEGORIES → tags, `RELATED-TO;RELTYPE=PARENT` → the parent's UID, RRULE
+/// FREQ/INTERVAL → repeats, `X-APPLE-SORT-ORDER` → manual order, `X-SLATE-FLAGGED` → flag.
+/// Anything else stays in the stored bytes only.
+struct VTodoContent {
+    var uid: String
+    var title: String
+    var notes: String
+    var priority: Priority
+    var due: Date?
+    var isAllDay: Bool
+    var isCompleted: Bool
+    var completedAt: Date?
+    var tags: [String]
+    var parentUID: String?
+    var recurrence: Recurrence?
+    var order: Double?
+    /// Nil when the object does not say (X-SLATE-FLAGGED absent).
+    var isFlagged: Bool?
+
+    /// Reads `data`, or throws `CalendarObjectError` naming what is wrong.
+    static func read(_ data: Data, calendar: Calendar) throws -> VTodoContent {
+        guard data.count <= CalendarLimits.maximumResourceSize else { throw CalendarObjectError.tooLarge(data.count) }
+        let roots: [ICalendarComponent]
+        do {
+            roots = try ICalendarText.parse(data)
+        } catch let error as ImportError {
+            throw CalendarObjectError.invalidData("The calendar object is not valid iCalendar: \(error.description)")
+        }
+        guard roots.count == 1, let root = roots.first, root.name == "VCALENDAR" else {
+            throw CalendarObjectError.invalidData("The body must be one BEGIN:VCALENDAR … END:VCALENDAR.")
+        }
+        let count = root.components.reduce(0) { $0 + 1 + $1.components.count }
+        guard count <= CalendarLimits.maximumComponents else {
+            throw CalendarObjectError.invalidData("The calendar object has \(count) components; at most \(CalendarLimits.maximumComponents) are accepted.")
+        }
+        if let other = root.components.first(where: { ["VEVENT", "VJOURNAL", "VFREEBUSY"].contains($0.name) }) {
+            throw CalendarObjectError.unsupportedComponent("Slate's collections hold tasks (VTODO) only; this object holds a \(other.name).")
+        }
+        let todos = root.components.filter { $0.name == "VTODO" }
+        guard let master = todos.first(where: { $0.property("RECURRENCE-ID") == nil }) ?? todos.first else {
+            throw CalendarObjectError.invalidData("The calendar object holds no VTODO.")
+        }
+        guard let uid = master.property("UID")?.value, !uid.isEmpty else {
+            throw CalendarObjectError.invalidData("The VTODO has no UID (line \(master.line)).")
+        }
+        guard todos.allSatisfy({ $0.property("UID")?.value == uid }) else {
+            throw CalendarObjectError.invalidData("Every VTODO of one calendar object must have the same UID (\(uid)).")
+        }
+        return try content(of: master, uid: uid, calendar: calendar)
+    }
+
+    private static func content(of todo: ICalendarComponent, uid: String, calendar: Calendar) throws -> VTodoContent {
+        func invalid(_ property: ICalendarProperty, _ rule: String) -> CalendarObjectError {
+            .invalidData("\(property.name) (line \(property.line)) \(rule); got '\(property.value.prefix(80))'.")
+        }
+        func valid<T>(_ property: ICalendarProperty?, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as SlateError {
+                throw CalendarObjectError.invalidData("\(property?.name ?? "VTODO") (line \(property?.line ?? todo.line)): \(error.description)")
+            }
+        }
+        let summary = todo.property("SUMMARY")
+        let rawTitle = summary.map { ICalendarText.unescape($0.value) } ?? ""
+        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? untitled
+            : try valid(summary) { try TaskRules.validTitle(rawTitle, field: "SUMMARY") }
+        let description = todo.property("DESCRIPTION")
+        let notes = try valid(description) { try TaskRules.validNotes(description.map { ICalendarText.unescape($0.value) } ?? "") }
+
+        var priority = Priority.none
+        if let property = todo.property("PRIORITY") {
+            guard let value = Int(property.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(value) else {
+                throw invalid(property, "must be a number from 0 to 9")
+            }
+            priority = switch value { case 1...4: .high; case 5: .medium; case 6...9: .low; default: .none }
+        }
+        if let property = todo.property("X-SLATE-PRIORITY"), let own = Priority(name: property.value.trimmingCharacters(in: .whitespaces)),
+           own == .critical, priority == .high {
+            priority = .critical
+        }
+        var due: Date?
+        var isAllDay = false
+        if let property = todo.property("DUE") {
+            (due, isAllDay) = try date(property, calendar: calendar)
+        }
+        let status = todo.property("STATUS")?.value.trimmingCharacters(in: .whitespaces).uppercased()
+        let completedProperty = todo.property("COMPLETED")
+        let completed = try completedProperty.map { try date($0, calendar: calendar).0 }
+        let isCompleted = status.map { $0 == "COMPLETED" || $0 == "CANCELLED" } ?? (completed != nil)
+
+        let categories = todo.properties("CATEGORIES")
+        let tags = try valid(categories.first) { try TaskRules.validTags(categories.flatMap { ICalendarText.unescapeList($0.value) }) }
+        let parent = todo.properties("RELATED-TO").first { ($0.parameter("RELTYPE") ?? "PARENT").uppercased() == "PARENT" }
+        var order: Double?
+        if let property = todo.property("X-APPLE-SORT-ORDER") {
+            guard let value = Double(property.value.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                throw invalid(property, "must be a number")
+            }
+            order = value
+        }
+        let flag = todo.property("X-SLATE-FLAGGED")?.value.trimmingCharacters(in: .whitespaces).uppercased()
+        return VTodoContent(
+            uid: uid, title: title, notes: notes, priority: priority, due: due, isAllDay: isAllDay,
+            isCompleted: isCompleted, completedAt: isCompleted ? completed : nil, tags: tags,
+            parentUID: parent.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
+            recurrence: todo.property("RRULE").flatMap(recurrence), order: order,
+            isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" })
+    }
+
+    /// The title of a VTODO without a SUMMARY (Slate's titles are never blank).
+    static let untitled = "Untitled"
+
+    /// A DATE or DATE-TIME value: the start of the day (all-day) or the moment. A TZID
+    /// Foundation does not know reads as floating time in `calendar`'s zone.
+    static func date(_ property: ICalendarProperty, calendar: Calendar) throws -> (Date, Bool) {
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        if property.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.contains("T")) {
+            guard let day = BasicDate.parseDay(value, calendar: calendar) else {
+                throw CalendarObjectError.invalidData("\(property.name) (line \(property.line)) is not a date (YYYYMMDD); got '\(value.prefix(40))'.")
+            }
+            return (day, true)
+        }
+        var local = calendar
+        if let tzid = property.parameter("TZID"), !value.uppercased().hasSuffix("Z"),
+           let zone = TimeZone(identifier: tzid.hasPrefix("/") ? String(tzid.dropFirst()) : tzid) {
+            local = BasicDate.calendar(in: zone)
+        }
+        guard let moment = BasicDate.parseMoment(value, local: local) else {
+            throw CalendarObjectError.invalidData("\(property.name) (line \(property.line)) is not a date-time (YYYYMMDDTHHMMSS, Z for UTC); got '\(value.prefix(40))'.")
+        }
+        return (moment, false)
+    }
+
+    /// `FREQ=WEEKLY;INTERVAL=2` → every 2 weeks. Rules Slate cannot hold (hourly, an
+    /// interval beyond 1000) read as no repeat; the stored bytes keep them.
+    static func recurrence(_ property: ICalendarProperty) -> Recurrence? {
+        var parts: [String: String] = [:]
+        for part in property.value.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[pair[0].trimmingCharacters(in: .whitespaces).uppercased()] = String(pair[1]) }
+        }
+        guard let frequency = parts["FREQ"].flatMap({ Recurrence.Frequency(rawValue: $0.lowercased()) }) else { return nil }
+        let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
+        return (1...1000).contains(interval) ? Recurrence(frequency, interval: interval) : nil
+    }
+}

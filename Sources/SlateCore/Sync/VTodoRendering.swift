@@ -1,0 +1,255 @@
+import Foundation
+
+/// Writes a task as a calendar object: afresh for a task no client stored, or as the
+/// client's stored bytes with only the property lines of changed fields rewritten.
+enum VTodoRendering {
+    /// A group of properties that carries one task field.
+    enum Field: CaseIterable {
+        case title, notes, priority, due, completion, tags, parent, recurrence, order, flag
+
+        /// The properties of the VTODO this field owns (rewritten together).
+        var propertyNames: Set<String> {
+            switch self {
+            case .title: ["SUMMARY"]
+            case .notes: ["DESCRIPTION"]
+            case .priority: ["PRIORITY", "X-SLATE-PRIORITY"]
+            case .due: ["DUE", "DTSTART"]
+            case .completion: ["STATUS", "COMPLETED", "PERCENT-COMPLETE"]
+            case .tags: ["CATEGORIES"]
+            case .parent: ["RELATED-TO"]
+            case .recurrence: ["RRULE"]
+            case .order: ["X-APPLE-SORT-ORDER"]
+            case .flag: ["X-SLATE-FLAGGED"]
+            }
+        }
+
+        /// True when `task` differs from `basis` in this field.
+        func differs(_ basis: TaskItem, _ task: TaskItem) -> Bool {
+            switch self {
+            case .title: basis.title != task.title
+            case .notes: basis.notes != task.notes
+            case .priority: basis.priority != task.priority
+            case .due: basis.due != task.due || basis.isAllDay != task.isAllDay
+            case .completion: basis.isCompleted != task.isCompleted || basis.completedAt != task.completedAt
+            case .tags: basis.tags != task.tags
+            case .parent: basis.parentID != task.parentID
+            case .recurrence: basis.recurrence != task.recurrence
+            case .order: basis.order != task.order
+            case .flag: basis.isFlagged != task.isFlagged
+            }
+        }
+    }
+
+    /// A new calendar object for `task`, CRLF line ends, folded at 75 octets.
+    static func fresh(_ task: TaskItem, uid: String, parentUID: String?, calendar: Calendar) -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Slate//Slate task manager//EN\r\nBEGIN:VTODO\r\n"
+        text += ICalendarText.line("UID", [], uid)
+        text += ICalendarText.line("DTSTAMP", [], BasicDate.formatUTC(task.modified))
+        text += ICalendarText.line("CREATED", [], BasicDate.formatUTC(task.created))
+        text += ICalendarText.line("LAST-MODIFIED", [], BasicDate.formatUTC(task.modified))
+        for field in Field.allCases {
+            text += lines(field, task: task, parentUID: parentUID, zone: nil, calendar: calendar).joined()
+        }
+        return text + "END:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    /// The property lines (each ending in CRLF) that carry `field` of `task`; `zone` is the
+    /// time zone a timed due date is written in (nil: UTC).
+    static func lines(_ field: Field, task: TaskItem, parentUID: String?, zone: TimeZone?, calendar: Calendar) -> [String] {
+        switch field {
+        case .title:
+            return [ICalendarText.line("SUMMARY", [], ICalendarText.escape(task.title))]
+        case .notes:
+            return task.notes.isEmpty ? [] : [ICalendarText.line("DESCRIPTION", [], ICalendarText.escape(task.notes))]
+        case .priority:
+            guard let number = ICalendarFormat.priorityNumber(task.priority) else { return [] }
+            return [ICalendarText.line("PRIORITY", [], String(number))]
+                + (task.priority == .critical ? [ICalendarText.line("X-SLATE-PRIORITY", [], "critical")] : [])
+        case .due:
+            guard let due = task.due else { return [] }
+            if task.isAllDay {
+                let day = BasicDate.formatDay(due, calendar: calendar)
+                return [ICalendarText.line("DTSTART", [("VALUE", "DATE")], day), ICalendarText.line("DUE", [("VALUE", "DATE")], day)]
+            }
+            if let zone {
+                let local = BasicDate.calendar(in: zone)
+                let parts = local.dateComponents([.year, .month, .day, .hour, .minute, .second], from: due)
+                let value = String(format: "%04d%02d%02dT%02d%02d%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+                return [ICalendarText.line("DUE", [("TZID", zone.identifier)], value)]
+            }
+            return [ICalendarText.line("DUE", [], BasicDate.formatUTC(due))]
+        case .completion:
+            guard task.isCompleted else { return [ICalendarText.line("STATUS", [], "NEEDS-ACTION")] }
+            return [ICalendarText.line("STATUS", [], "COMPLETED")]
+                + (task.completedAt.map { [ICalendarText.line("COMPLETED", [], BasicDate.formatUTC($0))] } ?? [])
+                + [ICalendarText.line("PERCENT-COMPLETE", [], "100")]
+        case .tags:
+            return task.tags.isEmpty ? [] : [ICalendarText.line("CATEGORIES", [], task.tags.map(ICalendarText.escape).joined(separator: ","))]
+        case .parent:
+            return parentUID.map { [ICalendarText.line("RELATED-TO", [("RELTYPE", "PARENT")], $0)] } ?? []
+        case .recurrence:
+            guard let recurrence = task.recurrence else { return [] }
+            return [ICalendarText.line("RRULE", [], "FREQ=\(recurrence.frequency.rawValue.uppercased());INTERVAL=\(recurrence.interval)")]
+        case .order:
+            guard abs(task.order) < 1e15 else { return [] }
+            return [ICalendarText.line("X-APPLE-SORT-ORDER", [], String(Int64(task.order.rounded())))]
+        case .flag:
+            return task.isFlagged ? [ICalendarText.line("X-SLATE-FLAGGED", [], "TRUE")] : []
+        }
+    }
+
+    /// `data` with the lines of every field in which `task` differs from `basis` rewritten
+    /// in the main VTODO (the one without RECURRENCE-ID); every other byte is kept.
+    static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar) -> Data {
+        let changed = Field.allCases.filter { $0.differs(basis, task) }
+        guard !changed.isEmpty else { return data }
+        let lines = ContentLines(data)
+        guard let body = lines.mainTodo() else { return data }
+        let crlf = data.firstRange(of: Data([0x0D, 0x0A])) != nil
+        var edits: [(at: Int, remove: [Int], insert: [String])] = []
+        for field in changed {
+            var remove = body.filter { field.propertyNames.contains(lines.names[$0]) }
+            if field == .parent {
+                // Only the parent link: other relations (siblings, children) stay.
+                remove = remove.filter { lines.relationType($0) == "PARENT" }
+            }
+            if field == .due, !task.isAllDay, task.due != nil {
+                // A timed due date keeps a client's DTSTART (its start) and its time zone.
+                remove = remove.filter { lines.names[$0] == "DUE" }
+            }
+            let zone = field == .due ? remove.lazy.compactMap { lines.timeZone($0) }.first : nil
+            var new = self.lines(field, task: task, parentUID: parentUID, zone: zone, calendar: calendar)
+            if !crlf { new = new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
+            edits.append((remove.first ?? (body.last ?? 0) + 1, remove, new))
+        }
+        return lines.applying(edits)
+    }
+
+    /// Calendar bytes as text: when a fold splits a UTF-8 character, that line is
+    /// unfolded and folded again on character boundaries.
+    static func text(_ data: Data) -> String {
+        if let text = String(validating: data, as: UTF8.self) { return text }
+        let lines = ContentLines(data)
+        return lines.raw.map { raw -> String in
+            if let text = String(validating: raw, as: UTF8.self) { return text }
+            var bytes = [UInt8]()
+            var index = raw.startIndex
+            while index < raw.endIndex {
+                if raw[index] == 0x0D || raw[index] == 0x0A {
+                    let next = index + (raw[index] == 0x0D && index + 1 < raw.endIndex && raw[index + 1] == 0x0A ? 2 : 1)
+                    if next < raw.endIndex, raw[next] == 0x20 || raw[next] == 0x09 { index = next + 1; continue }
+                    break
+                }
+                bytes.append(raw[index])
+                index += 1
+            }
+            return ICalendarText.fold(String(decoding: bytes, as: UTF8.self))
+        }.joined()
+    }
+}
+
+/// The logical lines of an iCalendar object, each with its raw bytes (folds and line ends
+/// included) and its property name, for rewriting single properties in place.
+struct ContentLines {
+    /// Raw bytes of each logical line.
+    var raw: [ArraySlice<UInt8>] = []
+    /// Upper-case property name of each line.
+    var names: [String] = []
+    /// Nesting depth of each line (BEGIN/END lines count as the outer level).
+    var depths: [Int] = []
+
+    init(_ data: Data) {
+        let bytes = [UInt8](data)
+        var start = 0
+        var depth = 0
+        func flush(_ end: Int) {
+            guard start < end else { return }
+            let line = bytes[start..<end]
+            let nameEnd = line.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == 0x0D || $0 == 0x0A } ?? end
+            let name = String(decoding: bytes[start..<nameEnd], as: UTF8.self).uppercased()
+            if name == "END" { depth -= 1 }
+            raw.append(line)
+            names.append(name)
+            depths.append(depth)
+            if name == "BEGIN" { depth += 1 }
+            start = end
+        }
+        var index = 0
+        while index < bytes.count {
+            guard let newline = bytes[index...].firstIndex(of: 0x0A) else { break }
+            let next = newline + 1
+            index = next
+            if next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 { continue }
+            flush(next)
+        }
+        flush(bytes.count)
+    }
+
+    /// The indexes of the direct property lines of the main VTODO (between its BEGIN and
+    /// END, not inside a VALARM); nil when there is none.
+    func mainTodo() -> [Int]? {
+        var candidate: [Int]?
+        var index = 0
+        while index < raw.count {
+            if names[index] == "BEGIN", value(index) == "VTODO" {
+                let depth = depths[index] + 1
+                var body: [Int] = []
+                var end = index + 1
+                while end < raw.count, !(names[end] == "END" && depths[end] == depth - 1) {
+                    if depths[end] == depth, names[end] != "BEGIN" { body.append(end) }
+                    end += 1
+                }
+                if !body.contains(where: { names[$0] == "RECURRENCE-ID" }) { return body.isEmpty ? [index] : body }
+                if candidate == nil { candidate = body }
+                index = end
+            }
+            index += 1
+        }
+        return candidate
+    }
+
+    /// Line `index` unfolded, as text.
+    func unfolded(_ index: Int) -> String {
+        String(decoding: raw[index], as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "").replacingOccurrences(of: "\n\t", with: "")
+    }
+
+    /// The unfolded value of line `index`, upper case, trimmed.
+    func value(_ index: Int) -> String {
+        unfolded(index).split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
+    }
+
+    /// The parameters part of line `index` (`DUE;TZID=…`).
+    private func head(_ index: Int) -> String {
+        unfolded(index).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+    }
+
+    /// The RELTYPE of a RELATED-TO line (PARENT when absent).
+    func relationType(_ index: Int) -> String {
+        let head = head(index).uppercased()
+        guard let range = head.range(of: ";RELTYPE=") else { return "PARENT" }
+        return String(head[range.upperBound...].prefix { $0 != ";" })
+    }
+
+    /// The time zone named by a line's TZID, when Foundation knows it.
+    func timeZone(_ index: Int) -> TimeZone? {
+        let head = head(index)
+        guard let range = head.range(of: ";TZID=", options: .caseInsensitive) else { return nil }
+        let id = head[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        return TimeZone(identifier: id.hasPrefix("/") ? String(id.dropFirst()) : id)
+    }
+
+    /// The bytes with lines removed and new ones inserted where each edit says.
+    func applying(_ edits: [(at: Int, remove: [Int], insert: [String])]) -> Data {
+        let removed = Set(edits.flatMap(\.remove))
+        var inserts: [Int: [String]] = [:]
+        for edit in edits { inserts[edit.at, default: []] += edit.insert }
+        var data = Data()
+        for index in raw.indices {
+            if let lines = inserts[index] { data += Data(lines.joined().utf8) }
+            if !removed.contains(index) { data += raw[index] }
+        }
+        if let lines = inserts[raw.count] { data += Data(lines.joined().utf8) }
+        return data
+    }
+}

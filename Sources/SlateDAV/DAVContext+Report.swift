@@ -1,0 +1,157 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+extension DAVContext {
+    /// REPORT: calendar-multiget, calendar-query (RFC 4791 §7.8–7.9), sync-collection (RFC 6578).
+    func report(_ target: DAVTarget) throws -> Response {
+        guard let body = try xmlBody() else { return Self.failure(.badRequest, nil, "A REPORT needs an XML body naming the report.") }
+        let names = body.child(Namespace.dav, "prop").map { $0.children.map(PropertyName.init) }
+        let resource = try resolve(target)
+        switch (body.namespace, body.name) {
+        case (Namespace.caldav, "calendar-multiget"):
+            return try multiget(body, names: names, resource: resource)
+        case (Namespace.caldav, "calendar-query"):
+            guard case .collection(let info) = resource else { return unsupportedReport(body) }
+            let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
+            var multiStatus = MultiStatus()
+            for object in try slate.calendarObjects(in: info.id, matching: filter) {
+                try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
+            }
+            return Self.multiStatus(multiStatus.finished())
+        case (Namespace.dav, "sync-collection"):
+            guard case .collection(let info) = resource else { return unsupportedReport(body) }
+            return try syncCollection(body, names: names, info: info)
+        default:
+            return unsupportedReport(body)
+        }
+    }
+
+    private func unsupportedReport(_ body: XMLElement) -> Response {
+        Self.failure(.forbidden, PropertyName(Namespace.dav, "supported-report"),
+                     "The report \(body.name) is not served here; collections answer calendar-multiget, calendar-query and sync-collection.")
+    }
+
+    private func multiget(_ body: XMLElement, names: [PropertyName]?, resource: DAVResource) throws -> Response {
+        let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        var multiStatus = MultiStatus()
+        var collections: [String: CalendarCollectionInfo?] = [:]
+        for href in hrefs {
+            let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
+            guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
+                multiStatus.add(href: href, status: 404)
+                continue
+            }
+            if collections[collectionName] == nil { collections[collectionName] = .some(try slate.calendarCollection(named: collectionName)) }
+            guard let info = collections[collectionName] ?? nil, let object = try slate.calendarObject(named: name, in: info.id) else {
+                multiStatus.add(href: href, status: 404)
+                continue
+            }
+            try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: slate.revision)
+        }
+        return Self.multiStatus(multiStatus.finished())
+    }
+
+    private func syncCollection(_ body: XMLElement, names: [PropertyName]?, info: CalendarCollectionInfo) throws -> Response {
+        let tokenText = body.child(Namespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var token: Int?
+        if !tokenText.isEmpty {
+            guard let revision = Self.revision(ofSyncToken: tokenText) else {
+                throw CalendarObjectError.invalidSyncToken("The sync token '\(tokenText.prefix(80))' was not handed out by this server; sync again without one.")
+            }
+            token = revision
+        }
+        if let level = body.child(Namespace.dav, "sync-level")?.text.trimmingCharacters(in: .whitespaces), level != "1" {
+            return Self.failure(.forbidden, PropertyName(Namespace.dav, "sync-traversal-supported"), "Only sync-level 1 is served; got '\(level)'.")
+        }
+        var limit: Int?
+        if let nresults = body.child(Namespace.dav, "limit")?.child(Namespace.dav, "nresults") {
+            guard let value = Int(nresults.text.trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0 else {
+                return Self.failure(.badRequest, PropertyName(Namespace.dav, "number-of-matches-within-limits"),
+                                    "DAV:nresults must be a whole number of 0 or more.")
+            }
+            limit = value
+        }
+        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit)
+        var multiStatus = MultiStatus()
+        for object in changes.changed {
+            try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
+        }
+        for name in Set(changes.removed).sorted() where !changes.changed.contains(where: { $0.name == name }) {
+            multiStatus.add(href: paths.object(info.name, name), status: 404)
+        }
+        if changes.isTruncated {
+            multiStatus.add(href: paths.collection(info.name), status: 507, error: PropertyName(Namespace.dav, "number-of-matches-within-limits"))
+        }
+        return Self.multiStatus(multiStatus.finished(syncToken: Self.syncToken(changes.token)))
+    }
+
+    /// A calendar-query filter from its XML.
+    static func filter(_ element: XMLElement?) throws -> CalendarFilter {
+        guard let top = element?.children.first(where: { $0.is(Namespace.caldav, "comp-filter") }) else {
+            throw CalendarObjectError.invalidData("A calendar-query needs a filter with a comp-filter (CALDAV:valid-filter).")
+        }
+        return CalendarFilter(root: try component(top))
+    }
+
+    private static func component(_ element: XMLElement) throws -> CalendarFilter.Component {
+        guard let name = element.attributes["name"], !name.isEmpty else { throw CalendarObjectError.invalidData("A comp-filter needs a name.") }
+        var filter = CalendarFilter.Component(name: name)
+        for child in element.children where child.namespace == Namespace.caldav {
+            switch child.name {
+            case "is-not-defined": filter.isNotDefined = true
+            case "time-range": filter.timeRange = try timeRange(child)
+            case "prop-filter":
+                guard let propertyName = child.attributes["name"], !propertyName.isEmpty else {
+                    throw CalendarObjectError.invalidData("A prop-filter needs a name.")
+                }
+                var property = CalendarFilter.Property(name: propertyName)
+                for test in child.children where test.namespace == Namespace.caldav {
+                    switch test.name {
+                    case "is-not-defined": property.isNotDefined = true
+                    case "time-range": property.timeRange = try timeRange(test)
+                    case "text-match": property.textMatch = textMatch(test)
+                    case "param-filter":
+                        var parameter = CalendarFilter.Parameter(name: test.attributes["name"] ?? "")
+                        parameter.isNotDefined = test.child(Namespace.caldav, "is-not-defined") != nil
+                        parameter.textMatch = test.child(Namespace.caldav, "text-match").map(textMatch)
+                        property.parameters.append(parameter)
+                    default: break
+                    }
+                }
+                filter.properties.append(property)
+            case "comp-filter": filter.components.append(try component(child))
+            default: break
+            }
+        }
+        return filter
+    }
+
+    private static func textMatch(_ element: XMLElement) -> CalendarFilter.TextMatch {
+        CalendarFilter.TextMatch(text: element.text, isNegated: element.attributes["negate-condition"]?.lowercased() == "yes",
+                                 isCaseSensitive: element.attributes["collation"] == "i;octet")
+    }
+
+    private static func timeRange(_ element: XMLElement) throws -> CalendarFilter.TimeRange {
+        func moment(_ name: String) throws -> Date? {
+            guard let text = element.attributes[name] else { return nil }
+            guard let date = utcMoment(text) else {
+                throw CalendarObjectError.invalidData("time-range \(name) must be a UTC date-time such as 20261201T000000Z; got '\(text.prefix(40))'.")
+            }
+            return date
+        }
+        let range = CalendarFilter.TimeRange(start: try moment("start"), end: try moment("end"))
+        guard range.start != nil || range.end != nil else { throw CalendarObjectError.invalidData("A time-range needs a start or an end.") }
+        return range
+    }
+
+    /// `20261201T000000Z`.
+    static func utcMoment(_ text: String) -> Date? {
+        let pattern = #/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/#
+        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: DateComponents(year: Int(match.1), month: Int(match.2), day: Int(match.3),
+                                                  hour: Int(match.4), minute: Int(match.5), second: Int(match.6)))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SlateCore
+import SlateHTTP
+
+/// Signs a request in, works out what it addresses, and hands it to the method's handler.
+struct DAVHandler: Sendable {
+    let directory: AccountDirectory
+    let authenticate: @Sendable (Request) async throws -> UUID
+    let calendar: Calendar
+
+    /// The `DAV` header: WebDAV classes 1 and 3, CalDAV, Extended MKCOL.
+    static let capabilities = "1, 3, calendar-access, extended-mkcol"
+    static let allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
+
+    /// `/.well-known/caldav` (RFC 6764) points at the DAV root.
+    @Sendable static func wellKnown(_ request: Request) async throws -> Response {
+        Response(status: .movedPermanently, headers: ["Location": DAVPaths.root, "Content-Length": "0"])
+    }
+
+    @Sendable func respond(_ request: Request) async throws -> Response {
+        if request.method == .options {
+            return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
+        }
+        let accountID: UUID
+        do {
+            accountID = try await authenticate(request)
+        } catch let error as HTTPError where error.status.code == 401 {
+            return Self.unauthorized(error.message)
+        }
+        guard let account = try directory.accounts().first(where: { $0.id == accountID }) else {
+            return Self.unauthorized("The account no longer exists.")
+        }
+        let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
+        let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request)
+        guard let target = DAVTarget.parse(request.path, account: account.name) else {
+            return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
+        }
+        do {
+            switch request.method.rawValue {
+            case "PROPFIND": return try context.propfind(target)
+            case "PROPPATCH": return try context.proppatch(target)
+            case "REPORT": return try context.report(target)
+            case "GET", "HEAD": return try context.get(target)
+            case "PUT": return try context.put(target)
+            case "DELETE": return try context.delete(target)
+            case "MKCALENDAR", "MKCOL": return try context.makeCollection(target)
+            default:
+                return DAVContext.failure(.methodNotAllowed, nil, "\(request.method) is not allowed here; use \(Self.allow).", headers: ["Allow": Self.allow])
+            }
+        } catch let error as CalendarObjectError {
+            return DAVContext.response(for: error)
+        } catch let error as XMLReadError {
+            return DAVContext.failure(.badRequest, nil, "The XML body was refused: \(error.description)")
+        } catch let error as SlateError {
+            switch error {
+            case .notFound: return DAVContext.failure(.notFound, nil, error.description)
+            case .conflict: return DAVContext.failure(.preconditionFailed, nil, error.description)
+            case .invalid, .duplicateListName, .ambiguous: return DAVContext.failure(.forbidden, nil, error.description)
+            case .cannotUndo: return DAVContext.failure(.conflict, nil, error.description)
+            case .busy:
+                var response = DAVContext.failure(.serviceUnavailable, nil, error.description)
+                response.headers["Retry-After"] = "1"
+                return response
+            case .store: throw error
+            }
+        }
+    }
+
+    /// 401 asking for HTTP Basic (an account password or an app password).
+    static func unauthorized(_ message: String) -> Response {
+        var response = DAVContext.failure(.unauthorized, nil, message)
+        response.headers["WWW-Authenticate"] = "Basic realm=\"Slate\", charset=\"UTF-8\""
+        return response
+    }
+}
+
+/// One signed-in request: the account's Slate, its addresses and the request.
+struct DAVContext {
+    let slate: Slate
+    let paths: DAVPaths
+    let request: Request
+
+    /// A 207 answer.
+    static func multiStatus(_ body: Data) -> Response {
+        Response(status: .multiStatus, headers: ["Content-Type": "application/xml; charset=utf-8"], body: .data(body))
+    }
+
+    /// An error with a `<d:error>` body naming the precondition (if any) and what was wrong.
+    static func failure(_ status: HTTPStatus, _ condition: PropertyName?, _ message: String, headers: HTTPHeaders = [:]) -> Response {
+        let body = DAVXML.error(condition ?? PropertyName(Namespace.dav, "error-description"), message)
+        var response = Response(status: status, headers: ["Content-Type": "application/xml; charset=utf-8"], body: .data(Data(body.utf8)))
+        for (name, value) in headers { response.headers[name] = value }
+        return response
+    }
+
+    static func response(for error: CalendarObjectError) -> Response {
+        let caldav = { (name: String) in PropertyName(Namespace.caldav, name) }
+        switch error {
+        case .invalidData: return failure(.badRequest, caldav("valid-calendar-data"), error.description)
+        case .unsupportedComponent: return failure(.forbidden, caldav("supported-calendar-component"), error.description)
+        case .uidConflict: return failure(.forbidden, caldav("no-uid-conflict"), error.description)
+        case .preconditionFailed: return failure(.preconditionFailed, nil, error.description)
+        case .notFound: return failure(.notFound, nil, error.description)
+        case .tooLarge: return failure(.contentTooLarge, caldav("max-resource-size"), error.description)
+        case .forbidden: return failure(.forbidden, nil, error.description)
+        case .invalidSyncToken: return failure(.forbidden, PropertyName(Namespace.dav, "valid-sync-token"), error.description)
+        }
+    }
+
+    /// The collection a segment names, or a 404 error.
+    func collection(_ name: String) throws -> CalendarCollectionInfo {
+        guard let found = try slate.calendarCollection(named: name) else { throw CalendarObjectError.notFound("collection \(name)") }
+        return found
+    }
+
+    /// The request body parsed as XML; nil when it is empty.
+    func xmlBody() throws -> XMLElement? {
+        guard !request.body.isEmpty, !request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
+        return try XMLReader.parse(request.body)
+    }
+
+    /// The revision an entity tag names (`"12"`, `W/"12"`), or nil for one Slate never gave.
+    static func revision(ofETag tag: String) -> Int? {
+        var text = tag.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("W/") { text.removeFirst(2) }
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return Int(text) }
+        return Int(text.dropFirst().dropLast())
+    }
+}

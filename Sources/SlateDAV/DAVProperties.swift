@@ -1,0 +1,150 @@
+import Foundation
+import SlateCore
+
+/// A resource a request reached, resolved against the account's data.
+enum DAVResource {
+    case root
+    case principals
+    case principal
+    case home
+    case collection(CalendarCollectionInfo)
+    case object(CalendarCollectionInfo, CalendarObject)
+}
+
+extension DAVContext {
+    /// The resource `target` names, or a 404 error.
+    func resolve(_ target: DAVTarget) throws -> DAVResource {
+        switch target {
+        case .root: return .root
+        case .principals: return .principals
+        case .principal: return .principal
+        case .home: return .home
+        case .collection(let name): return .collection(try collection(name))
+        case .object(let collectionName, let name):
+            let info = try collection(collectionName)
+            guard let object = try slate.calendarObject(named: name, in: info.id) else {
+                throw CalendarObjectError.notFound("resource \(name) in \(collectionName)")
+            }
+            return .object(info, object)
+        }
+    }
+
+    /// The properties `allprop` and `propname` list for a resource.
+    func propertyNames(of resource: DAVResource) -> [PropertyName] {
+        let dav = { (name: String) in PropertyName(Namespace.dav, name) }
+        var names = [dav("resourcetype"), dav("current-user-principal"), dav("current-user-privilege-set"), dav("owner"),
+                     dav("supported-report-set")]
+        switch resource {
+        case .root, .principals, .home:
+            names += [dav("displayname"), PropertyName(Namespace.caldav, "calendar-home-set")]
+        case .principal:
+            names += [dav("displayname"), dav("principal-URL"), dav("principal-collection-set"), PropertyName(Namespace.caldav, "calendar-home-set")]
+        case .collection:
+            names += [dav("displayname"), dav("sync-token"), PropertyName(Namespace.calendarServer, "getctag"),
+                      PropertyName(Namespace.caldav, "supported-calendar-component-set"), PropertyName(Namespace.caldav, "supported-calendar-data"),
+                      PropertyName(Namespace.caldav, "max-resource-size"), PropertyName(Namespace.apple, "calendar-color"),
+                      PropertyName(Namespace.apple, "calendar-order")]
+        case .object:
+            names += [dav("getetag"), dav("getcontenttype"), dav("getlastmodified")]
+        }
+        return names
+    }
+
+    /// The value (inner XML) of a property of a resource, or nil when it has none (404).
+    func value(of property: PropertyName, for resource: DAVResource, revision: () throws -> Int) throws -> String? {
+        let href = { (path: String) in "<d:href>\(DAVXML.escape(path))</d:href>" }
+        switch (property.namespace, property.name) {
+        case (Namespace.dav, "current-user-principal"): return href(paths.principal)
+        case (Namespace.dav, "principal-URL"): if case .principal = resource { return href(paths.principal) }
+        case (Namespace.dav, "principal-collection-set"): return href("/dav/principals/")
+        case (Namespace.caldav, "calendar-home-set"): return href(paths.home)
+        case (Namespace.caldav, "calendar-user-address-set"):
+            if case .principal = resource { return href(paths.principal) }
+        case (Namespace.dav, "owner"): return href(paths.principal)
+        case (Namespace.dav, "current-user-privilege-set"):
+            return ["all", "read", "write", "write-properties", "write-content", "bind", "unbind", "read-current-user-privilege-set"]
+                .map { "<d:privilege><d:\($0)/></d:privilege>" }.joined()
+        case (Namespace.dav, "resourcetype"):
+            switch resource {
+            case .principal: return "<d:principal/><d:collection/>"
+            case .collection: return "<c:calendar/><d:collection/>"
+            case .object: return ""
+            default: return "<d:collection/>"
+            }
+        case (Namespace.dav, "supported-report-set"):
+            let reports: [String] = switch resource {
+            case .collection: ["<c:calendar-multiget/>", "<c:calendar-query/>", "<d:sync-collection/>"]
+            case .object: ["<c:calendar-multiget/>"]
+            default: []
+            }
+            return reports.map { "<d:supported-report><d:report>\($0)</d:report></d:supported-report>" }.joined()
+        case (Namespace.dav, "displayname"):
+            switch resource {
+            case .root: return "Slate"
+            case .principals: return "Accounts"
+            case .principal: return DAVXML.escape(paths.account)
+            case .home: return "Lists"
+            case .collection(let info): return DAVXML.escape(info.displayName)
+            case .object: return nil
+            }
+        default: break
+        }
+        if case .collection(let info) = resource {
+            switch (property.namespace, property.name) {
+            case (Namespace.dav, "sync-token"): return DAVXML.escape(Self.syncToken(try revision()))
+            case (Namespace.calendarServer, "getctag"): return "\"\(try revision())\""
+            case (Namespace.caldav, "supported-calendar-component-set"): return "<c:comp name=\"VTODO\"/>"
+            case (Namespace.caldav, "supported-calendar-data"): return "<c:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>"
+            case (Namespace.caldav, "max-resource-size"): return String(CalendarLimits.maximumResourceSize)
+            case (Namespace.apple, "calendar-color"): return info.color
+            case (Namespace.apple, "calendar-order"): return String(Int64(info.order.rounded()))
+            default: return nil
+            }
+        }
+        if case .object(_, let object) = resource {
+            switch (property.namespace, property.name) {
+            case (Namespace.dav, "getetag"): return DAVXML.escape(object.etag)
+            case (Namespace.dav, "getcontenttype"): return "text/calendar; charset=utf-8; component=VTODO"
+            case (Namespace.dav, "getlastmodified"): return Self.httpDate(object.task.modified)
+            case (Namespace.dav, "getcontentlength"): return String(try slate.calendarData(of: object).count)
+            case (Namespace.caldav, "calendar-data"): return DAVXML.escape(try slate.calendarText(of: object))
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// A sync token as a URI.
+    static func syncToken(_ revision: Int) -> String { "urn:x-slate:sync:\(revision)" }
+
+    /// The revision in a sync token, or nil for a token Slate did not make.
+    static func revision(ofSyncToken token: String) -> Int? {
+        let text = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("urn:x-slate:sync:") else { return nil }
+        return Int(text.dropFirst("urn:x-slate:sync:".count))
+    }
+
+    /// `Tue, 01 Dec 2026 05:10:57 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// Adds one resource's answer for the properties asked for (`names` nil: allprop).
+    func add(_ resource: DAVResource, href: String, names: [PropertyName]?, namesOnly: Bool = false,
+             to multiStatus: inout MultiStatus, revision: () throws -> Int) throws {
+        if namesOnly {
+            multiStatus.add(href: href, found: propertyNames(of: resource).map { ($0, "") }, missing: [])
+            return
+        }
+        var found: [(PropertyName, String)] = []
+        var missing: [PropertyName] = []
+        for name in names ?? propertyNames(of: resource) {
+            if let value = try value(of: name, for: resource, revision: revision) { found.append((name, value)) } else { missing.append(name) }
+        }
+        multiStatus.add(href: href, found: found, missing: missing)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SlateCore
+
+/// What a request path under `/dav/` names.
+enum DAVTarget: Equatable {
+    /// `/dav/`: where discovery starts.
+    case root
+    /// `/dav/principals/` (the collection of principals: only the caller's is listed).
+    case principals
+    /// `/dav/principals/<account>/`.
+    case principal
+    /// `/dav/calendars/<account>/`: the calendar home.
+    case home
+    /// `/dav/calendars/<account>/<collection>/`.
+    case collection(String)
+    /// `/dav/calendars/<account>/<collection>/<resource>`.
+    case object(collection: String, name: String)
+
+    /// Reads a path; a segment naming another account reads as nothing (nil), exactly as
+    /// one naming no account does.
+    static func parse(_ path: String, account: String) -> DAVTarget? {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { segment -> String in
+            let text = String(segment)
+            return text.contains("%") ? text.removingPercentEncoding ?? text : text
+        }
+        guard segments.first == "dav" else { return nil }
+        segments.removeFirst()
+        switch segments.count {
+        case 0: return .root
+        case 1: return segments[0] == "principals" ? .principals : nil
+        default: break
+        }
+        guard segments[1] == account else { return nil }
+        switch (segments[0], segments.count) {
+        case ("principals", 2): return .principal
+        case ("calendars", 2): return .home
+        case ("calendars", 3): return .collection(segments[2])
+        case ("calendars", 4): return .object(collection: segments[2], name: segments[3])
+        default: return nil
+        }
+    }
+
+    var isCollection: Bool {
+        if case .object = self { return false }
+        return true
+    }
+}
+
+/// The addresses of an account's DAV resources, percent-encoded.
+struct DAVPaths {
+    let account: String
+
+    static let root = "/dav/"
+    var principal: String { "/dav/principals/\(Self.encode(account))/" }
+    var home: String { "/dav/calendars/\(Self.encode(account))/" }
+    func collection(_ name: String) -> String { home + Self.encode(name) + "/" }
+    func object(_ collection: String, _ name: String) -> String { self.collection(collection) + Self.encode(name) }
+
+    func href(_ target: DAVTarget) -> String {
+        switch target {
+        case .root: Self.root
+        case .principals: "/dav/principals/"
+        case .principal: principal
+        case .home: home
+        case .collection(let name): collection(name)
+        case .object(let collection, let name): object(collection, name)
+        }
+    }
+
+    /// A segment percent-encoded: letters, digits and `-._~@+` stay.
+    static func encode(_ segment: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~@+")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// An element of a WebDAV request body, with namespaces resolved.
+struct XMLElement: Sendable {
+    var namespace: String
+    var name: String
+    /// Attributes by local name (DAV's bodies use unprefixed attributes).
+    var attributes: [String: String] = [:]
+    var children: [XMLElement] = []
+    /// The text directly inside, entity references decoded.
+    var text = ""
+
+    /// The first child with this namespace and name.
+    func child(_ namespace: String, _ name: String) -> XMLElement? {
+        children.first { $0.namespace == namespace && $0.name == name }
+    }
+
+    func `is`(_ namespace: String, _ name: String) -> Bool { self.namespace == namespace && self.name == name }
+}
+
+/// Why a body was refused.
+struct XMLReadError: Error, Sendable, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A small, strict XML reader for WebDAV and CalDAV request bodies.
+///
+/// It reads elements, attributes, namespaces, text, CDATA, comments and the XML
+/// declaration. It refuses document type declarations (and so every custom entity:
+/// no XXE, no "billion laughs") and any entity reference other than the five predefined
+/// ones and character references. Depth, element count and size are bounded.
+struct XMLReader {
+    static let maximumDepth = 32
+    static let maximumElements = 20_000
+    static let maximumSize = 1 << 20
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var elements = 0
+
+    private init(_ data: Data) { bytes = Array(data) }
+
+    /// The root element of `data`.
+    static func parse(_ data: Data) throws -> XMLElement {
+        guard data.count <= maximumSize else { throw XMLReadError("The XML body is larger than \(maximumSize) bytes.") }
+        var reader = XMLReader(data)
+        return try reader.document()
+    }
+
+    private mutating func document() throws -> XMLElement {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        try skipMisc()
+        guard peek("<") else { throw XMLReadError("The body is not XML: expected '<' at byte \(index).") }
+        let root = try element(depth: 1, scope: ["xml": "http://www.w3.org/XML/1998/namespace"])
+        try skipMisc()
+        guard index == bytes.count else { throw XMLReadError("Unexpected content after the root element at byte \(index).") }
+        return root
+    }
+
+    /// White space, comments, processing instructions; refuses DOCTYPE.
+    private mutating func skipMisc() throws {
+        while true {
+            skipSpace()
+            if peek("<?") {
+                try skip(past: "?>")
+            } else if peek("<!--") {
+                try skip(past: "-->")
+            } else if peek("<!") {
+                throw XMLReadError("Document type declarations and entities are not accepted.")
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func element(depth: Int, scope inherited: [String: String]) throws -> XMLElement {
+        guard depth <= Self.maximumDepth else { throw XMLReadError("The XML is nested deeper than \(Self.maximumDepth) levels.") }
+        elements += 1
+        guard elements <= Self.maximumElements else { throw XMLReadError("The XML has more than \(Self.maximumElements) elements.") }
+        index += 1   // "<"
+        let qualified = try name()
+        var rawAttributes: [(String, String)] = []
+        var selfClosing = false
+        while true {
+            skipSpace()
+            if peek("/>") { index += 2; selfClosing = true; break }
+            if peek(">") { index += 1; break }
+            let attribute = try name()
+            skipSpace()
+            guard peek("=") else { throw XMLReadError("Attribute \(attribute) has no value.") }
+            index += 1
+            skipSpace()
+            guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 else {
+                throw XMLReadError("Attribute \(attribute) must be quoted.")
+            }
+            let quote = bytes[index]
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] != quote {
+                if bytes[index] == UInt8(ascii: "<") { throw XMLReadError("'<' inside attribute \(attribute).") }
+                index += 1
+            }
+            guard index < bytes.count else { throw XMLReadError("Attribute \(attribute) is not closed.") }
+            rawAttributes.append((attribute, try decodeText(start, index)))
+            index += 1
+        }
+        var scope = inherited
+        var attributes: [String: String] = [:]
+        for (name, value) in rawAttributes {
+            if name == "xmlns" { scope[""] = value } else if name.hasPrefix("xmlns:") { scope[String(name.dropFirst(6))] = value } else {
+                attributes[String(name.split(separator: ":").last ?? "")] = value
+            }
+        }
+        var element = try resolve(qualified, scope: scope)
+        element.attributes = attributes
+        if selfClosing { return element }
+        while true {
+            guard index < bytes.count else { throw XMLReadError("Element <\(qualified)> is not closed.") }
+            if peek("</") {
+                index += 2
+                let closing = try name()
+                skipSpace()
+                guard closing == qualified, peek(">") else { throw XMLReadError("</\(closing)> does not close <\(qualified)>.") }
+                index += 1
+                return element
+            } else if peek("<!--") {
+                try skip(past: "-->")
+            } else if peek("<![CDATA[") {
+                index += 9
+                let start = index
+                try skip(past: "]]>")
+                element.text += String(decoding: bytes[start..<(index - 3)], as: UTF8.self)
+            } else if peek("<!") {
+                throw XMLReadError("Document type declarations and entities are not accepted.")
+            } else if peek("<?") {
+                try skip(past: "?>")
+            } else if peek("<") {
+                element.children.append(try self.element(depth: depth + 1, scope: scope))
+            } else {
+                let start = index
+                while index < bytes.count, bytes[index] != UInt8(ascii: "<") { index += 1 }
+                element.text += try decodeText(start, index)
+            }
+        }
+    }
+
+    private func resolve(_ qualified: String, scope: [String: String]) throws -> XMLElement {
+        let parts = qualified.split(separator: ":", maxSplits: 1)
+        if parts.count == 2 {
+            guard let namespace = scope[String(parts[0])] else { throw XMLReadError("The prefix '\(parts[0])' is not declared.") }
+            return XMLElement(namespace: namespace, name: String(parts[1]))
+        }
+        return XMLElement(namespace: scope[""] ?? "", name: qualified)
+    }
+
+    private mutating func name() throws -> String {
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "=") { break }
+            index += 1
+        }
+        guard index > start, let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+            throw XMLReadError("Expected a name at byte \(start).")
+        }
+        return text
+    }
+
+    /// Text with `&amp;`-style and `&#…;` references decoded; anything else is refused.
+    private func decodeText(_ start: Int, _ end: Int) throws -> String {
+        guard let raw = String(validating: bytes[start..<end], as: UTF8.self) else { throw XMLReadError("The XML is not UTF-8.") }
+        guard raw.contains("&") else { return raw }
+        var result = ""
+        var rest = Substring(raw)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            guard let semicolon = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semicolon) <= 10 else {
+                throw XMLReadError("A '&' that starts no entity reference.")
+            }
+            let entity = rest[rest.index(after: amp)..<semicolon]
+            switch entity {
+            case "amp": result += "&"
+            case "lt": result += "<"
+            case "gt": result += ">"
+            case "quot": result += "\""
+            case "apos": result += "'"
+            default:
+                let number: UInt32?
+                if entity.hasPrefix("#x") { number = UInt32(entity.dropFirst(2), radix: 16) } else if entity.hasPrefix("#") {
+                    number = UInt32(entity.dropFirst())
+                } else { number = nil }
+                guard let number, let scalar = Unicode.Scalar(number) else {
+                    throw XMLReadError("The entity '&\(entity);' is not accepted (only the predefined ones and character references).")
+                }
+                result.unicodeScalars.append(scalar)
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return result + rest
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private func peek(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return text.withUTF8Buffer { buffer in (0..<count).allSatisfy { bytes[index + $0] == buffer[$0] } }
+    }
+
+    private mutating func skip(past end: StaticString) throws {
+        let count = end.utf8CodeUnitCount
+        while index + count <= bytes.count {
+            if peek(end) { index += count; return }
+            index += 1
+        }
+        throw XMLReadError("The body ends inside a comment, CDATA section or processing instruction.")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Backups, restores and the checks a running service makes of its store.
+extension ModelContainer {
+    /// Writes a consistent copy of the store to `destination` (replacing a file there)
+    /// while other contexts and processes keep writing: the copy holds every commit made
+    /// before the call and none made after the copy's snapshot was taken. It is written
+    /// under a temporary name, passes `PRAGMA integrity_check`, then takes its name.
+    ///
+    /// Throws `StoreError.cannotOpen` for an in-memory store, an unwritable destination
+    /// or a copy that fails its check.
+    public func backup(to destination: String) throws {
+        guard configuration.path != nil else {
+            throw StoreError.cannotOpen(path: destination, reason: "an in-memory store has no file to back up")
+        }
+        // A reader connection: the snapshot never blocks the writer.
+        try pool.read { database in try DatabaseCopy.write(from: database, to: destination) }
+    }
+
+    /// Puts the backup at `source` in place of the store at `path`: checks that the
+    /// backup is a sound database of a schema no newer than `schemaVersion`, then copies
+    /// it into the store in one transaction (connections other processes hold on `path`
+    /// see the old content or the new, never a mix). The file at `path` is created if
+    /// missing. Opening a container afterwards migrates an older backup as usual.
+    public static func restore(from source: String, to path: String, schemaVersion: Int) throws {
+        guard FileManager.default.fileExists(atPath: source) else {
+            throw StoreError.cannotOpen(path: source, reason: "no such file")
+        }
+        let backup = try Database(path: source, mode: .readOnly, busyTimeout: 5)
+        try DatabaseCopy.checkIntegrity(of: backup, path: source)
+        let version = try Migrator.storedVersion(in: backup)
+        if version > schemaVersion { throw StoreError.newerSchema(fileVersion: version, supportedVersion: schemaVersion) }
+        if version == 0 {
+            throw StoreError.cannotOpen(path: source, reason: "the file is a SQLite database but not a Slate store")
+        }
+        let target = try Database(path: path, mode: .create, busyTimeout: 5)
+        try DatabaseCopy.copy(from: backup, into: target, path: path)
+        try DatabaseCopy.checkIntegrity(of: target, path: path)
+    }
+
+    /// The schema version recorded in the file, read now (not when the container opened).
+    public func storedSchemaVersion() throws -> Int {
+        try pool.readStatement { try Migrator.storedVersion(in: $0) }
+    }
+
+    /// Bytes the store takes on disk: the file and its write-ahead log (0 in memory).
+    public func fileSize() -> Int {
+        guard let path = configuration.path else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// The name a copy taken before migrating `path` from schema `version` gets:
+    /// `slate.sqlite.before-schema-3-20261201T051500Z`, beside the store.
+    static func migrationBackupPath(for path: String, fromVersion version: Int, at date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return "\(path).before-schema-\(version)-\(formatter.string(from: date))"
+    }
+}

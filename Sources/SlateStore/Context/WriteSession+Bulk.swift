@@ -1,0 +1,124 @@
+import Foundation
+
+// What a bulk write (an import) needs beyond a single save: numbers handed out without a
+// query per row, and inserted rows recorded by id and digest instead of by image.
+extension WriteSession {
+    /// One more than the largest number in the column, within the row's partition when the
+    /// table has one. Read once per session; numbers given explicitly later in the same
+    /// session are taken into account (`noteSequenceNumbers`).
+    func takeSequenceNumber(_ table: TableSchema, _ position: Int, partition: DatabaseValue?) throws -> Int64 {
+        let key = table.tableName + "/" + table.columns[position].name + "/" + (partition?.description ?? "")
+        if let next = nextSequence[key] {
+            nextSequence[key] = next + 1
+            return next
+        }
+        let name = quote(table.columns[position].name)
+        let value: DatabaseValue?
+        if let partition, let partitionPosition = table.partitionPosition {
+            value = try database.scalar(
+                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName)) WHERE \(quote(table.columns[partitionPosition].name)) IS ?",
+                [partition])
+        } else {
+            value = try database.scalar("SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))")
+        }
+        guard case .integer(let next)? = value else { return 1 }
+        nextSequence[key] = next + 1
+        return next
+    }
+
+    /// Forgets the cached next numbers of a table: a row written with its own number may
+    /// be above them.
+    func forgetSequenceNumbers(_ table: TableSchema) {
+        guard !table.sequencePositions.isEmpty else { return }
+        nextSequence = nextSequence.filter { !$0.key.hasPrefix(table.tableName + "/") }
+    }
+
+    /// Records an inserted row by id when the session records inserts that way; true when
+    /// the row needs no image (inserted now, or earlier in this commit).
+    func noteCreated(_ table: TableSchema, _ id: String, inserted: Bool, values: [DatabaseValue]) -> Bool {
+        let key = table.tableName + "/" + id
+        guard inserted ? createdSet.insert(key).inserted : createdSet.contains(key) else { return false }
+        if inserted { created[table.tableName, default: []].append(id) }
+        // The digest of what the row holds at the end of the commit (an insert then an update
+        // in one commit: the update's values).
+        createdDigests[key] = RowDigest.of(values)
+        return true
+    }
+
+    /// The digests of the rows in `created`, in the same order, as 16 hex digits each.
+    func createdDigestText(table: String) -> String {
+        (created[table] ?? []).map { String(format: "%016llx", createdDigests[table + "/" + $0] ?? 0) }.joined(separator: ",")
+    }
+
+    /// Deletes the rows a bulk commit inserted (undo of an entry recorded by id), after
+    /// checking that each is still as that commit (`revision`) left it: unchanged since, or
+    /// changed and changed back (an edit undone), which its digest tells.
+    func deleteCreated(table name: String, ids: [String], digests: [String], revision created: Int) throws {
+        guard let table = tables[name] else {
+            throw StoreError.invalidSchema("the undo log names table '\(name)', which the container does not know")
+        }
+        let tableName = quote(table.tableName)
+        let partitionSQL = table.partitionName.map(quote) ?? "NULL"
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let list: DatabaseValue = .text("[" + chunk.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+            let inChunk = "\"id\" IN (SELECT value FROM json_each(?))"
+            let unchanged = try database.scalar(
+                "SELECT count(*) FROM \(tableName) WHERE \(inChunk) AND \"_rev\" = ?", [list, .integer(Int64(created))])
+            if unchanged != .integer(Int64(chunk.count)) {
+                let wanted = Dictionary(zip(chunk, digests[start..<min(start + 500, digests.count)]), uniquingKeysWith: { first, _ in first })
+                let rows = try database.rows(
+                    "SELECT \(table.columnNames.map(quote).joined(separator: ", ")), \"_rev\" FROM \(tableName) WHERE \(inChunk) AND \"_rev\" <> ?",
+                    [list, .integer(Int64(created))])
+                var found = 0
+                for row in rows {
+                    let id = String.fromDatabaseValue(row["id"]) ?? ""
+                    let digest = String(format: "%016llx", RowDigest.of(table.columnNames.map { row[$0] }))
+                    guard wanted[id] == digest else {
+                        throw StoreError.conflict(model: table.modelName, id: UUID(uuidString: id) ?? UUID(),
+                                                  expectedRevision: created, actualRevision: Int.fromDatabaseValue(row["_rev"]) ?? 0)
+                    }
+                    found += 1
+                }
+                if case .integer(let count)? = unchanged, Int(count) + found != chunk.count {
+                    let missing = chunk.first ?? ""
+                    throw StoreError.notFound(model: table.modelName, id: UUID(uuidString: missing) ?? UUID())
+                }
+            }
+            for row in try database.rows("SELECT DISTINCT \(partitionSQL) AS partition FROM \(tableName) WHERE \(inChunk)", [list]) {
+                if case .text(let value) = row["partition"] { partitions.insert(value) }
+            }
+            try database.execute(
+                "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
+                [.text(table.tableName), revisionValue, list])
+            try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
+            for id in chunk { record(table, .text(id), \.deleted) }
+        }
+    }
+
+}
+
+/// A 64-bit digest (FNV-1a) of a row's column values, to tell whether a row still holds
+/// what a commit wrote without keeping the values themselves.
+enum RowDigest {
+    /// The digest of a row's values in the table's column order.
+    static func of(_ values: [DatabaseValue]) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+        }
+        for value in values {
+            switch value {
+            case .null: add([0])
+            case .integer(let value): add([1]); add(withUnsafeBytes(of: value.littleEndian, Array.init))
+            case .real(let value): add([2]); add(withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init))
+            case .text(let value): add([3]); add(withUnsafeBytes(of: Int64(value.utf8.count).littleEndian, Array.init)); add(value.utf8)
+            case .blob(let value): add([4]); add(withUnsafeBytes(of: Int64(value.count).littleEndian, Array.init)); add(value)
+            }
+        }
+        return hash
+    }
+}

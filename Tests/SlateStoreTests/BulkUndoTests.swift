@@ -1,0 +1,59 @@
+import Foundation
+@testable import SlateStore
+import Testing
+
+/// A bulk write (an import) records the rows it inserted by id only: its undo entry stays
+/// small, and undoing it deletes those rows unless they changed since.
+@Suite struct BulkUndoTests {
+    private func undoPayloadSize(_ container: ModelContainer) throws -> Int {
+        try container.pool.read { database in
+            guard case .integer(let size)? = try database.scalar("SELECT max(length(payload)) FROM _slate_undo") else { return 0 }
+            return Int(size)
+        }
+    }
+
+    @Test func insertsRecordedByIDUndoAsADeleteAndKeepTheEntrySmall() throws {
+        let container = try makeContainer()
+        let context = ModelContext(container)
+        let kept = Item(title: "Before the import", notes: "old")
+        context.insert(kept)
+        try context.save(undoLabel: "Add")
+
+        context.recordsInsertsByID = true
+        var updated = kept
+        updated.notes = "changed by the import"
+        context.update(updated)
+        let notes = String(repeating: "n", count: 200)
+        let inserted = (0..<5_000).map { Item(title: "Imported \($0)", notes: notes) }
+        inserted.forEach(context.insert)
+        try context.save(undoLabel: "Import 5000 items")
+        // 5,000 ids (about 40 bytes each in the entry), not 5,000 row images (over 250 bytes each).
+        #expect(try undoPayloadSize(container) < 5_000 * 60)
+
+        let undone = try #require(try context.undo())
+        #expect(undone.label == "Import 5000 items")
+        #expect(undone.commit.changes(of: Item.self).deleted.count == 5_000)
+        #expect(try context.fetch(FetchDescriptor<Item>()) == [kept], "the update is reverted too")
+        #expect(try context.canRedo() == false, "an import's undo cannot be redone: import the file again")
+        #expect(try context.changes(of: Item.self, since: 0).deleted.count == 5_000, "tombstones for sync clients")
+    }
+
+    @Test func undoRefusesWhenAnInsertedRowChangedSince() throws {
+        let container = try makeContainer()
+        let context = ModelContext(container)
+        context.recordsInsertsByID = true
+        let items = (0..<3).map { Item(title: "Imported \($0)") }
+        items.forEach(context.insert)
+        try context.save(undoLabel: "Import 3 items")
+
+        let other = ModelContext(container, undo: false)
+        var edited = items[1]
+        edited.title = "Edited after the import"
+        other.update(edited)
+        try other.save()
+
+        #expect(throws: StoreError.self) { try context.undo() }
+        #expect(try context.fetchCount(FetchDescriptor<Item>()) == 3, "nothing deleted")
+        #expect(try context.canUndo(), "the entry stays for a later attempt")
+    }
+}

@@ -1,0 +1,130 @@
+// Settings: the account's API tokens — each with its label, when it was created, last used
+// and when it expires — a form to create one (its secret is shown once, here) and a way to
+// revoke one. Self-contained: main.js only shows it for ?view=settings.
+import { request } from "./api.js";
+import { el, friendlyDateTime } from "./format.js";
+
+const LIFETIMES = [
+  ["never", "Never expires"],
+  ["30d", "Expires in 30 days"],
+  ["90d", "Expires in 90 days"],
+  ["1y", "Expires in a year"],
+];
+
+function field(labelText, control) {
+  const label = el("label", "settings-field", labelText + " ");
+  label.append(control);
+  return label;
+}
+
+/** The "shown once" box for a token just created. */
+function newTokenBox(record) {
+  const box = el("div", "settings-new-token");
+  box.setAttribute("role", "status");
+  box.append(el("p", null, `Your new token “${record.label || "(no label)"}”. Copy it now: it is not shown again.`));
+  const value = el("input", "settings-token-value");
+  value.readOnly = true;
+  value.value = record.token;
+  value.setAttribute("aria-label", "The new token");
+  value.addEventListener("focus", () => value.select());
+  box.append(value);
+  return box;
+}
+
+function tokenRow(token, onRevoke) {
+  const row = el("li", "settings-token");
+  row.dataset.tokenId = token.id;
+  const expired = token.expires && new Date(token.expires) <= new Date();
+  const details = el("div", "settings-token-details");
+  details.append(el("span", "settings-token-label", token.label || "(no label)"));
+  const facts = [
+    `Created ${friendlyDateTime(token.created)}`,
+    token.lastUsed ? `last used ${friendlyDateTime(token.lastUsed)}` : "never used",
+    token.expires ? `${expired ? "expired" : "expires"} ${friendlyDateTime(token.expires)}` : "no expiry",
+  ];
+  details.append(el("span", "settings-token-facts", facts.join(" · ")));
+  const revoke = el("button", "ghost danger settings-revoke", "Revoke");
+  revoke.type = "button";
+  revoke.setAttribute("aria-label", `Revoke the token ${token.label || token.id.slice(0, 8)}`);
+  // Two steps, no modal: the first click asks, the second revokes.
+  revoke.addEventListener("click", () => {
+    if (revoke.dataset.confirm !== "yes") {
+      revoke.dataset.confirm = "yes";
+      revoke.textContent = "Revoke — sure?";
+      return;
+    }
+    revoke.disabled = true;
+    onRevoke(token);
+  });
+  row.append(details, revoke);
+  return row;
+}
+
+/** Renders the settings view into `section` (reads the tokens afresh each time). */
+export async function showSettings(section) {
+  const heading = el("h3", null, "API tokens");
+  heading.id = "tokens-heading";
+  const intro = el("p", "settings-intro",
+    "Tokens let scripts and apps use the API as you: send one as “Authorization: Bearer <token>”. Revoke any you no longer use.");
+  const form = el("form", "settings-create");
+  form.id = "token-form";
+  const label = el("input");
+  label.name = "label";
+  label.maxLength = 100;
+  label.placeholder = "What it is for, e.g. phone";
+  const lifetime = el("select");
+  lifetime.name = "expiresIn";
+  for (const [value, text] of LIFETIMES) {
+    const option = el("option", null, text);
+    option.value = value;
+    lifetime.append(option);
+  }
+  const create = el("button", "primary", "Create token");
+  create.type = "submit";
+  const error = el("p", "form-error");
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  form.append(field("Label", label), field("Expiry", lifetime), create, error);
+  const fresh = el("div");
+  fresh.id = "new-token";
+  const list = el("ul", "settings-tokens");
+  list.id = "token-list";
+  list.setAttribute("aria-labelledby", "tokens-heading");
+  const empty = el("p", "settings-empty", "No tokens yet.");
+
+  async function reload() {
+    const { data } = await request("GET", "/tokens");
+    list.replaceChildren(...data.tokens.map((token) => tokenRow(token, revoke)));
+    empty.hidden = data.tokens.length > 0;
+  }
+
+  async function revoke(token) {
+    try {
+      await request("DELETE", `/tokens/${token.id}`);
+    } catch (failure) {
+      if (failure.status !== 404) error.textContent = failure.message;
+      error.hidden = failure.status === 404;
+    }
+    await reload();
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    create.disabled = true;
+    try {
+      const { data } = await request("POST", "/tokens", { body: { label: label.value.trim(), expiresIn: lifetime.value } });
+      fresh.replaceChildren(newTokenBox(data));
+      label.value = "";
+      await reload();
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    } finally {
+      create.disabled = false;
+    }
+  });
+
+  section.replaceChildren(heading, intro, form, fresh, list, empty);
+  await reload();
+}

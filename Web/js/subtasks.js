@@ -1,0 +1,76 @@
+// The detail pane's subtasks: the open task's subtasks with their checkboxes, and the entry
+// that adds one (Enter).
+import { api } from "./api.js";
+import { el } from "./format.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Subtasks {
+  /** `detail` gives `task` (the open task) and `app` (`taskChanged(task)`, `onError`). */
+  constructor(detail) {
+    this.detail = detail;
+    $("subtask-entry").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) {
+        event.preventDefault();
+        this.add();
+      }
+    });
+  }
+
+  /** True when subtask `id` is listed. */
+  shows(id) {
+    return [...$("subtasks").children].some((li) => li.dataset.id === id);
+  }
+
+  /** Lists the open task's subtasks. */
+  async load() {
+    const { app } = this.detail;
+    const parent = this.detail.task?.id;
+    if (!parent) return;
+    try {
+      const { data } = await api.subtasks(parent);
+      if (this.detail.task?.id !== parent) return;
+      $("subtasks").replaceChildren(...data.tasks.map((sub) => this.item(sub)));
+    } catch (error) {
+      if (error.status !== 404) app.onError(error);
+    }
+  }
+
+  item(sub) {
+    const { app } = this.detail;
+    const li = el("li", "subtask" + (sub.isCompleted ? " done" : ""));
+    li.dataset.id = sub.id;
+    const box = el("input");
+    box.type = "checkbox";
+    box.checked = sub.isCompleted;
+    box.setAttribute("aria-label", `Complete subtask “${sub.title}”`);
+    box.addEventListener("change", async () => {
+      try {
+        const { data } = await api.updateTask(sub.id, { isCompleted: box.checked });
+        li.classList.toggle("done", box.checked);
+        app.taskChanged(data);
+      } catch (error) {
+        box.checked = !box.checked;
+        app.onError(error);
+      }
+    });
+    li.append(box, el("span", "subtask-title", sub.title));
+    return li;
+  }
+
+  /** Adds the entry's text as a subtask of the open task. */
+  async add() {
+    const { app } = this.detail;
+    const input = $("subtask-entry");
+    const title = input.value.trim();
+    if (!title || !this.detail.task) return;
+    try {
+      const { data } = await api.addSubtask(this.detail.task.id, { title });
+      input.value = "";
+      app.taskChanged(data);
+      this.load();
+    } catch (error) {
+      app.onError(error);
+    }
+  }
+}
