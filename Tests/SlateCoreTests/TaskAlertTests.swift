@@ -112,4 +112,18 @@ import Testing
         let task = try #require(try slate.tasks().first { $0.title == "Pick up the reels" })
         #expect(task.alerts.map(\.text) == ["30m"])
     }
+
+    @Test func aCalDAVClientsTimeAlarmsBecomeAlerts() throws {
+        let (slate, _) = try makeSlate()
+        let object = data([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//iOS 18//EN", "BEGIN:VTODO", "UID:phone-1", "SUMMARY:Call the lab",
+            "DUE:20261201T170000Z",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:19760401T005545Z", "X-APPLE-PROXIMITY:DEPART", "END:VALARM",
+            "END:VTODO", "END:VCALENDAR",
+        ], separator: "\r\n")
+        _ = try slate.storeCalendarObject(object, named: "phone-1.ics", in: .inbox)
+        let task = try #require(try slate.tasks().first { $0.title == "Call the lab" })
+        #expect(task.alerts.map(\.text) == ["15m"], "the location alarm is kept in the bytes, not fired by time")
+    }
 }
