@@ -80,16 +80,18 @@ public struct AlertDelivery: Codable, Sendable, Identifiable, Hashable {
 }
 
 // Neither table is partitioned by account: the scheduler's bookkeeping is not a change
-// to anyone's board, so it sends no live `change` events.
+// to anyone's board, so it sends no live `change` events. Neither refers to its task by a
+// foreign key: a task may go (deleted, or its creation undone) by any path, and the
+// scheduler finds it gone when it reads it (a cursor is dropped, a delivery given up).
 
 extension AlertCursor: PersistentModel {
     public static let schema = ModelSchema<AlertCursor>(
         table: "alert_cursors",
-        columns: [.column(\.nextFire, "nextFire"), .column(\.handledThrough, "handledThrough"), .column(\.snoozedUntil, "snoozedUntil")],
-        references: [
-            .reference(\.taskID, "taskID", to: TaskItem.self, onDelete: .cascade),
-            .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
+        columns: [
+            .column(\.taskID, "taskID"), .column(\.nextFire, "nextFire"), .column(\.handledThrough, "handledThrough"),
+            .column(\.snoozedUntil, "snoozedUntil"),
         ],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         // The scheduler's one question: what fires next.
         indexes: [Index("alert_cursors_by_next", on: ["nextFire"])]
     )
@@ -101,12 +103,9 @@ extension AlertDelivery: PersistentModel {
         columns: [
             .column(\.fireAt, "fireAt"), .column(\.channel, "channel"), .column(\.state, "state"), .column(\.isLate, "isLate"),
             .column(\.attempts, "attempts"), .column(\.nextAttempt, "nextAttempt"), .column(\.sentAt, "sentAt"),
-            .column(\.lastError, "lastError"),
+            .column(\.lastError, "lastError"), .column(\.taskID, "taskID"),
         ],
-        references: [
-            .reference(\.taskID, "taskID", to: TaskItem.self, onDelete: .cascade),
-            .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
-        ],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         indexes: [
             Index("alert_deliveries_once", on: ["taskID", "fireAt", "channel"], unique: true),
             Index("alert_deliveries_by_state", on: ["state", "nextAttempt"]),
@@ -117,5 +116,6 @@ extension AlertDelivery: PersistentModel {
 extension SlateSchema {
     /// The alert tables (settings, the scheduler's cursors, deliveries): new tables, which
     /// the store's migration adds to an older file by itself.
-    static let alertModels: [any PersistentModel.Type] = [AlertSettings.self, AlertCursor.self, AlertDelivery.self]
+    static let alertModels: [any PersistentModel.Type] = [AlertSettings.self, AlertCursor.self, AlertDelivery.self,
+                                                                PushSubscription.self, VAPIDKey.self]
 }
