@@ -46,7 +46,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl"]),
+        // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto"]),
         // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
         .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),

@@ -49,6 +49,7 @@ public struct SlateAPI: Sendable {
         AccountController(context: context).addRoutes(to: &router)
         EventsController(context: context).addRoutes(to: &router)
         AlertsController(context: context).addRoutes(to: &router)
+        PushController(context: context).addRoutes(to: &router)
         let document = JSONSerialization.body(OpenAPIDocument.json)
         router.on(.get, "/api/v1/openapi.json") { _ in Response.json(document) }
         self.router = router

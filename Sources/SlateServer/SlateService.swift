@@ -47,10 +47,17 @@ public struct SlateService: Sendable {
 
     /// The scheduler that delivers task alerts to open pages and webhooks (and `extra`
     /// channels); run it with `run()`.
-    public func alertScheduler(extra: [any AlertChannel] = [], maximumAge: TimeInterval,
+    /// Web Push is on when its VAPID key could be loaded or made (`pushSubject`: the contact
+    /// push services may write to).
+    public func alertScheduler(extra: [any AlertChannel] = [], maximumAge: TimeInterval, pushSubject: String = "mailto:admin@localhost",
                                log: @escaping @Sendable (String) -> Void) -> AlertScheduler {
-        AlertScheduler(container: container, channels: [pageAlerts, WebhookAlerts(container: container)] + extra,
-                       maximumAge: maximumAge, log: log)
+        var channels: [any AlertChannel] = [pageAlerts, WebhookAlerts(container: container)]
+        do {
+            channels.append(try WebPushAlerts(container: container, subject: pushSubject, log: log))
+        } catch {
+            log("Web Push is off: the VAPID key could not be loaded or made (\(error))")
+        }
+        return AlertScheduler(container: container, channels: channels + extra, maximumAge: maximumAge, log: log)
     }
 
     /// One year, the value browsers' preload lists ask for; subdomains are left alone.

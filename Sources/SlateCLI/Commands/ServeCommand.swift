@@ -134,7 +134,8 @@ enum ServeCommand {
         let publicURL = parsed.value("public-url") ?? "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
         let email = try ServerCommands.smtpConfiguration(parsed, session, publicURL: publicURL)
         let channels: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
-        let scheduler = service.alertScheduler(extra: channels, maximumAge: maximumAge) { line in
+        let scheduler = service.alertScheduler(extra: channels, maximumAge: maximumAge,
+                                               pushSubject: email.map { "mailto:" + $0.from } ?? "mailto:slate@localhost") { line in
             log.event("alerts", level: "warning", ["detail": line])
         }
         let alerts = Task { await scheduler.run() }

@@ -102,6 +102,23 @@ enum OpenAPIDocument {
                                                  "email": Schemas.nullable(["type": "string", "maxLength": AlertRules.maximumAddressLength, "examples": ["ana@example.org"]])]),
                                    responses: ["200": content(Schemas.ref("AlertSettings"))]),
             ],
+            "/api/v1/push/key": [
+                "get": operation("pushKey", "The server's VAPID public key (base64url), the applicationServerKey to subscribe with",
+                                 responses: ["200": content(object(["publicKey": ["type": "string"]], required: ["publicKey"]))]),
+            ],
+            "/api/v1/push/devices": [
+                "get": operation("listPushDevices", "The account's Web Push devices",
+                                 responses: ["200": content(object(["devices": ["type": "array", "items": Schemas.ref("PushDevice")]], required: ["devices"]))]),
+                "post": operation("addPushDevice", "Register a push subscription (endpoint and keys from PushSubscription.toJSON())",
+                                  body: object(["endpoint": ["type": "string", "maxLength": 2048], "p256dh": ["type": "string", "maxLength": 200],
+                                                "auth": ["type": "string", "maxLength": 100], "label": ["type": "string", "maxLength": 100]],
+                                               required: ["endpoint", "p256dh", "auth"]),
+                                  responses: ["201": content(Schemas.ref("PushDevice")), "422": error]),
+            ],
+            "/api/v1/push/devices/{id}": [
+                "parameters": [idParameter],
+                "delete": operation("removePushDevice", "Remove a push device", responses: ["204": ["description": "Removed"], "404": error]),
+            ],
             "/api/v1/tasks/{id}/snooze": [
                 "parameters": [idParameter],
                 "post": operation("snoozeAlert", "Put off the task's alert: it fires again at 'until' (10m, 1h, tomorrow or an ISO 8601 moment)",
@@ -180,7 +197,8 @@ enum OpenAPIDocument {
 
     /// Operations that answer without writing anything of the board.
     static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount", "updateAlertSettings",
-                                                   "snoozeAlert", "dismissAlert"]
+                                                   "snoozeAlert", "dismissAlert",
+                                                   "addPushDevice", "removePushDevice"]
 
     /// Every writing operation's success answers carry `Slate-Change`.
     static func withChangeHeaders(_ paths: [String: Any]) -> [String: Any] {

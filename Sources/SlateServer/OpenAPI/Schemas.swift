@@ -42,6 +42,8 @@ enum Schemas {
                 "timedDefaults": alertList, "allDayDefaults": alertList, "webhookURL": nullable(["type": "string"]),
                 "webhookSecret": nullable(["type": "string"]), "email": nullable(["type": "string"]),
             ], required: ["timedDefaults", "allDayDefaults", "webhookURL", "webhookSecret", "email"]),
+            "PushDevice": OpenAPIDocument.object(["id": uuid, "label": ["type": "string"], "service": ["type": "string"], "created": ["type": "string"]],
+                                                 required: ["id", "label", "service", "created"]),
             "AlertState": OpenAPIDocument.object(["taskId": uuid, "snoozedUntil": nullable(["type": "string"])],
                                                  required: ["taskId", "snoozedUntil"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
