@@ -25,7 +25,14 @@ from email import message_from_bytes
 from email.header import decode_header, make_header
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import base64
+
+import http_ece
 from aiosmtpd.controller import Controller
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 SLATE = os.path.abspath(sys.argv[1])
 WORK = tempfile.mkdtemp(prefix="slate-alerts-")
@@ -97,6 +104,78 @@ class Webhook:
     def for_task(self, task_id):
         with self.lock:
             return [payload for _, payload in self.posts if payload["taskId"] == task_id]
+
+
+# --- the push service --------------------------------------------------------------------
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class PushService:
+    """Stands in for a browser's push service: checks the VAPID token (ES256 over the
+    server's public key, the audience, the expiry) and decrypts each message as the
+    browser would (http_ece, aes128gcm) with the subscription's own keys."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.messages = []       # decrypted payloads
+        self.gone = set()        # device paths that answer 410
+        self.vapid_key = None    # the server's public key (base64url)
+        self.private_key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        point = self.private_key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        self.p256dh = b64url(point)
+
+    def handler(self):
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                if self.path in service.gone:
+                    self.send_response(410)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                service.check_vapid(self.headers.get("Authorization", ""), f"http://127.0.0.1:{self.server.server_port}")
+                if self.headers.get("Content-Encoding") != "aes128gcm":
+                    fail(f"push Content-Encoding {self.headers.get('Content-Encoding')}")
+                plain = http_ece.decrypt(body, private_key=service.private_key, auth_secret=service.auth, version="aes128gcm")
+                with service.lock:
+                    service.messages.append(json.loads(plain))
+                self.send_response(201)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        return Handler
+
+    def check_vapid(self, header, audience):
+        fields = dict(part.strip().split("=", 1) for part in header[len("vapid "):].split(","))
+        if not header.startswith("vapid ") or fields.get("k") != self.vapid_key:
+            fail(f"push Authorization is not vapid with the server's key: {header[:80]}")
+        head, claims, signature = fields["t"].split(".")
+        raw = unb64url(signature)
+        key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(self.vapid_key))
+        try:
+            key.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+                       f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            fail("the VAPID signature does not verify")
+        claims = json.loads(unb64url(claims))
+        if json.loads(unb64url(head)).get("alg") != "ES256" or claims["aud"] != audience or claims["exp"] < time.time():
+            fail(f"VAPID claims {claims}")
+
+    def for_task(self, task_id):
+        with self.lock:
+            return [m for m in self.messages if m["taskId"] == task_id]
 
 
 # --- the SMTP sink ---------------------------------------------------------------------
@@ -183,6 +262,9 @@ def main():
     hook = Webhook()
     receiver = ThreadingHTTPServer(("127.0.0.1", 0), hook.handler())
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    push = PushService()
+    push_server = ThreadingHTTPServer(("127.0.0.1", 0), push.handler())
+    threading.Thread(target=push_server.serve_forever, daemon=True).start()
     sink = Sink()
     smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
     smtp.start()
@@ -194,6 +276,10 @@ def main():
     try:
         settings = api(server, token, "PATCH", "/alerts/settings", {"webhookURL": f"http://127.0.0.1:{receiver.server_port}/hook"})
         hook.secret = settings["webhookSecret"].encode()
+        push.vapid_key = api(server, token, "GET", "/push/key")["publicKey"]
+        endpoint = f"http://127.0.0.1:{push_server.server_port}"
+        device = api(server, token, "POST", "/push/devices", {"endpoint": endpoint + "/device/1", "p256dh": push.p256dh,
+                                                              "auth": b64url(push.auth), "label": "test browser"})
 
         # 1. Once per channel.
         due, _ = due_in(1.5)
@@ -209,9 +295,26 @@ def main():
         due, _ = due_in(1.0)
         marker = api(server, token, "POST", "/tasks", {"title": "Marker", "due": due, "alerts": ["due"]})
         wait_for(lambda: hook.for_task(marker["id"]) and sink.with_title("Marker"), "the marker alert")
-        if len(hook.for_task(task["id"])) != 1 or len(sink.with_title("Mix <the> trailer")) != 1:
+        wait_for(lambda: push.for_task(task["id"]) and push.for_task(marker["id"]), "the push messages")
+        if len(hook.for_task(task["id"])) != 1 or len(sink.with_title("Mix <the> trailer")) != 1 or len(push.for_task(task["id"])) != 1:
             fail("an alert was delivered more than once")
-        print("alerts-test: webhook (signed) and email each delivered once")
+        if push.for_task(task["id"])[0]["title"] != "Mix <the> trailer":
+            fail(f"the push payload: {push.for_task(task['id'])[0]}")
+        print("alerts-test: webhook (signed), email and Web Push (VAPID verified, decrypted) each delivered once")
+
+        # A push service that answers 410 Gone: the device is removed, the others still get it.
+        gone = api(server, token, "POST", "/push/devices", {"endpoint": endpoint + "/device/gone", "p256dh": push.p256dh,
+                                                            "auth": b64url(push.auth), "label": "uninstalled"})
+        with push.lock:
+            push.gone.add("/device/gone")
+        due, _ = due_in(1.0)
+        after = api(server, token, "POST", "/tasks", {"title": "After a gone device", "due": due, "alerts": ["due"]})
+        wait_for(lambda: push.for_task(after["id"]), "the push to the remaining device")
+        wait_for(lambda: gone["id"] not in [d["id"] for d in api(server, token, "GET", "/push/devices")["devices"]],
+                 "the gone device to be removed")
+        if device["id"] not in [d["id"] for d in api(server, token, "GET", "/push/devices")["devices"]]:
+            fail("the working device was removed")
+        print("alerts-test: a 410 Gone push device was removed")
 
         # 2. Failing channels are retried (the first retry comes 30 s later).
         with hook.lock:
@@ -262,6 +365,7 @@ def main():
         server.stop()
         smtp.stop()
         receiver.shutdown()
+        push_server.shutdown()
 
 
 if __name__ == "__main__":
