@@ -93,9 +93,35 @@ export function showAlert(alert, app = {}) {
   );
   if ("Notification" in window && Notification.permission === "default") {
     actions.append(
-      button("Use notifications", () => Notification.requestPermission().then((choice) => choice === "granted" && done())),
+      button("Use notifications", () =>
+        Notification.requestPermission().then((choice) => {
+          if (choice !== "granted") return;
+          done();
+          enablePush().catch(() => {});
+        }),
+      ),
     );
   }
   banner.append(title, due, actions);
   area.append(banner);
+}
+
+/**
+ * Subscribes this browser to Web Push with the server's VAPID key and registers it as a
+ * device of the account, so alerts arrive with the app closed. Needs notification permission
+ * and a service worker; resolves to the device, or null where push is not available.
+ */
+export async function enablePush(label = navigator.userAgent.slice(0, 100)) {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window)) return null;
+  const registration = await navigator.serviceWorker.ready;
+  const { data } = await request("GET", "/push/key");
+  const key = Uint8Array.from(atob(data.publicKey.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const subscription =
+    (await registration.pushManager.getSubscription()) ||
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+  const json = subscription.toJSON();
+  const device = await request("POST", "/push/devices", {
+    body: { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth, label },
+  });
+  return device.data;
 }
