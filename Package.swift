@@ -81,7 +81,7 @@ let package = Package(
 // `swift build --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address` builds them
 // all. Without it (every other build) the fuzz targets do not exist.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] == "1" {
-    let libraries: Set<String> = ["CSQLite", "CMicroHTTPD", "CZlib", "CSodium", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer"]
+    let libraries: Set<String> = ["CSQLite", "CMicroHTTPD", "CZlib", "CSodium", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
     package.targets.removeAll { !libraries.contains($0.name) }
     package.products = []
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "fuzz/Targets/CLibFuzzer"))
@@ -101,7 +101,9 @@ enum FuzzTarget {
         ("slate-json", ["SlateCore"]),
         ("json-body", ["SlateHTTP", "SlateServer"]),
         ("quick-entry", ["SlateCore"]),
-        ("dates", ["SlateCore"]),
-        ("router", ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer"]),
+        ("dates", ["SlateCore", "SlateServer"]),
+        ("router", ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]),
+        ("dav-xml", ["SlateDAV"]),
+        ("http-head", ["SlateHTTP"]),
     ]
 }

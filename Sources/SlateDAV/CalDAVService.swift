@@ -24,8 +24,11 @@ public struct CalDAVService: Sendable {
     ///     app password) or throws an `HTTPError` 401 or 429.
     ///   - calendar: the calendar and time zone for all-day dates and floating times.
     ///   - logLevel: which requests get an access-log line on standard error.
+    ///   - log: the service's log (its format and level) instead of a text log at `logLevel`.
+    ///   - metrics: counts CalDAV requests beside the API's (`slate serve --metrics`).
     public init(directory: AccountDirectory, authenticate: @escaping @Sendable (Request) async throws -> UUID,
-                calendar: Calendar = .current, logLevel: AccessLog.Level = .errors) {
+                calendar: Calendar = .current, logLevel: AccessLog.Level = .errors,
+                log: ServiceLog? = nil, metrics: MetricsRegistry? = nil) {
         let handler = DAVHandler(directory: directory, authenticate: authenticate, calendar: calendar)
         var router = Router()
         for method in Self.methods {
@@ -34,7 +37,8 @@ public struct CalDAVService: Sendable {
             router.on(method, "/.well-known/caldav", DAVHandler.wellKnown)
         }
         router.on("PROPFIND", "/.well-known/caldav", DAVHandler.wellKnown)
-        router.use(AccessLog(level: logLevel))
+        router.use(log.map { AccessLog(log: $0) } ?? AccessLog(level: logLevel))
+        if let metrics { router.use(RequestMetrics(registry: metrics, routes: router.routeTable.map(\.pattern))) }
         router.use(SecurityHeaders())
         self.router = router
     }

@@ -69,8 +69,25 @@ struct DAVPaths {
 
     /// A segment percent-encoded: letters, digits and `-._~@+` stay.
     static func encode(_ segment: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~@+")
-        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+        if segment.utf8.allSatisfy(isUnreserved) { return segment }
+        var text = ""
+        for byte in segment.utf8 {
+            if isUnreserved(byte) {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                text.unicodeScalars.append("%")
+                text.unicodeScalars.append(digits[Int(byte >> 4)])
+                text.unicodeScalars.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return text
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~@+".utf8.contains(byte)
+        }
     }
 }

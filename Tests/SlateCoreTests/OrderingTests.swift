@@ -5,7 +5,19 @@ import Testing
 
 /// Manual order never runs out, and a move never overwrites another change.
 @Suite struct OrderingTests {
-    @Test func tenThousandMovesIntoOneGapKeepAStrictRequestedOrder() throws {
+    /// Runs blocking work on a thread of its own: these tests take seconds, and Swift's
+    /// cooperative pool (as many threads as cores) is shared with every other suite.
+    func offPool(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    @Test func tenThousandMovesIntoOneGapKeepAStrictRequestedOrder() async throws {
+        try await offPool { try Self.tenThousandMoves() }
+    }
+
+    static func tenThousandMoves() throws {
         let (slate, _) = try makeSlate()
         let list = try slate.createList(name: "Story")
         var draft = TaskDraft(title: "First")
@@ -36,7 +48,11 @@ import Testing
         #expect(try slate.undo() != nil, "a move, renumbering included, is one change to undo")
     }
 
-    @Test func listsReorderIntoOneGapAsOften() throws {
+    @Test func listsReorderIntoOneGapAsOften() async throws {
+        try await offPool { try Self.listMoves() }
+    }
+
+    static func listMoves() throws {
         let (slate, _) = try makeSlate()
         let lists = try ["A", "B", "C"].map { try slate.createList(name: $0) }
         for move in 0..<200 {
@@ -47,7 +63,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true]) func aConcurrentTitleEditAndMoveBothSurvive(lists: Bool) throws {
+    @Test(arguments: [false, true]) func aConcurrentTitleEditAndMoveBothSurvive(lists: Bool) async throws {
+        try await offPool { try Self.concurrentEditAndMove(lists: lists) }
+    }
+
+    static func concurrentEditAndMove(lists: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-order-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -49,17 +49,34 @@ import Testing
         #expect(text == """
             {
               "format": "slate",
-              "version": 1,
+              "version": 2,
               "exported": "2026-11-29T09:15:00.000Z",
               "lists": [
-                {"id":"\(listID)","name":"Story","color":"#FF6B6B","icon":"book","order":1,"created":"2026-11-29T09:15:00.000Z"}
+                {"activeCount":1,"color":"#FF6B6B","created":"2026-11-29T09:15:00.000Z","icon":"book","id":"\(listID)","name":"Story","order":1.0}
               ],
               "tasks": [
-                {"id":"\(id)","number":1,"title":"Write \\"Act 2\\"","notes":"","isCompleted":false,"completedAt":null,"created":"2026-11-29T09:15:00.000Z","modified":"2026-11-29T09:15:00.000Z","due":"2026-12-24","isAllDay":true,"priority":"high","isFlagged":false,"listID":"\(listID)","parentID":null,"order":1,"tags":["writing"],"recurrence":null,"reminderOffset":null,"alerts":["0d@09:00"]}
+                {"alerts":["0d@09:00"],"completedAt":null,"created":"2026-11-29T09:15:00.000Z","due":"2026-12-24","id":"\(id)","isAllDay":true,"isCompleted":false,"isFlagged":false,"isOverdue":false,"list":"Story","listId":"\(listID)","modified":"2026-11-29T09:15:00.000Z","notes":"","number":1,"order":1.0,"parentId":null,"priority":"high","recurrence":null,"reminderOffset":null,"subtaskCount":{"active":0,"total":0},"tags":["writing"],"title":"Write \\"Act 2\\""}
               ]
             }
 
             """)
+    }
+
+    @Test func aVersion1FileIsStillRead() throws {
+        let (slate, _) = try makeSlate()
+        let listID = "6f1c1e0a-0000-4000-8000-00000000000a"
+        let file = #"{"format":"slate","version":1,"lists":[{"id":"\#(listID)","name":"Story"}],"tasks":[{"title":"Outline","listID":"\#(listID)","recurrence":"weekly/2"}]}"#
+        try slate.importData(Data(file.utf8), format: .json)
+        let task = try #require(try slate.tasks().first)
+        #expect(task.listID == UUID(uuidString: listID) && task.recurrence == Recurrence(.weekly, interval: 2))
+        // Its export is version 2, and reads back the same.
+        let exported = try slate.export(.json)
+        let (copy, _) = try makeSlate()
+        try copy.importData(exported, format: .json)
+        let again = try #require(try copy.tasks().first)
+        #expect(again.listID == task.listID && again.recurrence == task.recurrence && again.id == task.id)
+        let refused = try expectImportFails(copy, Data(#"{"format":"slate","version":2,"tasks":[{"title":"a","recurrence":"every blue moon"}]}"#.utf8), format: .json)
+        #expect(refused?.field == "recurrence")
     }
 
     @Test func importingAgainUpdatesByIDAndUndoesAsOneStep() throws {
@@ -154,7 +171,7 @@ import Testing
         (#"{"format":"slate","lists":[{"name":"Story"},{"name":"story"}]}"#, "list 2: The list \"story\" appears twice in the file (also list 1)."),
         (#"{"format":"slate","lists":[{"name":"Story","color":"red"}]}"#,
          "list 1: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'."),
-        (#"{"format":"slate","version":2,"tasks":[]}"#, "The file is version 2 of Slate's format; this Slate reads version 1."),
+        (#"{"format":"slate","version":3,"tasks":[]}"#, "The file is version 3 of Slate's format; this Slate reads versions 1 to 2."),
         (#"{"format":"slate","tasks":[{"title":"a"}"#, nil),
     ] as [(String, String?)])
     func aMalformedFileChangesNothingAndSaysWhere(file: String, message: String?) throws {

@@ -17,6 +17,7 @@ struct WriteTests {
         #expect(get.body == Data(text.utf8))
         #expect(get.headers["ETag"] == etag)
         #expect(get.headers["Content-Type"]?.hasPrefix("text/calendar") == true)
+        #expect(get.headers["Last-Modified"]?.range(of: #"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$"#, options: .regularExpression) != nil)
         let task = try #require(try dav.slate().tasks().first)
         #expect(task.title == "Mix the trailer")
         #expect(task.priority == .high)
@@ -93,6 +94,9 @@ struct WriteTests {
         #expect(deleted.status == 204)
         #expect(try dav.slate().tasks().isEmpty)
         #expect(try await dav.send(.delete, "/dav/calendars/ana/inbox/e.ics").status == 404)
+        // The name is free again: a new resource there is a new task.
+        #expect(try await dav.put("e.ics", DAVHarness.todo(uid: "e2", summary: "Back again")).status == 201)
+        #expect(try dav.slate().tasks().map(\.title) == ["Back again"])
     }
 
     @Test("Bad input: malformed iCalendar 400 valid-calendar-data, VEVENT 403, UID conflict 403, over-size 413; nothing written")

@@ -83,7 +83,8 @@ import Testing
         try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(50) }) { server in
             let port = server.port
             try await offPool {
-                let connection = try RawConnection(port: port)
+                // A generous bound: a full parallel run can keep the handler waiting a while.
+                let connection = try RawConnection(port: port, timeout: 60)
                 try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
                 _ = try connection.readHead()
             }  // the connection closes here

@@ -1,7 +1,7 @@
 import Foundation
 import SlateCore
 import SlateHTTP
-import SlateServer
+@testable import SlateServer
 import SlateStore
 import Testing
 
@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func signInGivesAnHttpOnlyStrictCookieAndChangesNeedTheCustomHeader() async throws {
-        let admin = AccountAdministration(container: container)
-        let password = try admin.addUser(named: "ana", password: "correct horse battery")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        let password = try await offPool { [admin] in try admin.addUser(named: "ana", password: "correct horse battery") }
         #expect(password == "correct horse battery")
         let api = SlateAPI(container: container, secureCookies: true)
 
@@ -48,8 +48,8 @@ import Testing
     }
 
     @Test func bearerTokensAreStoredHashedAndWorkWithoutCSRF() async throws {
-        let admin = AccountAdministration(container: container)
-        _ = try admin.addUser(named: "ci")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        _ = try await offPool { [admin] in try admin.addUser(named: "ci") }
         let token = try admin.createToken(for: "ci", label: "pipeline")
         let api = SlateAPI(container: container, secureCookies: false)
         #expect(try await send(api, .post, "/api/v1/tasks", json: ["title": "From CI"], headers: ["Authorization": "Bearer \(token)"]).0 == 201)
@@ -67,8 +67,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("slate.sqlite").path
         let server = try Slate.openContainer(path: path)
-        let admin = AccountAdministration(container: server)
-        _ = try admin.addUser(named: "ci")
+        let admin = AccountAdministration(container: server, strength: .minimal)
+        _ = try await offPool { [admin] in try admin.addUser(named: "ci") }
         let api = SlateAPI(container: server, secureCookies: false)
 
         let mine = try admin.createToken(for: "ci", label: "here")
@@ -89,8 +89,8 @@ import Testing
     }
 
     @Test func wrongPasswordsAreRefusedThenRateLimitedPerAccountAndAddress() async throws {
-        let admin = AccountAdministration(container: container)
-        let password = try admin.addUser(named: "ben")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        let password = try await offPool { [admin] in try admin.addUser(named: "ben") }
         let api = SlateAPI(container: container, secureCookies: false)
         for _ in 0..<5 {
             #expect(try await send(api, .post, "/api/v1/session", json: ["name": "ben", "password": "guess"]).0 == 401)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func theFirstStartMakesOneAccountWithAGeneratedPasswordAndNoDefault() throws {
-        let admin = AccountAdministration(container: container)
+        let admin = AccountAdministration(container: container, strength: .minimal)
         let first = try #require(try admin.firstStartAccount())
         #expect(first.name == "admin" && first.password.count >= 20)
         #expect(try admin.firstStartAccount() == nil, "only once")

@@ -49,7 +49,7 @@ import Glibc
 
     @Test func wrongPasswordsFromOneClientBehindTheProxyDoNotLockOutAnother() async throws {
         let container = try Slate.openContainer(path: nil)
-        let password = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let service = SlateService(container: container, webRoot: nil, secureCookies: true, strictTransportSecurity: true, logLevel: .off)
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.trustedProxies = TrustedProxies([try #require(AddressRange("127.0.0.1"))])

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func anUnknownNameCostsTheSamePasswordEvaluationAsAWrongPassword() async throws {
-        _ = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        _ = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let guardian = SignInGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         #expect(try await signIn(api, "ana", "wrong password").0 == 401)
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func manyAddressesGuessingOneAccountAreSlowedButTheOwnerStillGetsIn() async throws {
-        let password = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let guardian = SignInGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         #expect(try await signIn(api, "ana", password, from: "192.168.1.20").0 == 200, "the owner's usual address")
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func parallelAttemptsGetNoMoreEvaluationsThanTheLimit() async throws {
-        _ = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        _ = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let guardian = SignInGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func successfulSignInsAreLimitedToo() async throws {
-        let password = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let guardian = SignInGuard(limiter: LoginLimiter(policy: .init(attemptsPerAddress: 3)))
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         for _ in 0..<3 { #expect(try await signIn(api, "ana", password).0 == 200) }
@@ -126,7 +126,7 @@ import Testing
         #expect(workers.load == 2)
         await #expect(throws: PasswordWorkers.Busy.self) { try await workers.run { 3 } }
 
-        _ = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        _ = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let api = SlateAPI(container: container, secureCookies: false, signIn: SignInGuard(workers: workers))
         let busy = try await signIn(api, "ana", "correct horse battery")
         #expect(busy.0 == 503 && busy.1["Retry-After"] != nil)
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func expiredSessionsAreDeletedWhenSomeoneSignsIn() async throws {
-        let password = try AccountAdministration(container: container).addUser(named: "ana", password: "correct horse battery")
+        let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let directory = AccountDirectory(container: container)
         let account = try #require(try directory.account(named: "ana"))
         try directory.addSecret(.session, digest: "old", for: account.id, label: "", now: Date(timeIntervalSince1970: 0),

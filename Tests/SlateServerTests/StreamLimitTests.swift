@@ -33,9 +33,9 @@ import Testing
     }
 
     @Test func streamsAreCappedPerAccountNotPerAddress() async throws {
-        let admin = AccountAdministration(container: container)
-        _ = try admin.addUser(named: "ana")
-        _ = try admin.addUser(named: "ben")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
+        _ = try await offPool { [admin] in try admin.addUser(named: "ben") }
         let ana = try admin.createToken(for: "ana", label: "tabs")
         let ben = try admin.createToken(for: "ben", label: "tabs")
         let api = SlateAPI(container: container, secureCookies: false)
@@ -64,8 +64,8 @@ import Testing
     }
 
     @Test func aPasswordChangeEndsTheSessionsAndTheirStreams() async throws {
-        let admin = AccountAdministration(container: container)
-        let password = try admin.addUser(named: "ana", password: "correct horse battery")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        let password = try await offPool { [admin] in try admin.addUser(named: "ana", password: "correct horse battery") }
         let token = try admin.createToken(for: "ana", label: "script")
         let api = SlateAPI(container: container, secureCookies: false)
         let signIn = try await api.router.respond(to: try request("/api/v1/session", method: .post, json: ["name": "ana", "password": password]))
@@ -74,15 +74,15 @@ import Testing
         let tokenStream = try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(token)"]))
         #expect(sessionStream.status.code == 200 && tokenStream.status.code == 200)
 
-        _ = try admin.changePassword(of: "ana", to: "another good password")
+        _ = try await offPool { [admin] in try admin.changePassword(of: "ana", to: "another good password") }
         #expect(try await ends(sessionStream, within: .seconds(60)), "the session's stream ends")
         #expect(try await api.router.respond(to: try request("/api/v1/tasks", headers: ["Cookie": cookie])).status.code == 401)
         #expect(!(try await ends(tokenStream, within: .milliseconds(200))), "a token is not a session: its stream goes on")
     }
 
     @Test func revokingATokenEndsItsStream() async throws {
-        let admin = AccountAdministration(container: container)
-        _ = try admin.addUser(named: "ana")
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         let token = try admin.createToken(for: "ana", label: "script")
         let api = SlateAPI(container: container, secureCookies: false)
         let stream = try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(token)"]))

@@ -7,7 +7,7 @@ import Testing
 
 /// A client that follows `GET /changes?since=` while the API and another process write
 /// ends with exactly the server's state: no revision it is given skips a change.
-@Suite struct SyncClientTests {
+@Suite(.serialized) struct SyncClientTests {
     struct Mirror {
         var tasks: [String: String] = [:]   // id → title
         var since = 0
@@ -64,10 +64,9 @@ import Testing
         }
 
         var mirror = Mirror()
-        // Follow while both write; then once more for what came last.
+        // Follow while both write (a round trip at a time); then once more for what came last.
         while !(finished.load(ordering: .acquiring) && apiDone.load(ordering: .acquiring)) {
             mirror.apply(try await send(.get, "/api/v1/changes?since=\(mirror.since)"))
-            await Task.yield()
         }
         try await apiWriter.value
         mirror.apply(try await send(.get, "/api/v1/changes?since=\(mirror.since)"))

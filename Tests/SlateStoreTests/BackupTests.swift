@@ -19,7 +19,7 @@ private final class Acknowledged: Sendable {
         return Set(try context.fetch(FetchDescriptor<Item>()).map(\.title))
     }
 
-    @Test func aBackupTakenDuringAStreamOfWritesHoldsEveryAcknowledgedWrite() throws {
+    @Test func aBackupTakenDuringAStreamOfWritesHoldsEveryAcknowledgedWrite() async throws {
         let folder = try TemporaryDirectory()
         let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: folder.path("live.sqlite")))
         let log = Acknowledged()
@@ -40,12 +40,20 @@ private final class Acknowledged: Sendable {
         }
         // Wait (bounded) until the writer has committed a few, so the backup races real writes.
         let deadline = Date().addingTimeInterval(60)
-        while log.titles.withLock({ $0.count }) < 20, Date() < deadline, log.failure.withLock({ $0 }) == nil { usleep(1000) }
+        while log.titles.withLock({ $0.count }) < 20, Date() < deadline, log.failure.withLock({ $0 }) == nil {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         let before = Set(log.titles.withLock { $0 })
         try container.backup(to: folder.path("backup.sqlite"))
         let afterCount = log.titles.withLock { $0.count }
         log.stop.store(true, ordering: .relaxed)
-        #expect(finished.wait(timeout: .now() + 60) == .success)
+        let stopDeadline = Date().addingTimeInterval(60)
+        var writerStopped = false
+        while !writerStopped, Date() < stopDeadline {
+            writerStopped = finished.wait(timeout: .now()) == .success
+            if !writerStopped { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(writerStopped)
         #expect(log.failure.withLock { $0 } == nil)
         #expect(before.count >= 20)
 
@@ -129,6 +137,22 @@ private final class Acknowledged: Sendable {
         #expect(try ProcessLock.acquire(forStore: store) == nil)
         lock = nil
         #expect(try ProcessLock.isHeld(forStore: store) == false)
+    }
+
+    @Test func aBackupOrRestoreOntoTheDatabaseItselfIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let live = folder.path("live.sqlite")
+        let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: live))
+        let context = ModelContext(container)
+        context.insert(Item(title: "kept"))
+        try context.save()
+        for target in [live, folder.path("./live.sqlite"), live + "-wal"] {
+            #expect(throws: StoreError.self) { try container.backup(to: target) }
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.sqlite"), withDestinationPath: live)
+        #expect(throws: StoreError.self) { try container.backup(to: folder.path("link.sqlite")) }
+        #expect(throws: StoreError.self) { try ModelContainer.restore(from: live, to: live, schemaVersion: 1) }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Item>()).map(\.title) == ["kept"])
     }
 
     @Test func anInMemoryStoreHasNoFileToBackUp() throws {

@@ -56,4 +56,36 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Item>()) == 3, "nothing deleted")
         #expect(try context.canUndo(), "the entry stays for a later attempt")
     }
+
+    @Test func undoRefusesWhenAnInsertedRowWasDeletedUnrecorded() throws {
+        let container = try makeContainer()
+        let context = ModelContext(container)
+        context.recordsInsertsByID = true
+        let items = (0..<3).map { Item(title: "Imported \($0)") }
+        items.forEach(context.insert)
+        try context.save(undoLabel: "Import 3 items")
+        let other = ModelContext(container, undo: false)
+        other.delete(items[2])
+        try other.save()
+        let error = #expect(throws: StoreError.self) { try context.undo() }
+        if case .conflict(_, let id, _, _)? = error { #expect(id == items[2].id) } else { Issue.record("not a conflict: \(String(describing: error))") }
+        #expect(try context.fetchCount(FetchDescriptor<Item>()) == 2, "nothing deleted")
+    }
+
+    @Test func anEditThatWasUndoneDoesNotBlockTheImportsUndo() throws {
+        let container = try makeContainer()
+        let context = ModelContext(container)
+        context.recordsInsertsByID = true
+        let item = Item(title: "Imported", rank: 3, score: 1.5, due: Date(timeIntervalSinceReferenceDate: 812_345_678.5), labels: ["a"])
+        context.insert(item)
+        try context.save(undoLabel: "Import 1 item")
+        context.recordsInsertsByID = false
+        var edited = item
+        edited.title = "Edited"
+        context.update(edited)
+        try context.save(undoLabel: "Edit")
+        #expect(try context.undo()?.label == "Edit")
+        #expect(try context.undo()?.label == "Import 1 item")
+        #expect(try context.fetchCount(FetchDescriptor<Item>()) == 0)
+    }
 }

@@ -31,6 +31,10 @@ import Testing
         ("light", ["Rig Buzz Lightyear's wings", "Light the bedroom"]),
         ("zzz", []),
         ("\"quoted", []),
+        // Control characters separate words (found by fuzz/Targets/router: a NUL cut the query short).
+        ("theme\u{0}", ["Compose Woody's théme variation"]),
+        ("\u{0}LIGHT\u{1}buzz", ["Rig Buzz Lightyear's wings"]),
+        ("\"woo\u{0}dy", []),
     ])
     func findsWordPrefixesWithoutCaseOrDiacritics(text: String, expected: [String]) throws {
         #expect(try titles(try searchContext(), text) == expected)

@@ -60,6 +60,25 @@ function tokenRow(token, onRevoke) {
   return row;
 }
 
+/** "Sync with your phone": the CalDAV address and how to sign in with an app password. */
+function syncBox() {
+  const box = el("div", "settings-sync");
+  const heading = el("h3", null, "Sync with your phone");
+  heading.id = "sync-heading";
+  const address = el("input", "settings-token-value");
+  address.id = "caldav-address";
+  address.readOnly = true;
+  address.value = `${location.origin}/dav/`;
+  address.setAttribute("aria-label", "The CalDAV server address");
+  box.append(heading,
+    el("p", "settings-intro",
+      "Reminders on iPhone, iPad and Mac, DAVx⁵ with tasks.org or jtx Board, Thunderbird and todoman sync your lists over CalDAV. " +
+      "Add a CalDAV account with this server address, your account name, and as the password a token made below for that device " +
+      "(one per device: its “last used” is its last sync, and revoking it signs that device out)."),
+    field("Server address", address));
+  return box;
+}
+
 /** Renders the settings view into `section` (reads the tokens afresh each time). */
 export async function showSettings(section) {
   const heading = el("h3", null, "API tokens");
@@ -125,6 +144,6 @@ export async function showSettings(section) {
     }
   });
 
-  section.replaceChildren(heading, intro, form, fresh, list, empty);
+  section.replaceChildren(syncBox(), heading, intro, form, fresh, list, empty);
   await reload();
 }

@@ -10,32 +10,33 @@ extension Session {
 
     func priority(_ parsed: ParsedCommand, option: String = "priority") throws -> Priority? {
         guard let text = parsed.value(option) else { return nil }
-        guard let priority = Priority(name: text) else {
-            throw invalidValue(text, option: option, expected: Priority.acceptedForms, path: parsed.path)
-        }
-        return priority
+        return try reading(text, option: option, parsed) { try TaskValues.priority(text) }
     }
 
-    /// `--due DATE`, or `.some(nil)` for `--due none`.
+    /// `--due DATE`, or `.some(nil)` for `--due none`: SlateCore's one reading of due dates.
     func due(_ parsed: ParsedCommand) throws -> DueDate?? {
         guard let text = parsed.value("due") else { return nil }
-        if ["none", "never", "no", ""].contains(text.lowercased()) { return .some(nil) }
-        guard let due = dateParser.parseDue(text) else {
-            throw invalidValue(text, option: "due", expected: DateParser.acceptedForms + ", or none", path: parsed.path)
-        }
-        return .some(due)
+        if text.isEmpty { return .some(nil) }
+        return .some(try reading(text, option: "due", parsed) { try TaskValues.due(text, now: now, calendar: calendar) })
     }
 
-    /// `--repeat RULE`, or `.some(nil)` for `--repeat none`.
+    /// `--repeat RULE`, or `.some(nil)` for `--repeat none`: SlateCore's one reading of repeats.
     func recurrence(_ parsed: ParsedCommand) throws -> Recurrence?? {
         guard let text = parsed.value("repeat") else { return nil }
-        if ["none", "never", "no"].contains(text.lowercased()) { return .some(nil) }
-        let phrase = text.lowercased().hasPrefix("every") || ["daily", "weekly", "monthly", "yearly"].contains(text.lowercased())
-            ? text : "every " + text
-        guard let recurrence = dateParser.parseRecurrence(phrase) else {
-            throw invalidValue(text, option: "repeat", expected: "daily, weekly, monthly, yearly, every N days/weeks/months/years, or none", path: parsed.path)
+        return .some(try reading(text, option: "repeat", parsed) { try TaskValues.recurrence(text) })
+    }
+
+    /// A value read by SlateCore, its refusal shown as a mistake in the command line.
+    private func reading<T>(_ text: String, option: String, _ parsed: ParsedCommand, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch SlateError.invalid(_, let message) {
+            // "'due' must be FORMS; got 'x'." → FORMS
+            guard let start = message.range(of: "must be "), let end = message.range(of: "; got", range: start.upperBound..<message.endIndex) else {
+                throw UsageError(message: "invalid value '\(text)' for --\(option): \(message)", command: parsed.path)
+            }
+            throw invalidValue(text, option: option, expected: String(message[start.upperBound..<end.lowerBound]), path: parsed.path)
         }
-        return .some(recurrence)
     }
 
     /// `--list NAME` as a list id, or `.some(nil)` for `--list none` (the Inbox).

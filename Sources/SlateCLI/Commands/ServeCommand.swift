@@ -3,7 +3,6 @@ import SlateCore
 import SlateDAV
 import SlateHTTP
 import SlateServer
-import SlateStore
 
 /// `slate serve`: the API, live events, the web app, health checks and (optionally)
 /// metrics, configured by options and an optional configuration file.
@@ -71,7 +70,7 @@ enum ServeCommand {
 
         let folder = (session.databasePath as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        guard let lock = try ProcessLock.acquire(forStore: session.databasePath) else {
+        guard let lock = try BoardFile.claimForServing(session.databasePath) else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
         session.reportsMigrationBackup = false
@@ -89,7 +88,7 @@ enum ServeCommand {
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
-                                logLevel: settings.logLevel)
+                                log: log, metrics: metrics)
         // Checked before listening: a wrong alert or SMTP option stops here, with nothing started.
         let maximumAge = try missedAlertsMaximumAge(parsed, session)
         _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")

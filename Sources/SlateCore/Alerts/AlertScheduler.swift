@@ -164,7 +164,7 @@ public final class AlertScheduler: Sendable {
                 outcome.lastError = task == nil ? "the task is gone" : task!.isCompleted ? "the task is completed" : "no such channel"
             }
             let update = outcome
-            try await BoardThreads.shared.write {
+            try await BoardThreads.shared.write(to: container) {
                 let context = ModelContext(container, undo: false)
                 context.update(update)
                 _ = try context.save()
@@ -202,7 +202,7 @@ public final class AlertScheduler: Sendable {
         while !Task.isCancelled {
             var delay: TimeInterval = 300
             do {
-                try await BoardThreads.shared.write {
+                try await BoardThreads.shared.write(to: container) {
                     try self.syncCursors()
                     try self.fireDue()
                 }

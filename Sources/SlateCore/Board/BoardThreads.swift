@@ -7,13 +7,14 @@ import Synchronization
 /// another process) then stalls only other changes, never reads, live streams or their
 /// heartbeats.
 ///
-/// Changes run one at a time on the writer thread (SQLite has one writer anyway); reads
-/// run on a few reader threads, each a serial queue with a thread of its own.
+/// Changes to one store run one at a time on its own writer thread (SQLite has one writer
+/// anyway), so that a store waiting for its lock never holds up another; reads run on a
+/// few reader threads, each a serial queue with a thread of its own.
 public final class BoardThreads: Sendable {
     /// The threads of every board in this process.
     public static let shared = BoardThreads(readers: 4)
 
-    private let writer = DispatchQueue(label: "slate.board.writer", qos: .userInitiated)
+    private let writers = Mutex<[ObjectIdentifier: DispatchQueue]>([:])
     private let readers: [DispatchQueue]
     private let nextReader = Atomic<Int>(0)
 
@@ -28,9 +29,19 @@ public final class BoardThreads: Sendable {
         return try await run(on: readers[abs(index % readers.count)], body)
     }
 
-    /// Runs `body` on the writer thread, after the changes queued before it.
-    public func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await run(on: writer, body)
+    /// Runs `body` on the writer thread of `store`, after the changes queued before it.
+    public func write<T: Sendable>(to store: BoardStore, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let queue = writers.withLock { writers in
+            let key = ObjectIdentifier(store)
+            if let queue = writers[key] { return queue }
+            // A server has one store; a process that opened many (tests) starts over now and
+            // then. The store's writes stay serialised by its own connection lock regardless.
+            if writers.count >= 64 { writers.removeAll() }
+            let queue = DispatchQueue(label: "slate.board.writer", qos: .userInitiated)
+            writers[key] = queue
+            return queue
+        }
+        return try await run(on: queue, body)
     }
 
     private func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -53,7 +64,7 @@ extension Slate {
 
     /// Runs a change (and whatever it reads) on the writer thread.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
-        try await BoardThreads.shared.write { try body(self) }
+        try await BoardThreads.shared.write(to: container) { try body(self) }
     }
 
     /// Runs `body` with all its reads from one snapshot (one read transaction).

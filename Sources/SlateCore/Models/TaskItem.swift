@@ -68,8 +68,12 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
 
     /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
     public func isOverdue(now: Date, calendar: Calendar) -> Bool {
+        isOverdue(now: now, startOfToday: calendar.startOfDay(for: now))
+    }
+
+    /// `isOverdue(now:calendar:)` with the start of today worked out by the caller.
+    func isOverdue(now: Date, startOfToday: Date) -> Bool {
         guard !isCompleted, let due else { return false }
-        if isAllDay { return due < calendar.startOfDay(for: now) }
-        return due < now
+        return isAllDay ? due < startOfToday : due < now
     }
 }

@@ -83,7 +83,7 @@ extension TaskItem {
 public enum SlateSchema {
     public static let version = 1
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
-                                                         CalendarResource.self, CalendarCollection.self]
+                                                         CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self]
         + alertModels
     public static let migrations: [MigrationStage] = []
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SlateStore
 
-/// The iCalendar text a CalDAV client stored for a task, kept byte for byte.
+/// The resource a CalDAV client stored for a task: its name and UID. Its bytes live in a
+/// ``CalendarResourceBody`` of the same id, so that listings read only these small rows.
 ///
 /// One per task, with the same id as the task. The row outlives its task on purpose: a
 /// deleted task's resource name is what a later sync reports as gone (tombstones keep ids
@@ -14,22 +15,34 @@ public struct CalendarResource: Codable, Sendable, Identifiable, Hashable {
     public var name: String
     /// The VTODO's UID.
     public var uid: String
-    /// What the client sent, exactly (a fold may even split a UTF-8 character).
-    public var data: Data
     /// The UID its RELATED-TO names as parent, if any: a child stored before its parent is
     /// linked when the parent arrives.
     public var parentUID: String?
-    /// The task as it was when `data` was stored: a task still equal to it is served as
-    /// `data`; a field that differs is rewritten in the served copy, and nothing else.
-    public var basis: TaskItem
 
-    public init(id: UUID, accountID: UUID, name: String, uid: String, data: Data, parentUID: String? = nil, basis: TaskItem) {
+    public init(id: UUID, accountID: UUID, name: String, uid: String, parentUID: String? = nil) {
         self.id = id
         self.accountID = accountID
         self.name = name
         self.uid = uid
-        self.data = data
         self.parentUID = parentUID
+    }
+}
+
+/// The bytes a CalDAV client stored for a task, kept exactly, and the task they describe.
+public struct CalendarResourceBody: Codable, Sendable, Identifiable, Hashable {
+    /// The task's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// What the client sent, exactly (a fold may even split a UTF-8 character).
+    public var data: Data
+    /// The task as it was when `data` was stored: a task still equal to it is served as
+    /// `data`; a field that differs is rewritten in the served copy, and nothing else.
+    public var basis: TaskItem
+
+    public init(id: UUID, accountID: UUID, data: Data, basis: TaskItem) {
+        self.id = id
+        self.accountID = accountID
+        self.data = data
         self.basis = basis
     }
 }
@@ -53,11 +66,19 @@ public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
 extension CalendarResource: PersistentModel {
     public static let schema = ModelSchema<CalendarResource>(
         table: "calendar_resources",
-        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.data, "data"),
-                  .column(\.parentUID, "parentUID"), .json(\.basis, "basis")],
+        columns: [.column(\.name, "name"), .column(\.uid, "uid"), .column(\.parentUID, "parentUID")],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         indexes: [Index("calendar_resources_by_name", on: ["accountID", "name"]), Index("calendar_resources_by_uid", on: ["accountID", "uid"]),
                   Index("calendar_resources_by_parent", on: ["accountID", "parentUID"])],
+        partition: "accountID"
+    )
+}
+
+extension CalendarResourceBody: PersistentModel {
+    public static let schema = ModelSchema<CalendarResourceBody>(
+        table: "calendar_resource_bodies",
+        columns: [.column(\.data, "data"), .json(\.basis, "basis")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         partition: "accountID"
     )
 }

@@ -58,7 +58,10 @@ extension Slate {
         guard let stored = object.stored else {
             return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
         }
-        return VTodoRendering.rewrite(stored.data, basis: stored.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+        guard let body = try makeContext().model(CalendarResourceBody.self, id: stored.id) else {
+            return Data(VTodoRendering.fresh(object.task, uid: stored.uid, parentUID: parentUID, calendar: calendar).utf8)
+        }
+        return VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
     }
 
     /// The calendar object as text, for XML answers: the bytes, with folds that split a
@@ -95,6 +98,12 @@ extension Slate {
             try deleteTasks([object.task.id], expectedRevision: object.revision)
         } catch SlateError.conflict {
             throw CalendarObjectError.preconditionFailed("The resource changed while it was being deleted.")
+        }
+        // The bytes go; the name stays for the next sync to report the resource gone.
+        if object.stored != nil {
+            let context = makeContext(undo: false)
+            context.delete(CalendarResourceBody.self, id: object.task.id)
+            try translatingErrors { try context.save() }
         }
     }
 }

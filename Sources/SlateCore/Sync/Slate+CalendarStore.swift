@@ -70,6 +70,12 @@ extension Slate {
             task.order = order
         }
         if let parentUID = content.parentUID, let parent = try self.task(forUID: parentUID, in: context), parent.model.id != task.id {
+            // The same depth limit and cycle check as every other surface.
+            do {
+                try checkParent(parent.model.id, for: target == nil ? nil : task.id, field: "RELATED-TO")
+            } catch let error as SlateError {
+                throw CalendarObjectError.forbidden("RELATED-TO: \(error.description)")
+            }
             task.parentID = parent.model.id
         } else {
             task.parentID = nil
@@ -87,10 +93,13 @@ extension Slate {
         let taskID = task.id
         for row in try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.name == name }))
         where row.id != taskID {
-            if try context.model(TaskItem.self, id: row.id) == nil { context.delete(row) }
+            if try context.model(TaskItem.self, id: row.id) == nil {
+                context.delete(row)
+                if try context.model(CalendarResourceBody.self, id: row.id) != nil { context.delete(CalendarResourceBody.self, id: row.id) }
+            }
         }
-        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, data: data,
-                                        parentUID: content.parentUID, basis: task))
+        context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, parentUID: content.parentUID))
+        context.upsert(CalendarResourceBody(id: task.id, accountID: accountID, data: data, basis: task))
         try adoptWaitingChildren(of: task, uid: content.uid, in: context)
         do {
             try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
@@ -107,16 +116,30 @@ extension Slate {
         let accountID = self.accountID
         let waiting = try context.fetch(FetchDescriptor<CalendarResource>(
             predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
-        for var row in waiting where row.id != parent.id {
+        for row in waiting where row.id != parent.id {
             guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
-                  child.model.parentID == nil else { continue }
+                  child.model.parentID == nil, try canAdopt(child.model.id, under: parent) else { continue }
             var adopted = child.model
             adopted.parentID = parent.id
             context.update(adopted, expectedRevision: child.revision)
-            if row.basis.parentID == nil {
-                row.basis.parentID = parent.id
-                context.update(row)
+            if var body = try context.model(CalendarResourceBody.self, id: row.id), body.basis.parentID == nil {
+                body.basis.parentID = parent.id
+                context.update(body)
             }
+        }
+    }
+
+    /// True when `child` (with its subtasks) may go under `parent`, which is being stored
+    /// (its parent is set, it may not be saved yet): no cycle and within the depth limit.
+    /// A child that may not stays where it is, as when its parent is unknown.
+    private func canAdopt(_ child: UUID, under parent: TaskItem) throws -> Bool {
+        do {
+            let parentLevel = try parent.parentID.map { try level(ofTask: $0, below: child, field: "RELATED-TO") + 1 } ?? 1
+            guard parentLevel < TaskRules.maximumSubtaskDepth else { return false }
+            try checkSubtasks(of: child, at: parentLevel + 1, notContaining: parent.id, field: "RELATED-TO")
+            return true
+        } catch is SlateError {
+            return false
         }
     }
 

@@ -80,10 +80,13 @@ extension Slate {
     func exportSnapshot() throws -> ExportSnapshot {
         let accountID = self.accountID
         let context = makeContext()
-        let lists = try context.fetch(FetchDescriptor<TaskList>(predicate: #Predicate { $0.accountID == accountID }))
-            .sorted { ($0.order, $0.created, $0.id.uuidString) < ($1.order, $1.created, $1.id.uuidString) }
-        let tasks = try context.fetch(FetchDescriptor<TaskItem>(
-            predicate: #Predicate { $0.accountID == accountID }, sortKeys: [.ascending(\.number)]))
-        return ExportSnapshot(lists: lists, tasks: tasks, exported: now, calendar: calendar)
+        // Lists and tasks from one snapshot of the database.
+        return try snapshot {
+            let lists = try context.fetch(FetchDescriptor<TaskList>(predicate: #Predicate { $0.accountID == accountID }))
+                .sorted { ($0.order, $0.created, $0.id.uuidString) < ($1.order, $1.created, $1.id.uuidString) }
+            let tasks = try context.fetch(FetchDescriptor<TaskItem>(
+                predicate: #Predicate { $0.accountID == accountID }, sortKeys: [.ascending(\.number)]))
+            return ExportSnapshot(lists: lists, tasks: tasks, exported: now, calendar: calendar)
+        }
     }
 }

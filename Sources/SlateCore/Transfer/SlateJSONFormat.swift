@@ -1,65 +1,73 @@
 import Foundation
 
-/// Slate's own JSON: every field of every list and task, so that an export imported into
-/// an empty database gives the same board back, ids and numbers included.
+/// Slate's own JSON: every list and task as its one public record (`ListRecord`,
+/// `TaskRecord`, the same objects the API and `--json` give), so that an export imported
+/// into an empty database gives the same board back, ids and numbers included.
 ///
 /// ```json
 /// {
 ///   "format": "slate",
-///   "version": 1,
+///   "version": 2,
 ///   "exported": "2026-11-29T09:15:00.000Z",
 ///   "lists": [
-///     {"id":"…","name":"Story","color":"#FF6B6B","icon":"book","order":1,"created":"2026-11-29T09:15:00.000Z"}
+///     {"activeCount":1,"color":"#FF6B6B","created":"…","icon":"book","id":"…","name":"Story","order":1.0}
 ///   ],
 ///   "tasks": [
-///     {"id":"…","number":1,"title":"Write Act 2 outline","notes":"","isCompleted":false,"completedAt":null,
-///      "created":"…","modified":"…","due":"2026-11-27","isAllDay":true,"priority":"critical","isFlagged":false,
-///      "listID":"…","parentID":null,"order":1,"tags":[],"recurrence":"weekly/2","reminderOffset":null,
-///      "alerts":["15m","1d@09:00"]}
+///     {"completedAt":null,"created":"…","due":"2026-11-27","id":"…","isAllDay":true,…,"listId":"…",
+///      "parentId":null,"priority":"critical","recurrence":"every 2 weeks",…,"title":"Write Act 2 outline"}
 ///   ]
 /// }
 /// ```
 ///
-/// Keys are the models' property names. Moments are ISO 8601 UTC to the millisecond
-/// (`Timestamp.format`); an all-day due date is the day (`2026-12-24`) in the exporting
-/// Slate's calendar. Priorities are names, recurrences their stored form. On import,
-/// unknown keys are ignored and every key but a list's `name` and a task's `title` may be
-/// left out (defaults as for a new list or task).
+/// An all-day due date is the day (`2026-12-24`) in the exporting Slate's calendar. On
+/// import, fields a record derives (`isOverdue`, `list`, `subtaskCount`, `activeCount`)
+/// and unknown keys are ignored (a list's `revision` belongs to its database and is not
+/// written), and every key but a list's `name` and a task's
+/// `title` may be left out. Version 1 files (and files without a version) are read in
+/// their own dialect: `listID`, `parentID` and stored repeats such as `weekly/2`.
 enum SlateJSONFormat {
     static let formatName = "slate"
-    static let version = 1
+    static let version = 2
 
     // MARK: Export
 
     static func encode(_ snapshot: ExportSnapshot) -> Data {
-        let calendar = snapshot.calendar
-        let lists: [JSONValue] = snapshot.lists.map { list in
-            .object(JSONObject([
-                ("id", .string(list.id.uuidString.lowercased())), ("name", .string(list.name)),
-                ("color", .string(list.color)), ("icon", .string(list.icon)), ("order", .number(list.order)),
-                ("created", .string(Timestamp.format(list.created))),
-            ]))
+        var subtasks: [UUID: SubtaskCount] = [:]
+        var active: [UUID: Int] = [:]
+        for task in snapshot.tasks {
+            if let parent = task.parentID {
+                subtasks[parent, default: .zero].total += 1
+                if !task.isCompleted { subtasks[parent, default: .zero].active += 1 }
+            }
+            if let list = task.listID, !task.isCompleted { active[list, default: 0] += 1 }
         }
-        let tasks: [JSONValue] = snapshot.tasks.map { task in
-            let due: JSONValue = task.due.map { .string(task.isAllDay ? Timestamp.formatDay($0, calendar: calendar) : Timestamp.format($0)) } ?? .null
-            return .object(JSONObject([
-                ("id", .string(task.id.uuidString.lowercased())), ("number", .integer(task.number)),
-                ("title", .string(task.title)), ("notes", .string(task.notes)),
-                ("isCompleted", .bool(task.isCompleted)), ("completedAt", .text(task.completedAt.map(Timestamp.format))),
-                ("created", .string(Timestamp.format(task.created))), ("modified", .string(Timestamp.format(task.modified))),
-                ("due", due), ("isAllDay", .bool(task.isAllDay)), ("priority", .string(task.priority.name)),
-                ("isFlagged", .bool(task.isFlagged)), ("listID", .text(task.listID?.uuidString.lowercased())),
-                ("parentID", .text(task.parentID?.uuidString.lowercased())), ("order", .number(task.order)),
-                ("tags", .array(task.tags.map(JSONValue.string))), ("recurrence", .text(task.recurrence?.storageValue)),
-                ("reminderOffset", .integer(task.reminderOffset)),
-                ("alerts", .array(task.alerts.map { .string($0.text) })),
-            ]))
+        let context = RecordContext(listNames: snapshot.listNames, now: snapshot.exported, calendar: snapshot.calendar,
+                                    subtaskCounts: subtasks)
+        // Laid out for reading and diffing: one record per line, each written as the API writes it.
+        var output = JSONOutput(capacity: 256 + 640 * snapshot.tasks.count)
+        output.bytes += Array("{\n  \"format\": \"\(formatName)\",\n  \"version\": \(version),\n  \"exported\": ".utf8)
+        output.string(Timestamp.format(snapshot.exported))
+        output.bytes += Array(",\n  \"lists\": ".utf8)
+        records(snapshot.lists, into: &output) { list, output in
+            ListRecord.write(ListSummary(list: list, activeCount: active[list.id] ?? 0, revision: 0), forFile: true, into: &output)
         }
-        return JSONValue.object(JSONObject([
-            ("format", .string(formatName)), ("version", .integer(version)),
-            ("exported", .string(Timestamp.format(snapshot.exported))),
-            ("lists", .array(lists)), ("tasks", .array(tasks)),
-        ])).document()
+        output.bytes += Array(",\n  \"tasks\": ".utf8)
+        records(snapshot.tasks, into: &output) { task, output in TaskRecord.write(task, context, into: &output) }
+        output.bytes += Array("\n}\n".utf8)
+        return Data(output.bytes)
+    }
+
+    /// `[]`, or each record on a line of its own.
+    private static func records<Element>(_ elements: [Element], into output: inout JSONOutput,
+                                         _ write: (Element, inout JSONOutput) -> Void) {
+        guard !elements.isEmpty else { return output.bytes += Array("[]".utf8) }
+        output.bytes += Array("[\n".utf8)
+        for (index, element) in elements.enumerated() {
+            output.bytes += Array("    ".utf8)
+            write(element, &output)
+            output.bytes += Array((index < elements.count - 1 ? ",\n" : "\n").utf8)
+        }
+        output.bytes += Array("  ]".utf8)
     }
 
     // MARK: Import
@@ -68,20 +76,23 @@ enum SlateJSONFormat {
         guard case .object(let root) = try JSONValue.parse(data), root["format"] == .string(formatName) else {
             throw ImportError(.file, field: "format", "The file is not a Slate export: it has no \"format\": \"slate\" at the top.")
         }
+        var fileVersion = 1
         if let value = root["version"] {
             guard case .number(let version) = value, version >= 1, version == version.rounded() else {
                 throw ImportError(.file, field: "version", "version must be a whole number from 1; got \(value.excerpt())")
             }
             guard version <= Double(Self.version) else {
-                throw ImportError(.file, field: "version", "The file is version \(Int(version)) of Slate's format; this Slate reads version \(Self.version).")
+                throw ImportError(.file, field: "version", "The file is version \(Int(version)) of Slate's format; this Slate reads versions 1 to \(Self.version).")
             }
+            fileVersion = Int(version)
         }
+        let isRecord = fileVersion >= 2
         var batch = ImportBatch()
         for (index, value) in try members("lists", of: root).enumerated() {
             batch.lists.append(try list(JSONRecord(value, kind: "list", index: index)))
         }
         for (index, value) in try members("tasks", of: root).enumerated() {
-            batch.tasks.append(try task(JSONRecord(value, kind: "task", index: index), calendar: calendar))
+            batch.tasks.append(try task(JSONRecord(value, kind: "task", index: index), calendar: calendar, isRecord: isRecord))
         }
         return batch
     }
@@ -106,7 +117,8 @@ enum SlateJSONFormat {
         return list
     }
 
-    private static func task(_ record: JSONRecord, calendar: Calendar) throws -> IncomingTask {
+    /// - Parameter isRecord: the file is version 2 (the public record's names and phrases).
+    private static func task(_ record: JSONRecord, calendar: Calendar, isRecord: Bool) throws -> IncomingTask {
         let at = record.location
         var task = IncomingTask(location: at, title: try ImportRules.title(try record.requiredString("title"), at: at, field: "title"))
         task.id = try record.uuid("id")
@@ -146,11 +158,20 @@ enum SlateJSONFormat {
             task.priority = priority
         }
         task.isFlagged = try record.bool("isFlagged") ?? false
-        task.list = try record.uuid("listID").map(ListReference.id)
-        task.parentID = try record.uuid("parentID")
+        let (listKey, parentKey) = isRecord ? ("listId", "parentId") : ("listID", "parentID")
+        task.listField = listKey
+        task.parentField = parentKey
+        task.list = try record.uuid(listKey).map(ListReference.id)
+        task.parentID = try record.uuid(parentKey)
         task.order = try record.double("order").map { try ImportRules.order($0, at: at, field: "order") }
         task.tags = try ImportRules.tags(try record.strings("tags") ?? [], at: at, field: "tags")
-        if let text = try record.string("recurrence") {
+        if isRecord, let text = try record.string("recurrence") {
+            do {
+                task.recurrence = try TaskValues.recurrence(text)
+            } catch let error as SlateError {
+                throw record.error("recurrence", "must be a repeat such as every 2 weeks; \(error.description)")
+            }
+        } else if let text = try record.string("recurrence") {
             guard let recurrence = Recurrence(storageValue: text) else {
                 throw record.error("recurrence", "must be daily, weekly, monthly or yearly, with /interval for more than 1 (weekly/2); got '\(text)'")
             }

@@ -42,22 +42,29 @@ struct PropertyName: Hashable, Sendable {
 
 /// Writing the XML of WebDAV answers.
 enum DAVXML {
-    /// Text escaped for element content and attribute values.
+    /// Text escaped for element content and attribute values (CR as `&#13;`, so that a
+    /// calendar's CRLF line ends survive XML's line-end normalisation).
     static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" || $0 == "\r" }) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
+        let special: (UInt8) -> Bool = { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x0D }
+        guard text.utf8.contains(where: special) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 8 + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: bytes += Entity.amp
+            case 0x3C: bytes += Entity.lt
+            case 0x3E: bytes += Entity.gt
+            case 0x22: bytes += Entity.quot
+            case 0x0D: bytes += Entity.cr
+            default: bytes.append(byte)
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private enum Entity {
+        static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8)
+        static let quot = Array("&quot;".utf8), cr = Array("&#13;".utf8)
     }
 
     /// `HTTP/1.1 404 Not Found`.

@@ -22,7 +22,7 @@ struct AccountController {
         let body = try JSONBody(request, allowed: ["timeZone"])
         let directory = AccountDirectory(container: context.container)
         let zone = try body.string("timeZone")
-        return try await BoardThreads.shared.write {
+        return try await BoardThreads.shared.write(to: context.container) {
             switch zone {
             case .absent: break
             case .null: try domain { _ = try directory.setTimeZone(nil, for: accountID) }

@@ -141,7 +141,7 @@ struct BoardController {
                 "revision": changes.revision,
                 "tasks": TaskJSON(array: changes.tasks, listNames: lists, now: slate.now, calendar: slate.calendar,
                                   subtaskCounts: try domain { try slate.subtaskCounts(of: changes.tasks.map(\.id)) }),
-                "lists": summaries.map(PublicJSON.list),
+                "lists": ListRecordJSON(array: summaries),
                 "deletedTaskIds": changes.deletedTaskIDs.map { $0.uuidString.lowercased() },
                 "deletedListIds": changes.deletedListIDs.map { $0.uuidString.lowercased() },
             ]

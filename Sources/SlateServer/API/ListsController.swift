@@ -25,7 +25,7 @@ struct ListsController {
                 return sort
             } ?? .manual
             let summaries = try domain { try slate.lists(sortedBy: sort) }
-            return context.json(["lists": summaries.map(representation)])
+            return context.json(["lists": ListRecordJSON(array: summaries)])
         }
     }
 
@@ -109,9 +109,5 @@ struct ListsController {
         return context.json(representation(summary), status: status, etag: ETag.revision(summary.revision))
     }
 
-    private func representation(_ summary: ListSummary) -> [String: Any] {
-        var json = PublicJSON.list(summary)
-        json["revision"] = summary.revision
-        return json
-    }
+    private func representation(_ summary: ListSummary) -> ListRecordJSON { ListRecordJSON(summary) }
 }

@@ -26,39 +26,25 @@ struct TaskInput {
             }
             return nil
         }
-        guard let priority = Priority(name: name) else {
-            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "'priority' must be \(Priority.acceptedForms); got '\(name)'.", field: "priority")
-        }
-        return priority
+        return try domain { try TaskValues.priority(name) }
     }
 
-    /// `"2026-12-24"` (all day), an ISO 8601 moment, or a phrase ("tomorrow 5pm"); null clears.
+    /// SlateCore's one reading of due dates (`TaskValues.due`); null or "none" clears.
     func due() throws -> DueDate?? {
         switch try body.string("due") {
         case .absent: return nil
         case .null: return .some(nil)
-        case .value(let text):
-            if let day = Timestamp.parseDay(text, calendar: calendar) { return .some(DueDate(date: day, isAllDay: true)) }
-            if let moment = Timestamp.parse(text) { return .some(DueDate(date: moment, isAllDay: false)) }
-            if let parsed = DateParser(now: now, calendar: calendar).parseDue(text) { return .some(parsed) }
-            throw HTTPError(.unprocessableContent, code: "invalid_field",
-                            message: "'due' must be YYYY-MM-DD, an ISO 8601 date-time such as 2026-12-24T17:00:00Z, or \(DateParser.acceptedForms); got '\(text)'.",
-                            field: "due")
+        case .value(let text): return .some(try domain { try TaskValues.due(text, now: now, calendar: calendar) })
         }
     }
 
-    /// `"every 2 weeks"`, `"weekly"`; null clears.
+    /// SlateCore's one reading of repeats (`TaskValues.recurrence`): "every 2 weeks",
+    /// "2 weeks", "weekly"; null or "none" clears.
     func recurrence() throws -> Recurrence?? {
         switch try body.string("recurrence") {
         case .absent: return nil
         case .null: return .some(nil)
-        case .value(let text):
-            guard let rule = Recurrence(storageValue: text) ?? DateParser(now: now, calendar: calendar).parseRecurrence(text) else {
-                throw HTTPError(.unprocessableContent, code: "invalid_field",
-                                message: "'recurrence' must be daily, weekly, monthly, yearly or every N days/weeks/months/years; got '\(text)'.",
-                                field: "recurrence")
-            }
-            return .some(rule)
+        case .value(let text): return .some(try domain { try TaskValues.recurrence(text) })
         }
     }
 

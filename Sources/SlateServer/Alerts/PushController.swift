@@ -18,7 +18,7 @@ struct PushController {
     @Sendable func key(_ request: Request) async throws -> Response {
         _ = try await context.authenticate(request)
         let container = context.container
-        let key = try await BoardThreads.shared.write { try domain { try WebPushAlerts.vapidKey(in: container) } }
+        let key = try await BoardThreads.shared.write(to: container) { try domain { try WebPushAlerts.vapidKey(in: container) } }
         return context.json(["publicKey": key.publicKey])
     }
 

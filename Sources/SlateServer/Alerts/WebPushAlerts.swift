@@ -69,7 +69,7 @@ public final class WebPushAlerts: AlertChannel {
         switch status {
         case 200..<300: return
         case 404, 410:
-            try await BoardThreads.shared.write {
+            try await BoardThreads.shared.write(to: container) {
                 try Slate(container: container, accountID: alert.accountID).removePushSubscription(subscription.id)
             }
             log("push device \(subscription.id.uuidString.lowercased()) is gone (\(status)): removed")

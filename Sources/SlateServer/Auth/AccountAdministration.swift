@@ -6,10 +6,19 @@ import SlateCore
 public struct AccountAdministration: Sendable {
     public let directory: AccountDirectory
     let clock: @Sendable () -> Date
+    /// How hard new password hashes are: `.interactive` always, except in tests.
+    let strength: Secrets.Strength
 
     public init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(container: container, clock: clock, strength: .interactive)
+    }
+
+    /// For tests that make many accounts: `.minimal` hashes in microseconds, so dozens of
+    /// tests at once do not starve the machine (never for real passwords).
+    init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }, strength: Secrets.Strength) {
         directory = AccountDirectory(container: container)
         self.clock = clock
+        self.strength = strength
     }
 
     /// The shortest password accepted when a person chooses one.
@@ -19,7 +28,7 @@ public struct AccountAdministration: Sendable {
     public func addUser(named name: String, password: String? = nil) throws -> String {
         let chosen = try password.map(Self.checked) ?? Secrets.randomToken(bytes: 15)
         let account = try directory.createAccount(named: name, now: clock())
-        try directory.setPasswordHash(try Secrets.hashPassword(chosen), for: account.id, now: clock())
+        try directory.setPasswordHash(try Secrets.hashPassword(chosen, strength: strength), for: account.id, now: clock())
         return chosen
     }
 
@@ -27,7 +36,7 @@ public struct AccountAdministration: Sendable {
     public func changePassword(of name: String, to password: String? = nil) throws -> String {
         guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
         let chosen = try password.map(Self.checked) ?? Secrets.randomToken(bytes: 15)
-        try directory.setPasswordHash(try Secrets.hashPassword(chosen), for: account.id, now: clock())
+        try directory.setPasswordHash(try Secrets.hashPassword(chosen, strength: strength), for: account.id, now: clock())
         return chosen
     }
 

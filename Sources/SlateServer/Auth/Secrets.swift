@@ -5,14 +5,29 @@ import Foundation
 public enum Secrets {
     private static let ready: Bool = sodium_init() >= 0
 
+    /// How much work a hash costs.
+    enum Strength: Sendable {
+        /// libsodium's interactive limits: about 64 MiB and a tenth of a second.
+        case interactive
+        /// libsodium's minimum: for tests only, never for real passwords.
+        case minimal
+    }
+
     /// An Argon2id hash string (`$argon2id$v=19$…`) of `password`, with libsodium's
     /// interactive limits (about 64 MiB and a tenth of a second).
     public static func hashPassword(_ password: String) throws -> String {
+        try hashPassword(password, strength: .interactive)
+    }
+
+    static func hashPassword(_ password: String, strength: Strength) throws -> String {
         precondition(ready, "libsodium failed to initialise")
         var output = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         let length = UInt64(password.utf8.count)
+        let (operations, memory) = strength == .interactive
+            ? (UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
+            : (UInt64(crypto_pwhash_opslimit_min()), crypto_pwhash_memlimit_min())
         let result = password.withCString { bytes in
-            crypto_pwhash_str(&output, bytes, length, UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
+            crypto_pwhash_str(&output, bytes, length, operations, memory)
         }
         guard result == 0 else { throw SecretsError.outOfMemory }
         return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

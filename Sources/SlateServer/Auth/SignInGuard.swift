@@ -50,10 +50,10 @@ final class SignInGuard: Sendable {
 
     /// Verifies `password` against `hash` (the dummy hash when nil) on the password workers.
     func verify(_ password: String, against hash: String?) async throws -> Bool {
-        let stored = hash ?? Self.dummyHash
         let matches: Bool
         do {
-            matches = try await workers.run { Secrets.verify(password, against: stored) }
+            // The dummy hash is made on first use: there too, off the request threads.
+            matches = try await workers.run { Secrets.verify(password, against: hash ?? Self.dummyHash) }
         } catch {
             throw HTTPError(.serviceUnavailable, code: "busy",
                             message: "The server is checking too many passwords at once; try again in a second.",

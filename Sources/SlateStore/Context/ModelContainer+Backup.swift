@@ -10,8 +10,11 @@ extension ModelContainer {
     /// Throws `StoreError.cannotOpen` for an in-memory store, an unwritable destination
     /// or a copy that fails its check.
     public func backup(to destination: String) throws {
-        guard configuration.path != nil else {
+        guard let path = configuration.path else {
             throw StoreError.cannotOpen(path: destination, reason: "an in-memory store has no file to back up")
+        }
+        if Self.sameFile(destination, path) || Self.sameFile(destination, path + "-wal") || Self.sameFile(destination, path + "-shm") {
+            throw StoreError.cannotOpen(path: destination, reason: "that is the database itself; name another file for the copy")
         }
         // A reader connection: the snapshot never blocks the writer.
         try pool.read { database in try DatabaseCopy.write(from: database, to: destination) }
@@ -25,6 +28,9 @@ extension ModelContainer {
     public static func restore(from source: String, to path: String, schemaVersion: Int) throws {
         guard FileManager.default.fileExists(atPath: source) else {
             throw StoreError.cannotOpen(path: source, reason: "no such file")
+        }
+        guard !sameFile(source, path) else {
+            throw StoreError.cannotOpen(path: source, reason: "that is the database itself, not a backup of it")
         }
         let backup = try Database(path: source, mode: .readOnly, busyTimeout: 5)
         try DatabaseCopy.checkIntegrity(of: backup, path: source)
@@ -49,6 +55,15 @@ extension ModelContainer {
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
         }
+    }
+
+    /// True when both paths name one existing file (same device and inode), or are
+    /// spelled the same once standardized.
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        if URL(fileURLWithPath: first).standardizedFileURL.path == URL(fileURLWithPath: second).standardizedFileURL.path { return true }
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The name a copy taken before migrating `path` from schema `version` gets:

@@ -81,8 +81,12 @@ extension WriteSession {
                     found += 1
                 }
                 if case .integer(let count)? = unchanged, Int(count) + found != chunk.count {
-                    let missing = chunk.first ?? ""
-                    throw StoreError.notFound(model: table.modelName, id: UUID(uuidString: missing) ?? UUID())
+                    // Deleted since by a write that undo did not record: as with an image, a conflict.
+                    let present = try database.rows("SELECT \"id\" FROM \(tableName) WHERE \(inChunk)", [list])
+                        .compactMap { String.fromDatabaseValue($0["id"]) }
+                    let missing = Set(chunk).subtracting(present).first ?? chunk[0]
+                    throw StoreError.conflict(model: table.modelName, id: UUID(uuidString: missing) ?? UUID(),
+                                              expectedRevision: created, actualRevision: 0)
                 }
             }
             for row in try database.rows("SELECT DISTINCT \(partitionSQL) AS partition FROM \(tableName) WHERE \(inChunk)", [list]) {

@@ -4,11 +4,19 @@ import Foundation
 enum TextSearch {
     /// Each word becomes a quoted prefix term, all required: `woo the` → `"woo"* "the"*`.
     /// Returns nil when the text has no letters or digits to search for.
+    ///
+    /// Control characters separate words, as white space does (and as the index's tokenizer
+    /// treats them): FTS5 reads a query only up to a NUL, so one inside a quoted term left
+    /// the string unterminated and the query failed.
     static func matchQuery(for text: String?) -> String? {
         guard let text else { return nil }
-        let words = text.split(whereSeparator: \.isWhitespace)
+        let words = text.split(whereSeparator: separatesWords)
             .filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }
         guard !words.isEmpty else { return nil }
         return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    }
+
+    private static func separatesWords(_ character: Character) -> Bool {
+        character.isWhitespace || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

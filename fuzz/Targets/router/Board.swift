@@ -1,14 +1,16 @@
 import Foundation
 import FuzzSupport
 import SlateCore
+import SlateDAV
 import SlateHTTP
 import SlateServer
 import SlateStore
 import Synchronization
 
 /// An in-memory database with two accounts and a small board of known ids (so that corpus
-/// requests can name a list, a task and a subtask), served in-process by the whole API.
-/// `X-Account: b` is the second account, `X-Account: none` is signed out.
+/// requests can name a list, a task and a subtask), served in-process as `slate serve`
+/// serves it: CalDAV under `/dav/` and `/.well-known/caldav`, the REST API beside it.
+/// The account is `ana`; `X-Account: b` is `ben`, `X-Account: none` is signed out.
 ///
 /// Setting one up costs far more than a request, so a board serves `inputsPerBoard`
 /// inputs before a fresh one replaces it. A finding that needs what earlier inputs left
@@ -22,7 +24,8 @@ struct Board: Sendable {
     static let inputsPerBoard = 100
     private static let current = Mutex<(board: Board?, served: Int)>((nil, 0))
 
-    let api: SlateAPI
+    /// CalDAV and the API.
+    let server: DAVMount
 
     /// The board for the next input.
     static func next() throws -> Board {
@@ -43,13 +46,17 @@ struct Board: Sendable {
         let second = try Slate.ensureAccount(named: "ben", in: container, now: FuzzClock.now)
         try Slate(container: container, accountID: first.id, calendar: FuzzClock.zones[0], clock: { FuzzClock.now })
             .importData(Data(Self.export.utf8), format: .json)
-        api = SlateAPI(container: container, authenticate: { request in
+        let authenticate: @Sendable (Request) async throws -> UUID = { request in
             switch request.headers["X-Account"] {
             case "none": throw HTTPError(.unauthorized, code: "unauthorized", message: "Sign in first.")
             case "b": return second.id
             default: return first.id
             }
-        }, clock: { FuzzClock.now })
+        }
+        let api = SlateAPI(container: container, authenticate: authenticate, clock: { FuzzClock.now })
+        let dav = CalDAVService(directory: AccountDirectory(container: container), authenticate: authenticate,
+                                calendar: FuzzClock.zones[0], logLevel: .off)
+        server = DAVMount(dav: dav.router, other: api.router)
     }
 
     static let export = """

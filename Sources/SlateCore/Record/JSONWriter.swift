@@ -1,20 +1,22 @@
 import Foundation
 
-/// Writes API responses as compact JSON with keys in a fixed (byte) order.
+/// Writes public records and API responses as compact JSON with keys in a fixed (byte) order.
 ///
 /// `JSONSerialization` bridges every dictionary to `NSDictionary` on Linux and sorts keys
 /// with a locale-aware comparison; on the list endpoint that was 80% of the CPU
 /// (bench/server). This writer walks the same `[String: Any]` trees directly, and writes
 /// values that know their own JSON (`JSONWritable`, such as `TaskJSON`) without building
 /// a dictionary at all.
-enum JSONWriter {
-    static func data(_ value: Any) -> Data {
+public enum JSONWriter {
+    /// The JSON text of `value` (dictionaries, arrays, strings, numbers, Bools, NSNull, `JSONWritable`).
+    public static func data(_ value: Any) -> Data {
         var output = JSONOutput()
         write(value, into: &output)
         return Data(output.bytes)
     }
 
-    static func write(_ value: Any, into output: inout JSONOutput) {
+    /// Appends the JSON text of `value` to `output`.
+    public static func write(_ value: Any, into output: inout JSONOutput) {
         // Containers are matched before the class types (NSNull, NSNumber): casting a Swift
         // dictionary or array to a class bridges the whole tree to Foundation objects first,
         // which cost more than writing it.
@@ -62,21 +64,23 @@ enum JSONWriter {
 }
 
 /// A value that writes its own JSON, for response trees built as `[String: Any]`.
-protocol JSONWritable {
+public protocol JSONWritable {
+    /// Appends this value's JSON text.
     func writeJSON(into output: inout JSONOutput)
 }
 
 /// Compact JSON text being written, in the forms `JSONWriter` gives each Swift value.
-struct JSONOutput {
-    var bytes: [UInt8] = []
+public struct JSONOutput {
+    /// The text so far, as UTF-8.
+    public var bytes: [UInt8] = []
 
-    init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-    mutating func null() { bytes += Self.nullBytes }
+    public mutating func null() { bytes += Self.nullBytes }
 
-    mutating func bool(_ flag: Bool) { bytes += flag ? Self.trueBytes : Self.falseBytes }
+    public mutating func bool(_ flag: Bool) { bytes += flag ? Self.trueBytes : Self.falseBytes }
 
-    mutating func int(_ number: Int) {
+    public mutating func int(_ number: Int) {
         if number >= 0, number < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(number))
         } else {
@@ -84,20 +88,20 @@ struct JSONOutput {
         }
     }
 
-    mutating func double(_ number: Double) {
+    public mutating func double(_ number: Double) {
         if number.isFinite { bytes += String(number).utf8 } else { null() }
     }
 
-    mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+    public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
     /// `"key":`; keys are written as strings are.
-    mutating func key(_ key: String) {
+    public mutating func key(_ key: String) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// A quoted string, escaping what JSON requires.
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -124,7 +128,7 @@ struct JSONOutput {
     }
 
     /// A lower-case UUID string, as the API writes ids.
-    mutating func id(_ id: UUID) {
+    public mutating func id(_ id: UUID) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
             text[0] = UInt8(ascii: "\"")
             var position = 1

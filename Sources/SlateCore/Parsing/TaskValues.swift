@@ -1,0 +1,57 @@
+import Foundation
+
+/// The one reading of the values people and programs give for a task's fields, whatever
+/// the surface: the CLI's `--due`, `--repeat` and `--priority`, the API's `due`,
+/// `recurrence` and `priority`. Each accepts the same forms and refuses the rest with an
+/// error naming the field and the accepted forms.
+public enum TaskValues {
+    /// Words that clear a value: "none", "never", "no".
+    public static let clearingWords: Set<String> = ["none", "never", "no"]
+
+    /// The accepted due forms, for messages and help.
+    public static let acceptedDueForms =
+        "YYYY-MM-DD (all day), an ISO 8601 date-time such as 2026-12-24T17:00:00Z, \(DateParser.acceptedForms), or none"
+
+    /// The accepted repeat forms, for messages and help.
+    public static let acceptedRecurrenceForms =
+        "daily, weekly, monthly, yearly, every N days/weeks/months/years (or just N days/weeks/months/years), every other week, every monday, or none"
+
+    /// A due date: a day (`2026-12-24`, all day), an ISO 8601 moment, or a phrase (`fri
+    /// 5pm`) read in `calendar`'s zone; nil for a clearing word.
+    public static func due(_ text: String, now: Date, calendar: Calendar, field: String = "due") throws -> DueDate? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if clearingWords.contains(trimmed.lowercased()) { return nil }
+        if let day = Timestamp.parseDay(trimmed, calendar: calendar) { return DueDate(date: day, isAllDay: true) }
+        if let moment = Timestamp.parse(trimmed) { return DueDate(date: moment, isAllDay: false) }
+        if let parsed = DateParser(now: now, calendar: calendar).parseDue(trimmed) { return parsed }
+        throw SlateError.invalid(field: field, message: "'\(field)' must be \(acceptedDueForms); got '\(text)'.")
+    }
+
+    /// A repeat rule: `every 2 weeks`, `2 weeks`, `weekly`, the stored form `weekly/2`;
+    /// nil for a clearing word. The interval must be 1 to 1,000.
+    public static func recurrence(_ text: String, field: String = "recurrence") throws -> Recurrence? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let lowered = trimmed.lowercased()
+        if clearingWords.contains(lowered) { return nil }
+        let parser = DateParser(now: Date(timeIntervalSince1970: 0), calendar: Calendar(identifier: .gregorian))
+        let rule = Recurrence(storageValue: lowered)
+            ?? parser.parseRecurrence(trimmed)
+            ?? (lowered.hasPrefix("every") ? nil : parser.parseRecurrence("every " + trimmed))
+        guard let rule else {
+            throw SlateError.invalid(field: field, message: "'\(field)' must be \(acceptedRecurrenceForms); got '\(text)'.")
+        }
+        do {
+            return try TaskRules.validRecurrence(rule)
+        } catch SlateError.invalid(_, let message) {
+            throw SlateError.invalid(field: field, message: message)
+        }
+    }
+
+    /// A priority by name (`high`), digit (`3`) or marks (`!!!`).
+    public static func priority(_ text: String, field: String = "priority") throws -> Priority {
+        guard let priority = Priority(name: text.trimmingCharacters(in: .whitespaces)) else {
+            throw SlateError.invalid(field: field, message: "'\(field)' must be \(Priority.acceptedForms); got '\(text)'.")
+        }
+        return priority
+    }
+}
