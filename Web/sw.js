@@ -35,6 +35,8 @@ const SHELL = [
   "/js/section.js",
   "/js/changes.js",
   "/js/subtasks.js",
+  "/js/alerts.js",
+  "/alerts.css",
 ];
 
 self.addEventListener("install", (event) => {
