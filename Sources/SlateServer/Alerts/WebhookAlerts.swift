@@ -63,8 +63,8 @@ public final class WebhookAlerts: AlertChannel {
     }
 }
 
-/// A webhook answer that is worth trying again.
+/// An answer from a webhook or push service that is worth trying again.
 struct WebhookFailure: Error, CustomStringConvertible {
     let status: Int
-    var description: String { "the webhook answered \(status)" }
+    var description: String { status == 0 ? "no HTTP answer" : "the endpoint answered \(status)" }
 }
