@@ -28,6 +28,7 @@ test:
 	scripts/fuzz --smoke
 	scripts/api-contract-test
 	scripts/caldav-test
+	scripts/alerts-test
 	scripts/web-test
 	scripts/ops-test
 

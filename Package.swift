@@ -40,7 +40,19 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium"]),
+        // Email alerts over SMTP (with STARTTLS): libcurl rather than a hand-written client.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto"]),
         // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
         .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),

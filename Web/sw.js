@@ -1,5 +1,7 @@
 // Slate's service worker: caches the app shell so the app opens, and what is on screen stays
 // readable, without a connection. API requests always go to the network (never cached).
+importScripts("/alerts-sw.js");   // Web Push: alerts with Complete and Snooze
+
 const CACHE = "slate-shell-v4";
 const SHELL = [
   "/",
@@ -33,6 +35,8 @@ const SHELL = [
   "/js/section.js",
   "/js/changes.js",
   "/js/subtasks.js",
+  "/js/alerts.js",
+  "/alerts.css",
 ];
 
 self.addEventListener("install", (event) => {

@@ -23,7 +23,7 @@ public enum SlateCommandLine {
             TaskCommands.clearCompleted, ListsCommands.spec, BoardCommands.stats, BoardCommands.undo,
             BoardCommands.redo, BoardCommands.export, BoardCommands.import, BoardCommands.sample,
             ServerCommands.serve, ServerCommands.user, ServerCommands.token,
-            ServiceCommands.backup, ServiceCommands.restore,
+            ServiceCommands.backup, ServiceCommands.restore, AlertCommands.alerts,
         ])
 
     /// Runs `slate` with `arguments` (without the program name) and returns the exit

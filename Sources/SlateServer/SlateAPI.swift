@@ -7,6 +7,8 @@ import SlateHTTP
 public struct SlateAPI: Sendable {
     /// Every route, with its middleware.
     public let router: Router
+    /// The open-pages alert channel whose events the live streams carry.
+    public let pageAlerts: PageAlerts
 
     /// The API with its own sign-in: bearer tokens and cookie sessions of the accounts in
     /// `container`, and `/api/v1/session` to sign in and out.
@@ -46,9 +48,12 @@ public struct SlateAPI: Sendable {
         CountsController(context: context).addRoutes(to: &router)
         AccountController(context: context).addRoutes(to: &router)
         EventsController(context: context).addRoutes(to: &router)
+        AlertsController(context: context).addRoutes(to: &router)
+        PushController(context: context).addRoutes(to: &router)
         let document = JSONSerialization.body(OpenAPIDocument.json)
         router.on(.get, "/api/v1/openapi.json") { _ in Response.json(document) }
         self.router = router
+        self.pageAlerts = context.pageAlerts
     }
 
     /// The OpenAPI 3.1 document, as served at `/api/v1/openapi.json`.

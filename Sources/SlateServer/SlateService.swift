@@ -9,6 +9,8 @@ public struct SlateService: Sendable {
     /// The responder to hand to `HTTPServer`.
     public let router: Router
     let container: BoardStore
+    /// The open-pages alert channel (see `alertScheduler`).
+    public let pageAlerts: PageAlerts
 
     /// - Parameters:
     ///   - webRoot: the folder of the web app; nil serves the API only.
@@ -28,7 +30,9 @@ public struct SlateService: Sendable {
     /// when `options.metrics` is set, every request counted there.
     public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
-        var router = SlateAPI(container: container, secureCookies: secureCookies).router
+        let api = SlateAPI(container: container, secureCookies: secureCookies)
+        pageAlerts = api.pageAlerts
+        var router = api.router
         HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)
         router.use(AccessLog(log: options.log))
         if let metrics = options.metrics {
@@ -39,6 +43,21 @@ public struct SlateService: Sendable {
         router.use(security)
         if let webRoot { router.use(StaticFiles(root: webRoot)) }
         self.router = router
+    }
+
+    /// The scheduler that delivers task alerts to open pages and webhooks (and `extra`
+    /// channels); run it with `run()`.
+    /// Web Push is on when its VAPID key could be loaded or made (`pushSubject`: the contact
+    /// push services may write to).
+    public func alertScheduler(extra: [any AlertChannel] = [], maximumAge: TimeInterval, pushSubject: String = "mailto:admin@localhost",
+                               log: @escaping @Sendable (String) -> Void) -> AlertScheduler {
+        var channels: [any AlertChannel] = [pageAlerts, WebhookAlerts(container: container)]
+        do {
+            channels.append(try WebPushAlerts(container: container, subject: pushSubject, log: log))
+        } catch {
+            log("Web Push is off: the VAPID key could not be loaded or made (\(error))")
+        }
+        return AlertScheduler(container: container, channels: channels + extra, maximumAge: maximumAge, log: log)
     }
 
     /// One year, the value browsers' preload lists ask for; subdomains are left alone.

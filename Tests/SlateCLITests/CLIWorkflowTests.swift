@@ -9,7 +9,7 @@ import Testing
         cli.run("lists", "add", "Story", "--color", "#FF6B6B")
         let result = cli.run("add", "Storyboard", "the", "inciting", "incident", "tomorrow", "5pm", "!high", "#Story")
         #expect(result.code == 0, "\(result.err)")
-        #expect(result.out == "Added #1 “Storyboard the inciting incident” — due Tomorrow 17:00 · !!! high · ● Story\n")
+        #expect(result.out == "Added #1 “Storyboard the inciting incident” — due Tomorrow 17:00 · !!! high · ● Story · alert due\n")
         let task = try #require(try cli.json("show", "1") as? [String: Any])
         #expect(task["title"] as? String == "Storyboard the inciting incident")
         #expect(task["due"] as? String == "2026-11-30T16:00:00.000Z")
@@ -22,7 +22,7 @@ import Testing
         let task = try #require(try cli.json("add", "Lock budget", "--due", "2026-12-24", "--tag", "money", "--flag") as? [String: Any])
         #expect(Set(task.keys) == [
             "id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due", "isAllDay",
-            "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "reminderOffset", "subtaskCount", "created", "modified",
+            "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "reminderOffset", "alerts", "subtaskCount", "created", "modified",
         ])
         #expect(task["due"] as? String == "2026-12-24")
         #expect(task["isAllDay"] as? Bool == true)

@@ -55,7 +55,7 @@ import Testing
                 {"activeCount":1,"color":"#FF6B6B","created":"2026-11-29T09:15:00.000Z","icon":"book","id":"\(listID)","name":"Story","order":1.0}
               ],
               "tasks": [
-                {"completedAt":null,"created":"2026-11-29T09:15:00.000Z","due":"2026-12-24","id":"\(id)","isAllDay":true,"isCompleted":false,"isFlagged":false,"isOverdue":false,"list":"Story","listId":"\(listID)","modified":"2026-11-29T09:15:00.000Z","notes":"","number":1,"order":1.0,"parentId":null,"priority":"high","recurrence":null,"reminderOffset":null,"subtaskCount":{"active":0,"total":0},"tags":["writing"],"title":"Write \\"Act 2\\""}
+                {"alerts":["0d@09:00"],"completedAt":null,"created":"2026-11-29T09:15:00.000Z","due":"2026-12-24","id":"\(id)","isAllDay":true,"isCompleted":false,"isFlagged":false,"isOverdue":false,"list":"Story","listId":"\(listID)","modified":"2026-11-29T09:15:00.000Z","notes":"","number":1,"order":1.0,"parentId":null,"priority":"high","recurrence":null,"reminderOffset":null,"subtaskCount":{"active":0,"total":0},"tags":["writing"],"title":"Write \\"Act 2\\""}
               ]
             }
 

@@ -50,7 +50,7 @@ import Testing
         let array = try #require(try JSONSerialization.jsonObject(with: JSONWriter.data(["tasks": TaskJSON(array: Self.tasks, listNames: names, now: Self.now, calendar: calendar)])) as? [String: Any])
         #expect((array["tasks"] as? [Any])?.count == Self.tasks.count)
         let text = String(decoding: JSONWriter.data(TaskJSON(Self.tasks[1], listNames: names, now: Self.now, calendar: calendar)), as: UTF8.self)
-        #expect(text.hasPrefix(#"{"completedAt":"2026-11-29T09:15:00.500Z","created":"2025-10-25T09:15:00.000Z","#), "keys in byte order, compact")
+        #expect(text.hasPrefix(#"{"alerts":[],"completedAt":"2026-11-29T09:15:00.500Z","created":"2025-10-25T09:15:00.000Z","#), "keys in byte order, compact")
         #expect(text.contains(#""isCompleted":true,"isFlagged":true,"#) && text.contains(#""recurrence":"every 2 weeks""#))
     }
 

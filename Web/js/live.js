@@ -17,6 +17,8 @@ function revisionIn(event) {
   }
 }
 
+import { showAlert } from "./alerts.js";
+
 export class Live {
   /**
    * `app` gives `changes` (changes.js: `own()`, and `remote(since)`, which resolves to the
@@ -52,6 +54,7 @@ export class Live {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.drain(), GATHER);
     });
+    source.addEventListener("alert", (event) => showAlert(JSON.parse(event.data), { openTask: (id) => this.app.navigate?.({ task: id }) }));
     source.addEventListener("error", () => {
       if (!navigator.onLine) this.app.setOffline(true);
       // The browser gives up on a stream that was refused (a 401 when the session ended):

@@ -62,6 +62,7 @@ export class QuickEntry {
     for (const tag of parsed.tags || []) chip("tag", "🏷 " + tag);
     if (parsed.recurrence) chip("recurrence", "↻ " + parsed.recurrence);
     if (parsed.isFlagged) chip("flag", "⚑ Flagged");
+    for (const alert of parsed.alerts || []) chip("alert", "🔔 " + alert);
     this.chips.replaceChildren(...chips);
   }
 
@@ -86,6 +87,7 @@ export class QuickEntry {
       if (parsed.due) fields.due = parsed.due;
       if (parsed.recurrence) fields.recurrence = parsed.recurrence;
       if (parsed.notes) fields.notes = parsed.notes;
+      if (parsed.alerts) fields.alerts = parsed.alerts; // ^15m; without any, the account's defaults
       if (this.app.currentView() === "flagged") fields.isFlagged = true;
       if (this.app.currentView() === "today" && !fields.due) fields.due = new Date().toLocaleDateString("sv");
       const { data } = await api.createTask(fields);

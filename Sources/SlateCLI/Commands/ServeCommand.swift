@@ -34,6 +34,12 @@ enum ServeCommand {
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
             .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB and MiB accepted)."),
             .value("metrics", "address", "Serve GET /metrics on this loopback address:port (default off)."),
+            .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
+            .value("smtp-url", "url", "Send email alerts through this server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port]."),
+            .value("smtp-from", "address", "The sender of email alerts (needed with --smtp-url)."),
+            .value("smtp-credentials", "file", "A file holding user:password for the SMTP server (else SLATE_SMTP_USER / SLATE_SMTP_PASSWORD)."),
+            .flag("smtp-require-tls", "Refuse to send email over a connection without TLS."),
+            .value("public-url", "url", "The address people open Slate at, for links in emails (default: the listening address)."),
         ],
         run: run)
 
@@ -83,6 +89,9 @@ enum ServeCommand {
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
                                 log: log, metrics: metrics)
+        // Checked before listening: a wrong alert or SMTP option stops here, with nothing started.
+        let maximumAge = try missedAlertsMaximumAge(parsed, session)
+        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
         let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()
@@ -121,11 +130,20 @@ enum ServeCommand {
         notifier.ready(status: "Serving on port \(server.port)")
 
         let watcher = service.watchExternalChanges()
+        let publicURL = parsed.value("public-url") ?? "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        let email = try ServerCommands.smtpConfiguration(parsed, session, publicURL: publicURL)
+        let channels: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
+        let scheduler = service.alertScheduler(extra: channels, maximumAge: maximumAge,
+                                               pushSubject: email.map { "mailto:" + $0.from } ?? "mailto:slate@localhost") { line in
+            log.event("alerts", level: "warning", ["detail": line])
+        }
+        let alerts = Task { await scheduler.run() }
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.waitUntilStopped()
             await metricsServer?.waitUntilStopped()
             watcher.cancel()
+            alerts.cancel()
             counting?.cancel()
             stopped.signal()
         }
@@ -134,6 +152,15 @@ enum ServeCommand {
         log.event("stopped")
         withExtendedLifetime(lock) {}
         session.console.line("Stopped.")
+    }
+
+    /// `--missed-alerts-max-age` (default 12 hours).
+    static func missedAlertsMaximumAge(_ parsed: ParsedCommand, _ session: Session) throws -> TimeInterval {
+        guard let text = parsed.value("missed-alerts-max-age") else { return 12 * 3600 }
+        guard let alert = try? TaskAlert(parsing: text), case .beforeDue(let seconds) = alert.trigger, seconds > 0 else {
+            throw session.invalidValue(text, option: "missed-alerts-max-age", expected: "an age such as 30m, 12h or 1d", path: parsed.path)
+        }
+        return TimeInterval(seconds)
     }
 
     static func readConfiguration(_ path: String) throws -> ConfigurationFile {

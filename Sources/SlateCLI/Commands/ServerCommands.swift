@@ -23,16 +23,50 @@ enum ServerCommands {
         })
     }
 
+    /// The SMTP server for email alerts, or nil when `--smtp-url` is not given.
+    static func smtpConfiguration(_ parsed: ParsedCommand, _ session: Session, publicURL: String) throws -> SMTPConfiguration? {
+        guard let url = parsed.value("smtp-url") else {
+            if parsed.value("smtp-from") != nil || parsed.value("smtp-credentials") != nil {
+                throw UsageError(message: "--smtp-from and --smtp-credentials need --smtp-url.", command: parsed.path)
+            }
+            return nil
+        }
+        guard let from = parsed.value("smtp-from") else {
+            throw UsageError(message: "--smtp-url needs --smtp-from ADDRESS (the sender of the alerts).", command: parsed.path)
+        }
+        var username = session.environment["SLATE_SMTP_USER"], password = session.environment["SLATE_SMTP_PASSWORD"]
+        if let file = parsed.value("smtp-credentials") { (username, password) = try SMTPConfiguration.credentials(fromFile: file) }
+        return try SMTPConfiguration(url: url, from: from, username: username, password: password,
+                                     requireTLS: parsed.flag("smtp-require-tls"), publicURL: publicURL)
+    }
+
     static let user = CommandSpec(
         name: "user", abstract: "Add accounts and change passwords",
         subcommands: [userAdd, userPasswd, userEdit, userList])
 
     static let passwordOption = OptionSpec.flag("password-stdin", "Read the password from standard input instead of generating one.")
 
-    static let userAdd = passwordCommand(
-        "add", "Add an account (prints a generated password once)",
-        perform: { try $0.addUser(named: $1, password: $2) },
-        chosen: { "Added \($0)." }, generated: { "Added \($0) with the password\n  \($1)" })
+    static let userAdd: CommandSpec = {
+        var spec = passwordCommand(
+            "add", "Add an account (prints a generated password once)",
+            perform: { try $0.addUser(named: $1, password: $2) },
+            chosen: { "Added \($0)." }, generated: { "Added \($0) with the password\n  \($1)" })
+        spec.options.append(.value("email", "address", "Where email alerts go."))
+        let add = spec.run!
+        spec.run = { parsed, session in
+            // The address is checked before the account exists: a bad one adds nothing.
+            let email = try parsed.value("email").map { try AlertRules.validEmail($0) }
+            try add(parsed, session)
+            guard let email else { return }
+            let container = try session.slate().container
+            guard let account = try AccountDirectory(container: container).account(named: parsed.positionals[0]) else { return }
+            let slate = Slate(container: container, accountID: account.id)
+            var settings = try slate.alertSettings()
+            settings.email = email
+            try slate.saveAlertSettings(settings)
+        }
+        return spec
+    }()
 
     static let userPasswd = passwordCommand(
         "passwd", "Set a new password (prints a generated one once) and sign out its web sessions",

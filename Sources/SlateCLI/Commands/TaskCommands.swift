@@ -8,8 +8,10 @@ enum TaskCommands {
         discussion: """
             Quick entry understands dates (today, fri, next week, in 3 days, 24 dec, 5pm),
             repeats (every week), !priority (!low !medium !high !critical, or ! to !!!!),
-            #List and @tag. Put words in "quotes" to keep them literal.
-            Example: slate add Storyboard the inciting incident tomorrow 5pm !high #Story
+            #List, @tag and ^alert (^15m, ^1d@9:00, ^due). Put words in "quotes" to keep
+            them literal. A task with a due date gets the account's default alerts unless
+            the line or --alert / --no-alerts says otherwise.
+            Example: slate add Storyboard the inciting incident tomorrow 5pm !high #Story ^15m
             """,
         arguments: [ArgumentSpec(name: "text", help: "The task, in words.", isRepeating: true)],
         options: [
@@ -21,6 +23,8 @@ enum TaskCommands {
             .value("tag", "tag", "Add a tag (repeatable).", repeatable: true),
             .value("repeat", "rule", "daily, weekly, monthly, yearly, every 2 weeks…"),
             .value("parent", "task", "Make it a subtask of this task."),
+            .value("alert", "when", "Alert: due, 15m, 2h, 1d (before), 1d@9:00, or a moment (repeatable).", repeatable: true),
+            .flag("no-alerts", "No alerts, not even the account's defaults."),
         ],
         run: runAdd)
 
@@ -44,12 +48,23 @@ enum TaskCommands {
         draft.tags += parsed.allValues("tag")
         if let recurrence = try session.recurrence(parsed) { draft.recurrence = recurrence }
         if let parent = parsed.value("parent") { draft.parentID = try slate.task(reference: parent).model.id }
+        draft.alerts = try alerts(parsed) ?? entry.alerts
         let task = try slate.addTask(draft)
         if session.wantsJSON {
             session.console.out(PublicJSON.render(PublicJSON.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
             return
         }
         session.console.line("Added #\(task.number) “\(task.title)”" + understood(task, lists: try session.listsByID(), session))
+    }
+
+    /// `--alert` (repeatable) or `--no-alerts`; nil when neither is given.
+    static func alerts(_ parsed: ParsedCommand) throws -> [TaskAlert]? {
+        let texts = parsed.allValues("alert")
+        if parsed.flag("no-alerts") {
+            guard texts.isEmpty else { throw UsageError(message: "--alert and --no-alerts cannot be used together.", command: parsed.path) }
+            return []
+        }
+        return texts.isEmpty ? nil : try TaskAlert.parseList(texts, field: "alert")
     }
 
     /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
@@ -61,6 +76,7 @@ enum TaskCommands {
         if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }
         if !task.tags.isEmpty { parts.append(task.tags.map { "@" + $0 }.joined(separator: " ")) }
         if task.isFlagged { parts.append("flagged") }
+        if !task.alerts.isEmpty { parts.append("alert " + task.alerts.map(\.text).joined(separator: ", ")) }
         return parts.isEmpty ? "" : " — " + parts.joined(separator: " · ")
     }
 
@@ -98,6 +114,8 @@ enum TaskCommands {
             .value("tags", "tags", "Replace the tags (comma-separated; \"\" to clear)."),
             .value("repeat", "rule", "daily, weekly, every 2 weeks…, or none."),
             .value("parent", "task", "Make it a subtask of this task, or none."),
+            .value("alert", "when", "Replace the alerts: due, 15m, 1d@9:00, a moment (repeatable).", repeatable: true),
+            .flag("no-alerts", "Remove every alert."),
         ],
         run: { parsed, session in
             let slate = try session.slate()
@@ -118,6 +136,7 @@ enum TaskCommands {
             if let parent = parsed.value("parent") {
                 patch.parentID = parent.lowercased() == "none" ? .some(nil) : .some(try slate.task(reference: parent).model.id)
             }
+            patch.alerts = try alerts(parsed)
             guard !patch.isEmpty else {
                 throw UsageError(message: "nothing to change: give at least one option, such as --title or --due.", command: parsed.path)
             }

@@ -81,12 +81,14 @@ extension Slate {
         let created = now
         // A repeating task needs a first occurrence: today, as in Reminders.
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
+        let alerts = try TaskAlert.validated(try draft.alerts ?? defaultAlerts(for: due, reminderOffset: draft.reminderOffset),
+                                             hasDue: due != nil)
         return TaskItem(
             accountID: accountID, title: title, notes: notes, created: created, modified: created,
             due: due?.date, isAllDay: due?.isAllDay ?? false, priority: draft.priority,
             isFlagged: draft.isFlagged, listID: draft.listID, parentID: draft.parentID,
             order: try order ?? nextOrder(in: draft.listID), tags: try TaskRules.validTags(draft.tags),
-            recurrence: try TaskRules.validRecurrence(draft.recurrence), reminderOffset: draft.reminderOffset)
+            recurrence: try TaskRules.validRecurrence(draft.recurrence), reminderOffset: draft.reminderOffset, alerts: alerts)
     }
 
     private func nextOrder(in listID: UUID?) throws -> Double {
@@ -127,6 +129,12 @@ extension Slate {
         if let due = patch.due {
             task.due = due?.date
             task.isAllDay = due?.isAllDay ?? false
+            // Alerts relative to a due date that is gone go with it.
+            if due == nil, patch.alerts == nil { task.alerts.removeAll(where: \.isRelative) }
+        }
+        if let alerts = patch.alerts { task.alerts = alerts }
+        if patch.alerts != nil || patch.due != nil {
+            task.alerts = try TaskAlert.validated(task.alerts, hasDue: task.due != nil)
         }
         if let isFlagged = patch.isFlagged { task.isFlagged = isFlagged }
         if let tags = patch.tags { task.tags = try TaskRules.validTags(tags) }
@@ -186,6 +194,7 @@ extension Slate {
             next.created = now
             next.modified = now
             next.due = recurrence.next(after: anchor, calendar: calendar)
+            next.alerts = task.alerts.map { $0.moved(by: next.due.map { $0.timeIntervalSince(anchor) } ?? 0) }
             next.isAllDay = task.due == nil ? true : task.isAllDay
             task.recurrence = nil
             context.insert(next)

@@ -13,10 +13,12 @@ public struct TaskDraft: Sendable, Hashable {
     public var recurrence: Recurrence?
     public var parentID: UUID?
     public var reminderOffset: Int?
+    /// Its alerts; nil gives it the account's default alerts (when it has a due date).
+    public var alerts: [TaskAlert]?
 
     public init(title: String, notes: String = "", listID: UUID? = nil, priority: Priority = .medium,
                 due: DueDate? = nil, isFlagged: Bool = false, tags: [String] = [], recurrence: Recurrence? = nil,
-                parentID: UUID? = nil, reminderOffset: Int? = nil) {
+                parentID: UUID? = nil, reminderOffset: Int? = nil, alerts: [TaskAlert]? = nil) {
         self.title = title
         self.notes = notes
         self.listID = listID
@@ -27,6 +29,7 @@ public struct TaskDraft: Sendable, Hashable {
         self.recurrence = recurrence
         self.parentID = parentID
         self.reminderOffset = reminderOffset
+        self.alerts = alerts
     }
 }
 
@@ -44,10 +47,13 @@ public struct TaskPatch: Sendable, Hashable {
     public var recurrence: Recurrence??
     public var parentID: UUID??
     public var reminderOffset: Int??
+    /// Replaces all its alerts (`[]` removes them).
+    public var alerts: [TaskAlert]?
 
     public init(title: String? = nil, notes: String? = nil, listID: UUID?? = nil, priority: Priority? = nil,
                 due: DueDate?? = nil, isFlagged: Bool? = nil, isCompleted: Bool? = nil, tags: [String]? = nil,
-                recurrence: Recurrence?? = nil, parentID: UUID?? = nil, reminderOffset: Int?? = nil) {
+                recurrence: Recurrence?? = nil, parentID: UUID?? = nil, reminderOffset: Int?? = nil,
+                alerts: [TaskAlert]? = nil) {
         self.title = title
         self.notes = notes
         self.listID = listID
@@ -59,6 +65,7 @@ public struct TaskPatch: Sendable, Hashable {
         self.recurrence = recurrence
         self.parentID = parentID
         self.reminderOffset = reminderOffset
+        self.alerts = alerts
     }
 
     /// True when the patch changes nothing.

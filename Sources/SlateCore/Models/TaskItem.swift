@@ -34,13 +34,15 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var recurrence: Recurrence?
     /// Remind this many seconds before `due` (0 = at the due time); nil for no reminder.
     public var reminderOffset: Int?
+    /// When to remind of it (see `TaskAlert`), in the order given; empty for none.
+    public var alerts: [TaskAlert]
 
     public init(
         id: UUID = UUID(), number: Int = 0, accountID: UUID, title: String, notes: String = "",
         isCompleted: Bool = false, completedAt: Date? = nil, created: Date = Date(), modified: Date? = nil,
         due: Date? = nil, isAllDay: Bool = false, priority: Priority = .none, isFlagged: Bool = false,
         listID: UUID? = nil, parentID: UUID? = nil, order: Double = 0, tags: [String] = [],
-        recurrence: Recurrence? = nil, reminderOffset: Int? = nil
+        recurrence: Recurrence? = nil, reminderOffset: Int? = nil, alerts: [TaskAlert] = []
     ) {
         self.id = id
         self.number = number
@@ -61,6 +63,7 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         self.tags = tags
         self.recurrence = recurrence
         self.reminderOffset = reminderOffset
+        self.alerts = alerts
     }
 
     /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.

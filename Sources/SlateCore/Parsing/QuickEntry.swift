@@ -22,6 +22,9 @@ public struct QuickEntry: Sendable, Hashable, Codable {
     public var isFlagged: Bool
     /// The text after a standalone `//`, trimmed; nil when there is none.
     public var notes: String?
+    /// From `^15m`, `^1d@9:00`, `^due` tokens, in the order typed; nil when the line named
+    /// none (the account's default alerts apply).
+    public var alerts: [TaskAlert]?
     /// The recognised pieces, in the order they appear in the line.
     public var understood: [Part]
 
@@ -44,7 +47,7 @@ public struct QuickEntry: Sendable, Hashable, Codable {
     /// One recognised piece of the line, for showing back what was understood.
     public struct Part: Sendable, Hashable, Codable {
         public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-            case due, priority, list, tag, recurrence, flag, notes
+            case due, priority, list, tag, recurrence, flag, notes, alert
         }
 
         public var kind: Kind
@@ -77,6 +80,8 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
     case twoPriorities(String, String)
     /// Two different lists, as typed: ("#Story", "#Sound").
     case twoLists(String, String)
+    /// A `^word` that is not an alert, e.g. "^soon"; carries the token as typed.
+    case unknownAlert(String)
 
     public var errorDescription: String? {
         switch self {
@@ -89,6 +94,9 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
             "Two priorities given, \"\(first)\" and \"\(second)\": keep one."
         case .twoLists(let first, let second):
             "Two lists given, \"\(first)\" and \"\(second)\": a task belongs to one list."
+        case .unknownAlert(let token):
+            "Unknown alert \"\(token)\". After ^ use \(TaskAlert.acceptedForms). "
+                + "To keep the word in the title, write \\\(token)."
         }
     }
 

@@ -28,6 +28,9 @@ import Foundation
 //                       "Buy cream sun" is due Sunday; "next sun" counts anywhere).
 //   "The 5th Wave"      quoted text is always title text; the quotes are removed.
 //   \#5 \tomorrow       a backslash keeps one token literal and is removed.
+//   ^15m ^1d@9:00 ^due  an alert (TaskAlert's text form after "^"), repeatable; a line with
+//                       none leaves the account's default alerts. "^" + anything else that
+//                       starts with a letter or digit is an error naming the token; \^15m is text.
 //   // call first       everything after a standalone "//" is the notes, unread.
 //
 // Sigil tokens (!, #, @) that repeat must agree: two different priorities or lists are an
@@ -88,6 +91,9 @@ public struct QuickEntryParser: Sendable {
             case .flag:
                 entry.isFlagged = true
                 note(.flag, token.range, "flagged")
+            case .alert(let alert):
+                if !(entry.alerts ?? []).contains(alert) { entry.alerts = (entry.alerts ?? []) + [alert] }
+                note(.alert, token.range, alert.text)
             case .text, .literal, .taken:
                 break
             }
@@ -137,7 +143,7 @@ public struct QuickEntryParser: Sendable {
     // MARK: Tokens
 
     private enum Role {
-        case text, literal, priority(Priority), flag, list(String), tag(String)
+        case text, literal, priority(Priority), flag, list(String), tag(String), alert(TaskAlert)
         /// Part of the recurrence or due date expression.
         case taken
     }
@@ -164,6 +170,10 @@ public struct QuickEntryParser: Sendable {
             return isName(body) ? .list(body) : .text
         case "@":
             return isName(body) ? .tag(body.lowercased()) : .text
+        case "^":
+            guard body.first.map({ $0.isLetter || $0.isNumber || $0 == "@" }) == true else { return .text }
+            guard let alert = try? TaskAlert(parsing: body) else { throw QuickEntryError.unknownAlert(word) }
+            return .alert(alert)
         default:
             return .text
         }

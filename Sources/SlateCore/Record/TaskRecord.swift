@@ -38,6 +38,18 @@ public enum TaskRecord {
 
     /// Every field, in the byte order of their names (the order they are written in).
     public static let fields: [Field] = [
+        Field(name: "alerts", schema: {
+            ["type": "array", "maxItems": TaskAlert.maximumCount,
+             "items": ["type": "string", "maxLength": 40, "description": "One of " + TaskAlert.acceptedForms],
+             "examples": [["15m", "1d@09:00"]]]
+        }) { task, _, out in
+            out.bytes.append(UInt8(ascii: "["))
+            for (index, alert) in task.alerts.enumerated() {
+                if index > 0 { out.comma() }
+                out.string(alert.text)
+            }
+            out.bytes.append(UInt8(ascii: "]"))
+        },
         Field(name: "completedAt", schema: { nullable(moment) }) { task, _, out in
             if let completedAt = task.completedAt { out.string(Timestamp.format(completedAt)) } else { out.null() }
         },
@@ -127,7 +139,7 @@ public enum TaskRecord {
          "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.schema()) })]
     }
 
-    /// `{"completedAt":` for the first key, `,"created":` for the others.
+    /// `{"alerts":` for the first key, `,"created":` for the others.
     private static let keyBytes: [[UInt8]] = fields.enumerated().map { index, field in
         Array(((index == 0 ? "{" : ",") + "\"" + field.name + "\":").utf8)
     }

@@ -43,6 +43,7 @@ extension TaskItem: PersistentModel {
             .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
             .column(\.reminderOffset, "reminderOffset"), .column(\.titleSortKey, "titleSortKey", default: ""),
+            .json(\.alerts, "alerts", default: []),
         ],
         references: [
             .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),
@@ -83,5 +84,6 @@ public enum SlateSchema {
     public static let version = 1
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
                                                          CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self]
+        + alertModels
     public static let migrations: [MigrationStage] = []
 }

@@ -61,6 +61,7 @@ extension Slate {
         task.isCompleted = content.isCompleted
         task.tags = content.tags
         task.recurrence = content.recurrence
+        task.alerts = content.alerts
         if let isFlagged = content.isFlagged { task.isFlagged = isFlagged }
         if task.listID != collection.listID || target == nil {
             task.listID = collection.listID

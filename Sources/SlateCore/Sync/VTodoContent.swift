@@ -24,6 +24,9 @@ struct VTodoContent {
     var order: Double?
     /// Nil when the object does not say (X-SLATE-FLAGGED absent).
     var isFlagged: Bool?
+    /// The time alarms (VALARM) as alerts; acknowledged and location alarms are not among
+    /// them, and an alarm Slate cannot read is left to the client (its bytes are kept).
+    var alerts: [TaskAlert] = []
 
     /// Reads `data`, or throws `CalendarObjectError` naming what is wrong.
     static func read(_ data: Data, calendar: Calendar) throws -> VTodoContent {
@@ -110,7 +113,8 @@ struct VTodoContent {
             isCompleted: isCompleted, completedAt: isCompleted ? completed : nil, tags: tags,
             parentUID: parent.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
             recurrence: todo.property("RRULE").flatMap(recurrence), order: order,
-            isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" })
+            isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" },
+            alerts: (try? ICalendarAlarms.alerts(in: todo, due: due) { try date($0, calendar: calendar).0 }) ?? [])
     }
 
     /// The title of a VTODO without a SUMMARY (Slate's titles are never blank).

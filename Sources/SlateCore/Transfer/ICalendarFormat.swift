@@ -80,12 +80,8 @@ enum ICalendarFormat {
             if task.order != task.order.rounded() || abs(task.order) >= 1e15 { add("X-SLATE-ORDER", [], JSONValue.numberText(task.order)) }
             if task.isFlagged { add("X-SLATE-FLAGGED", [], "TRUE") }
             if let name = task.listID.flatMap({ names[$0] }) { add("X-SLATE-LIST", [], ICalendarText.escape(name)) }
-            if let offset = task.reminderOffset, task.due != nil {
-                add("BEGIN", [], "VALARM")
-                add("ACTION", [], "DISPLAY")
-                add("DESCRIPTION", [], ICalendarText.escape(task.title))
-                add("TRIGGER", [("RELATED", "END")], BasicDate.formatDuration(-offset))
-                add("END", [], "VALARM")
+            for alarm in ICalendarAlarms.components(for: task, calendar: calendar) {
+                for (name, parameters, value) in alarm { add(name, parameters, value) }
             }
             text += "BEGIN:VTODO\r\n" + lines.joined() + "END:VTODO\r\n"
         }
@@ -225,6 +221,7 @@ enum ICalendarFormat {
            let trigger = alarm.property("TRIGGER") {
             task.reminderOffset = try reminderOffset(trigger, due: task.due, calendar: calendar)
         }
+        task.alerts = try ICalendarAlarms.alerts(in: todo, due: task.due) { try moment($0, calendar: calendar) }
         return task
     }
 

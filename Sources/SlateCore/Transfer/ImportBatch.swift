@@ -55,6 +55,7 @@ struct IncomingTask {
     var tags: [String] = []
     var recurrence: Recurrence?
     var reminderOffset: Int?
+    var alerts: [TaskAlert] = []
 
     /// The names of the fields that refer to other records, as the format spells them,
     /// and where they are when that is more precise than `location`.

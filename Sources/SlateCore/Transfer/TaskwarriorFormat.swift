@@ -59,6 +59,7 @@ enum TaskwarriorFormat {
             if let parentID = task.parentID { members.append(("slateparent", .string(parentID.uuidString.lowercased()))) }
             members.append(("slateorder", .string(JSONValue.numberText(task.order))))
             if let offset = task.reminderOffset { members.append(("slatereminder", .string(String(offset)))) }
+            if !task.alerts.isEmpty { members.append(("slatealerts", .string(task.alerts.map(\.text).joined(separator: ",")))) }
             return .object(JSONObject(members))
         }
         return JSONValue.array(tasks).document()
@@ -191,6 +192,15 @@ enum TaskwarriorFormat {
         task.parentID = try record.uuid("slateparent")
         task.order = try record.double("slateorder").map { try ImportRules.order($0, at: location, field: "slateorder") }
         task.reminderOffset = try record.int("slatereminder")
+        if let text = try record.string("slatealerts") {
+            do {
+                let texts = text.split(separator: ",").map(String.init)
+                task.alerts = try TaskAlert.validated(try TaskAlert.parseList(texts, field: "slatealerts"), hasDue: task.due != nil,
+                                                      field: "slatealerts")
+            } catch let error as SlateError {
+                throw record.error("slatealerts", error.description)
+            }
+        }
         return task
     }
 

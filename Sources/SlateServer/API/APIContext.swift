@@ -13,6 +13,8 @@ struct APIContext: Sendable {
     let listNames = ListNames()
     /// Totals of task queries, for `GET /tasks` pages.
     let taskCounts = TaskCounts()
+    /// Alerts for the account's open pages, sent on its live event streams.
+    let pageAlerts = PageAlerts()
 
     /// The header in which a client names its IANA time zone: quick entry and due phrases
     /// ("fri 5pm") are read in it, and all-day dates are days of it.

@@ -6,7 +6,7 @@ import SlateHTTP
 struct TaskInput {
     static let fields: Set<String> = [
         "title", "notes", "listId", "priority", "due", "isFlagged", "isCompleted", "tags", "recurrence",
-        "parentId", "reminderOffset",
+        "parentId", "reminderOffset", "alerts",
     ]
 
     let body: JSONBody
@@ -48,6 +48,16 @@ struct TaskInput {
         }
     }
 
+    /// `["15m", "1d@9:00"]` (see `TaskAlert`); absent: unchanged (a new task gets the
+    /// account's defaults); null or `[]`: none.
+    func alerts() throws -> [TaskAlert]? {
+        switch try body.strings("alerts") {
+        case .absent: return nil
+        case .null: return []
+        case .value(let texts): return try domain { try TaskAlert.parseList(texts) }
+        }
+    }
+
     func draft() throws -> TaskDraft {
         var draft = TaskDraft(title: try body.requiredString("title"))
         draft.notes = try body.string("notes").value ?? ""
@@ -59,6 +69,7 @@ struct TaskInput {
         draft.recurrence = try recurrence() ?? nil
         draft.parentID = try body.uuid("parentId").value
         draft.reminderOffset = try body.integer("reminderOffset").value
+        draft.alerts = try alerts()
         if try body.bool("isCompleted").value == true {
             throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A new task cannot be completed; create it, then complete it.", field: "isCompleted")
         }
@@ -81,6 +92,7 @@ struct TaskInput {
         patch.recurrence = try recurrence()
         patch.parentID = try body.uuid("parentId").patch
         patch.reminderOffset = try body.integer("reminderOffset").patch
+        patch.alerts = try alerts()
         return patch
     }
 }

@@ -47,13 +47,17 @@ struct EventsController {
         }
         let resumeFrom = request.headers["Last-Event-ID"].flatMap { Int($0) }
         let recentEvents = self.recentEvents
+        let alerts = context.pageAlerts.subscribe(accountID)
         let stream = AsyncStream<ServerSentEvent> { continuation in
+            // hello (and sync) first, whatever comes next.
+            continuation.yield(ServerSentEvent(id: String(current), event: "hello", data: Self.json(["revision": current]), retry: 2000))
+            if let resumeFrom, resumeFrom < current {
+                continuation.yield(ServerSentEvent(id: String(current), event: "sync",
+                                                   data: Self.json(["since": resumeFrom, "revision": current])))
+            }
+            // Alerts for this account's open pages go out on the same stream.
+            let alertRelay = Task { for await alert in alerts { continuation.yield(alert) } }
             let relay = Task {
-                continuation.yield(ServerSentEvent(id: String(current), event: "hello", data: Self.json(["revision": current]), retry: 2000))
-                if let resumeFrom, resumeFrom < current {
-                    continuation.yield(ServerSentEvent(id: String(current), event: "sync",
-                                                       data: Self.json(["since": resumeFrom, "revision": current])))
-                }
                 for await change in changes where change.revision > current {
                     if change.touchesAccounts, (try? await authenticate(request)) != accountID { break }
                     guard change.concerns(account: accountID) else { continue }
@@ -70,6 +74,7 @@ struct EventsController {
             }
             continuation.onTermination = { _ in
                 relay.cancel()
+                alertRelay.cancel()
                 expiry.cancel()
                 streams.close(accountID)
             }

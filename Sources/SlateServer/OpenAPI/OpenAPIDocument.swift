@@ -89,6 +89,47 @@ enum OpenAPIDocument {
                                    body: object(["timeZone": Schemas.nullable(["type": "string", "minLength": 1, "maxLength": 64, "examples": ["Europe/Paris"]])]),
                                    responses: ["200": content(Schemas.ref("Account"))]),
             ],
+            "/api/v1/alerts": [
+                "get": operation("upcomingAlerts", "The next alert of each active task, soonest first",
+                                 responses: ["200": content(object(["alerts": ["type": "array", "items": Schemas.ref("UpcomingAlert")]], required: ["alerts"]))]),
+            ],
+            "/api/v1/alerts/settings": [
+                "get": operation("getAlertSettings", "The account's default alerts, webhook and email address",
+                                 responses: ["200": content(Schemas.ref("AlertSettings"))]),
+                "patch": operation("updateAlertSettings", "Change the default alerts, the webhook (null removes it) or the email address",
+                                   body: object(["timedDefaults": Schemas.nullable(Schemas.alertList), "allDayDefaults": Schemas.nullable(Schemas.alertList),
+                                                 "webhookURL": Schemas.nullable(["type": "string", "maxLength": AlertRules.maximumAddressLength, "examples": ["https://ntfy.example.org/slate"]]),
+                                                 "email": Schemas.nullable(["type": "string", "maxLength": AlertRules.maximumAddressLength, "examples": ["ana@example.org"]])]),
+                                   responses: ["200": content(Schemas.ref("AlertSettings"))]),
+            ],
+            "/api/v1/push/key": [
+                "get": operation("pushKey", "The server's VAPID public key (base64url), the applicationServerKey to subscribe with",
+                                 responses: ["200": content(object(["publicKey": ["type": "string"]], required: ["publicKey"]))]),
+            ],
+            "/api/v1/push/devices": [
+                "get": operation("listPushDevices", "The account's Web Push devices",
+                                 responses: ["200": content(object(["devices": ["type": "array", "items": Schemas.ref("PushDevice")]], required: ["devices"]))]),
+                "post": operation("addPushDevice", "Register a push subscription (endpoint and keys from PushSubscription.toJSON())",
+                                  body: object(["endpoint": ["type": "string", "maxLength": 2048], "p256dh": ["type": "string", "maxLength": 200],
+                                                "auth": ["type": "string", "maxLength": 100], "label": ["type": "string", "maxLength": 100]],
+                                               required: ["endpoint", "p256dh", "auth"]),
+                                  responses: ["201": content(Schemas.ref("PushDevice")), "422": error]),
+            ],
+            "/api/v1/push/devices/{id}": [
+                "parameters": [idParameter],
+                "delete": operation("removePushDevice", "Remove a push device", responses: ["204": ["description": "Removed"], "404": error]),
+            ],
+            "/api/v1/tasks/{id}/snooze": [
+                "parameters": [idParameter],
+                "post": operation("snoozeAlert", "Put off the task's alert: it fires again at 'until' (10m, 1h, tomorrow or an ISO 8601 moment)",
+                                  body: object(["until": ["type": "string", "examples": ["10m", "1h", "tomorrow"]]], required: ["until"]),
+                                  responses: ["200": content(Schemas.ref("AlertState")), "404": error]),
+            ],
+            "/api/v1/tasks/{id}/dismiss": [
+                "parameters": [idParameter],
+                "post": operation("dismissAlert", "Dismiss the task's alerts due so far",
+                                  responses: ["200": content(Schemas.ref("AlertState")), "404": error]),
+            ],
             "/api/v1/undo": ["post": operation("undo", "Undo the change named by 'change' (a write's Slate-Change header), even after other changes; without it, the latest change",
                                                body: object(["change": ["type": "integer", "minimum": 1]]),
                                                responses: ["200": content(object(["undone": ["type": ["string", "null"]]], required: ["undone"])), "409": error])],
@@ -155,7 +196,9 @@ enum OpenAPIDocument {
     // MARK: Building blocks
 
     /// Operations that answer without writing anything of the board.
-    static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount"]
+    static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount", "updateAlertSettings",
+                                                   "snoozeAlert", "dismissAlert",
+                                                   "addPushDevice", "removePushDevice"]
 
     /// Every writing operation's success answers carry `Slate-Change`.
     static func withChangeHeaders(_ paths: [String: Any]) -> [String: Any] {

@@ -21,6 +21,18 @@ enum Schemas {
                                                required: ["id", "label", "created", "lastUsed", "expires", "token"]),
             "Task": TaskRecord.schema,
             "TaskInput": OpenAPIDocument.object(taskFields, required: ["title"]),
+            "UpcomingAlert": OpenAPIDocument.object([
+                "taskId": uuid, "number": ["type": "integer"], "title": ["type": "string"], "fireAt": ["type": "string"],
+                "snoozed": ["type": "boolean"],
+            ], required: ["taskId", "number", "title", "fireAt", "snoozed"]),
+            "AlertSettings": OpenAPIDocument.object([
+                "timedDefaults": alertList, "allDayDefaults": alertList, "webhookURL": nullable(["type": "string"]),
+                "webhookSecret": nullable(["type": "string"]), "email": nullable(["type": "string"]),
+            ], required: ["timedDefaults", "allDayDefaults", "webhookURL", "webhookSecret", "email"]),
+            "PushDevice": OpenAPIDocument.object(["id": uuid, "label": ["type": "string"], "service": ["type": "string"], "created": ["type": "string"]],
+                                                 required: ["id", "label", "service", "created"]),
+            "AlertState": OpenAPIDocument.object(["taskId": uuid, "snoozedUntil": nullable(["type": "string"])],
+                                                 required: ["taskId", "snoozedUntil"]),
             "TaskPatch": OpenAPIDocument.object(taskFields.merging(["isCompleted": ["type": "boolean"]]) { $1 }),
             "TaskPage": OpenAPIDocument.object([
                 "tasks": ["type": "array", "items": ref("Task")], "total": ["type": "integer"],
@@ -100,6 +112,14 @@ enum Schemas {
             "recurrence": nullable(["type": "string"]),
             "parentId": nullable(uuid),
             "reminderOffset": nullable(["type": "integer"]),
+            "alerts": nullable(alertList),
         ]
+    }
+
+    /// A task's alerts in their text form (`TaskAlert`).
+    static var alertList: [String: Any] {
+        ["type": "array", "maxItems": TaskAlert.maximumCount,
+         "items": ["type": "string", "maxLength": 40, "description": "One of " + TaskAlert.acceptedForms],
+         "examples": [["15m", "1d@09:00"]]]
     }
 }

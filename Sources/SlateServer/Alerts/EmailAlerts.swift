@@ -1,0 +1,106 @@
+import CCurl
+import Dispatch
+import Foundation
+import SlateCore
+
+/// Where and how email alerts are sent: `slate serve --smtp-url smtp[s]://host[:port]
+/// --smtp-from ADDRESS`, with credentials from a file or the environment.
+public struct SMTPConfiguration: Sendable {
+    /// `smtp://host:port` (STARTTLS when offered, or required with `requireTLS`) or `smtps://host:port`.
+    public var url: String
+    public var from: String
+    public var username: String?
+    public var password: String?
+    /// Refuse to send over a connection that could not be upgraded to TLS.
+    public var requireTLS: Bool
+    /// The web app's address, for the link in each email.
+    public var publicURL: String
+
+    public init(url: String, from: String, username: String? = nil, password: String? = nil, requireTLS: Bool, publicURL: String) throws {
+        guard let parsed = URL(string: url), ["smtp", "smtps"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false,
+              parsed.user == nil, parsed.password == nil
+        else {
+            throw SlateError.invalid(field: "smtp-url", message: "'\(url)' is not an SMTP server; use smtp://host[:port] or smtps://host[:port] (credentials go in --smtp-credentials or SLATE_SMTP_USER / SLATE_SMTP_PASSWORD, never in the URL).")
+        }
+        self.url = url
+        self.from = try AlertRules.validEmail(from, field: "smtp-from")
+        self.username = username
+        self.password = password
+        self.requireTLS = requireTLS
+        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+    }
+
+    /// Reads `user:password` or two lines (user, then password) from a file.
+    public static func credentials(fromFile path: String) throws -> (String, String) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw SlateError.invalid(field: "smtp-credentials", message: "Cannot read the SMTP credentials file.")
+        }
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        if lines.count >= 2 { return (lines[0], lines[1]) }
+        if let line = lines.first, let colon = line.firstIndex(of: ":") {
+            return (String(line[..<colon]), String(line[line.index(after: colon)...]))
+        }
+        throw SlateError.invalid(field: "smtp-credentials", message: "The SMTP credentials file must hold user:password, or the user and the password on two lines.")
+    }
+}
+
+/// The email channel: a plain-text and HTML message per alert to the account's address,
+/// through the operator's SMTP server (libcurl). The Message-ID is the delivery id, the
+/// same on every attempt. A server that refuses or cannot be reached is retried.
+public final class EmailAlerts: AlertChannel {
+    public let name = "email"
+    let configuration: SMTPConfiguration
+    private let container: BoardStore
+    /// libcurl calls block: they run here, one at a time, never on Swift's cooperative pool.
+    private let queue = DispatchQueue(label: "slate.alerts.smtp")
+
+    public init(configuration: SMTPConfiguration, container: BoardStore) {
+        _ = Self.curlReady
+        self.configuration = configuration
+        self.container = container
+    }
+
+    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] {
+        settings.email == nil ? [] : [name]
+    }
+
+    public func deliver(_ alert: FiredAlert) async throws {
+        let container = self.container
+        let (settings, listName) = try await BoardThreads.shared.read { () -> (AlertSettings, String?) in
+            let slate = Slate(container: container, accountID: alert.accountID)
+            return (try slate.alertSettings(), try alert.task.listID.flatMap { try slate.listsByID()[$0]?.name })
+        }
+        guard let to = settings.email else { throw PermanentDeliveryFailure("the account has no email address any more") }
+        let message = EmailMessage(alert: alert, from: configuration.from, to: to, listName: listName, publicURL: configuration.publicURL).text
+        let configuration = self.configuration
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                var error = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+                var response = 0
+                let bytes = Array(message.utf8)
+                let result = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+                        slate_smtp_send(configuration.url, configuration.username, configuration.password, "<\(configuration.from)>",
+                                        "<\(to)>", pointer, bytes.count, configuration.requireTLS ? 1 : 0, 20, &error, &response)
+                    }
+                }
+                if result == Int32(CURLE_OK.rawValue) {
+                    continuation.resume()
+                } else {
+                    let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    continuation.resume(throwing: SMTPFailure(code: Int(result), response: response, reason: reason))
+                }
+            }
+        }
+    }
+}
+
+/// An SMTP send that failed (retried by the scheduler).
+struct SMTPFailure: Error, CustomStringConvertible {
+    let code: Int
+    let response: Int
+    let reason: String
+    var description: String { "SMTP failed (curl \(code), server \(response)): \(reason)" }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SlateCore
+import SlateStore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Web Push channel: one encrypted message (RFC 8291) per alert and device, signed for
+/// the push service with the server's VAPID key (RFC 8292). The service worker shows it
+/// with Complete and Snooze actions. A push service that answers 404 or 410 has dropped
+/// the subscription: the device is removed and the delivery given up (and logged).
+public final class WebPushAlerts: AlertChannel {
+    public let name = "push"
+    private let container: BoardStore
+    private let key: VAPIDKey
+    /// The contact the push service may write to (`mailto:` or an https URL).
+    private let subject: String
+    private let session: URLSession
+    private let log: @Sendable (String) -> Void
+
+    /// Loads the VAPID key, making and storing one on the first start.
+    public init(container: BoardStore, subject: String, log: @escaping @Sendable (String) -> Void) throws {
+        self.container = container
+        self.key = try Self.vapidKey(in: container)
+        self.subject = subject
+        self.log = log
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForResource = 15
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The server's VAPID key, made on first use.
+    public static func vapidKey(in container: BoardStore) throws -> VAPIDKey {
+        let context = ModelContext(container, undo: false)
+        if let key = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return key }
+        let pair = try WebPushCrypto.newKeyPair()
+        let key = VAPIDKey(privateKey: Base64URL.encode(Data(pair.privateKey)), publicKey: Base64URL.encode(Data(pair.publicKey)), created: Date())
+        context.insert(key)
+        _ = try context.save()
+        return key
+    }
+
+    public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] {
+        try Slate(container: container, accountID: accountID).pushSubscriptions().map { "push:" + $0.id.uuidString.lowercased() }
+    }
+
+    public func deliver(_ alert: FiredAlert) async throws {
+        let container = self.container
+        let subscription = try await BoardThreads.shared.read { () -> PushSubscription? in
+            guard let device = alert.device.flatMap(UUID.init(uuidString:)) else { return nil }
+            return try ModelContext(container, undo: false).model(PushSubscription.self, id: device)
+        }
+        guard let subscription, subscription.accountID == alert.accountID, let endpoint = URL(string: subscription.endpoint),
+              let receiverKey = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth)
+        else { throw PermanentDeliveryFailure("the push device was removed") }
+        let body = try WebPushCrypto.encrypt(Array(AlertPayload.data(alert)), receiverKey: Array(receiverKey), authSecret: Array(secret))
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body)
+        request.setValue("aes128gcm", forHTTPHeaderField: "Content-Encoding")
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.setValue("86400", forHTTPHeaderField: "TTL")
+        request.setValue("high", forHTTPHeaderField: "Urgency")
+        request.setValue(try WebPushCrypto.vapidAuthorization(endpoint: endpoint, key: key, subject: subject, now: Date()),
+                         forHTTPHeaderField: "Authorization")
+        let (_, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        switch status {
+        case 200..<300: return
+        case 404, 410:
+            try await BoardThreads.shared.write(to: container) {
+                try Slate(container: container, accountID: alert.accountID).removePushSubscription(subscription.id)
+            }
+            log("push device \(subscription.id.uuidString.lowercased()) is gone (\(status)): removed")
+            throw PermanentDeliveryFailure("the push service answered \(status): the subscription is gone")
+        default:
+            throw WebhookFailure(status: status)
+        }
+    }
+}

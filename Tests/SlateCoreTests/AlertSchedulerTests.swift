@@ -1,0 +1,196 @@
+import Foundation
+import SlateCore
+import Synchronization
+import Testing
+
+/// A channel that records what it is given, and fails while told to.
+final class RecordingChannel: AlertChannel {
+    let name = "test"
+    private let state = Mutex<(sent: [FiredAlert], failing: Bool)>(([], false))
+    var sent: [FiredAlert] { state.withLock { $0.sent } }
+    func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+
+    func targets(accountID: UUID, settings: AlertSettings) throws -> [String] { ["test:a", "test:b"] }
+
+    func deliver(_ alert: FiredAlert) async throws {
+        try state.withLock { state in
+            if state.failing { throw RetryableFailure() }
+            state.sent.append(alert)
+        }
+    }
+}
+
+struct RetryableFailure: Error {}
+
+/// Log lines a test collects.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var count: Int { lines.withLock { $0.count } }
+}
+
+/// A file database, a controlled clock and a scheduler over them; `restart()` opens the
+/// file again with a new scheduler, as after a kill.
+final class SchedulerHarness {
+    let path: String
+    let clock: TestClock
+    let channel = RecordingChannel()
+    private(set) var slate: Slate
+    private(set) var scheduler: AlertScheduler
+    let skipped = LogLines()
+
+    init(maximumAge: TimeInterval = 12 * 3600) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID().uuidString).sqlite").path
+        clock = TestClock(date(2026, 11, 29, 10, 15))
+        let clock = self.clock
+        slate = try Slate.open(path: path, calendar: testCalendar, clock: { clock.now })
+        scheduler = AlertScheduler(container: slate.container, channels: [], clock: { clock.now })
+        try restart(maximumAge: maximumAge)
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    func restart(maximumAge: TimeInterval = 12 * 3600) throws {
+        let clock = self.clock
+        slate = try Slate.open(path: path, calendar: testCalendar, clock: { clock.now })
+        try slate.saveTimeZone()
+        let skipped = self.skipped
+        scheduler = AlertScheduler(container: slate.container, channels: [channel], maximumAge: maximumAge, clock: { clock.now },
+                                   log: { line in if line.contains("skipped") { skipped.append(line) } })
+    }
+
+    /// One pass as `run()` makes it, at the clock's now.
+    func pass() async throws {
+        try scheduler.syncCursors()
+        try scheduler.fireDue()
+        try await scheduler.deliverPending()
+    }
+
+    func task(_ title: String, due: Date, alerts: [String], recurrence: Recurrence? = nil) throws -> TaskItem {
+        try slate.addTask(TaskDraft(title: title, due: DueDate(date: due, isAllDay: false), recurrence: recurrence,
+                                    alerts: try alerts.map { try TaskAlert(parsing: $0) }))
+    }
+
+    func sent(_ task: TaskItem) -> [FiredAlert] { channel.sent.filter { $0.task.id == task.id } }
+}
+
+extension Slate {
+    /// Gives the account the tests' zone, so the scheduler reads days as the tests do.
+    func saveTimeZone() throws {
+        _ = try AccountDirectory(container: container).setTimeZone(testCalendar.timeZone.identifier, for: accountID)
+    }
+}
+
+@Suite struct AlertSchedulerTests {
+    @Test func anAlertFiresOnceAtItsTimePerDevice() async throws {
+        let harness = try SchedulerHarness()
+        let task = try harness.task("Mix the trailer", due: date(2026, 11, 29, 11, 0), alerts: ["15m"])
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty, "not before 10:45")
+        #expect(try harness.scheduler.nextWake() == date(2026, 11, 29, 10, 45))
+        harness.clock.advance(by: 30 * 60)
+        try await harness.pass()
+        try await harness.pass()
+        #expect(harness.sent(task).map(\.channel).sorted() == ["test:a", "test:b"])
+        #expect(harness.sent(task).allSatisfy { $0.fireAt == date(2026, 11, 29, 10, 45) && !$0.isLate })
+        #expect(try harness.scheduler.nextWake() == nil, "nothing left to fire")
+    }
+
+    @Test func aRestartNeitherRepeatsNorLosesAnAlert() async throws {
+        let harness = try SchedulerHarness()
+        let early = try harness.task("Early", due: date(2026, 11, 29, 10, 30), alerts: ["due"])
+        let late = try harness.task("Late", due: date(2026, 11, 29, 12, 0), alerts: ["due"])
+        harness.clock.advance(by: 20 * 60)   // 10:35
+        try await harness.pass()
+        #expect(harness.sent(early).count == 2)
+        // Down from 10:35 to 12:30: the 12:00 alert is sent at start, marked late; the 10:30 one not again.
+        try harness.restart()
+        harness.clock.advance(by: 115 * 60)
+        try await harness.pass()
+        #expect(harness.sent(early).count == 2)
+        #expect(harness.sent(late).count == 2 && harness.sent(late).allSatisfy(\.isLate))
+    }
+
+    @Test func alertsOlderThanTheMaximumAgeAreSkippedAndLogged() async throws {
+        let harness = try SchedulerHarness(maximumAge: 3600)
+        let task = try harness.task("Old", due: date(2026, 11, 29, 10, 30), alerts: ["due"])
+        try harness.scheduler.syncCursors()
+        harness.clock.advance(by: 3 * 3600)
+        try harness.restart(maximumAge: 3600)
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty)
+        #expect(harness.skipped.count == 1)
+    }
+
+    @Test func completedDeletedDismissedAndSnoozedAlertsDoNotFireAtTheirTime() async throws {
+        let harness = try SchedulerHarness()
+        let due = date(2026, 11, 29, 11, 0)
+        let done = try harness.task("Done", due: due, alerts: ["due"])
+        let gone = try harness.task("Gone", due: due, alerts: ["due"])
+        let dismissed = try harness.task("Dismissed", due: due, alerts: ["due", "30m"])
+        let snoozed = try harness.task("Snoozed", due: due, alerts: ["due"])
+        try await harness.pass()
+        try harness.slate.setCompleted([done.id], true)
+        try harness.slate.deleteTasks([gone.id])
+        harness.clock.advance(by: 20 * 60)   // 10:35: the 30m alert of "Dismissed" fired
+        try await harness.pass()
+        #expect(harness.sent(dismissed).count == 2)
+        try harness.slate.dismissAlert(taskID: dismissed.id)
+        try harness.slate.snoozeAlert(taskID: snoozed.id, until: date(2026, 11, 29, 11, 30))
+        harness.clock.advance(by: 30 * 60)   // 11:05
+        try await harness.pass()
+        #expect(harness.sent(done).isEmpty && harness.sent(gone).isEmpty)
+        #expect(harness.sent(dismissed).count == 4, "dismissing the 10:30 alert leaves the 11:00 one")
+        #expect(harness.sent(snoozed).isEmpty, "snoozed past its 11:00 alert")
+        harness.clock.advance(by: 30 * 60)   // 11:35
+        try await harness.pass()
+        #expect(harness.sent(snoozed).map(\.fireAt) == [date(2026, 11, 29, 11, 30), date(2026, 11, 29, 11, 30)])
+    }
+
+    @Test func aRepeatingTaskAlertsAgainForItsNextOccurrence() async throws {
+        let harness = try SchedulerHarness()
+        let task = try harness.task("Standup", due: date(2026, 11, 29, 10, 30), alerts: ["10m"], recurrence: Recurrence(.daily))
+        harness.clock.advance(by: 10 * 60)
+        try await harness.pass()
+        #expect(harness.sent(task).count == 2)
+        try harness.slate.setCompleted([task.id], true)
+        let next = try #require(try harness.slate.tasks().first { $0.title == "Standup" && !$0.isCompleted })
+        harness.clock.advance(by: 86_400)
+        try await harness.pass()
+        #expect(harness.sent(next).map(\.fireAt) == [date(2026, 11, 30, 10, 20), date(2026, 11, 30, 10, 20)])
+    }
+
+    @Test func dayRulesFollowTheAccountsZoneAcrossDaylightSaving() async throws {
+        let harness = try SchedulerHarness()
+        harness.clock.advance(by: date(2026, 10, 24, 12, 0).timeIntervalSince(harness.clock.now))
+        // 25 October 2026: Paris goes back from 03:00 to 02:00. "1d@9:00" for a task due on the 26th is 9:00 on the 25th, CET.
+        let task = try harness.task("Clocks", due: date(2026, 10, 26, 10, 0), alerts: ["1d@9:00"])
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == date(2026, 10, 25, 9, 0))
+        #expect(date(2026, 10, 25, 9, 0).timeIntervalSince(harness.clock.now) == 22 * 3600, "21 wall-clock hours plus the repeated one")
+        harness.clock.advance(by: 22 * 3600)
+        try await harness.pass()
+        #expect(harness.sent(task).count == 2)
+    }
+
+    @Test func aFailingChannelIsRetriedWithBackoffAndDeliversOnce() async throws {
+        let harness = try SchedulerHarness()
+        let task = try harness.task("Flaky", due: date(2026, 11, 29, 10, 16), alerts: ["due"])
+        harness.channel.fail(true)
+        harness.clock.advance(by: 60)
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty)
+        let wake = try harness.scheduler.nextWake()
+        #expect(wake == harness.clock.now.addingTimeInterval(30), "retried after 30 s, not \(String(describing: wake))")
+        harness.channel.fail(false)
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty, "not before its retry time")
+        harness.clock.advance(by: 31)
+        try await harness.pass()
+        try await harness.pass()
+        #expect(harness.sent(task).count == 2)
+        #expect(AlertScheduler.backoff(afterAttempt: 2) == 60 && AlertScheduler.backoff(afterAttempt: 20) == 3600)
+    }
+}
