@@ -15,6 +15,13 @@ extension ServerCommands {
             guard let zone = parsed.value("time-zone") else {
                 throw UsageError(message: "Nothing to change: give --time-zone ZONE (such as Europe/Paris, or none).", command: parsed.path)
             }
+            if zone != "none" {
+                do { _ = try TimeZones.zone(named: zone, field: "time-zone") } catch {
+                    throw UsageError(
+                        message: "invalid value '\(zone)' for --time-zone: expected an IANA time zone name such as Europe/Paris, America/New_York or UTC, or none.",
+                        command: parsed.path)
+                }
+            }
             let updated = try directory.setTimeZone(zone == "none" ? nil : zone, for: account.id)
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(["name": updated.name, "timeZone": updated.timeZone ?? NSNull()] as [String: Any]))
