@@ -86,4 +86,15 @@ import Testing
         #expect(kept.isEmpty, "a refused restore copies nothing: \(kept)")
         #expect(cli.run("list").out.contains("Storyboard the opening"))
     }
+
+    @Test func aRestoreOnANewMachineCreatesTheDatabasesFolder() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Storyboard the opening").code == 0)
+        let copy = cli.folder.appendingPathComponent("copy.sqlite").path
+        #expect(cli.run("backup", copy).code == 0)
+        let fresh = cli.folder.appendingPathComponent("new-machine/slate/slate.sqlite").path
+        let restored = cli.run(["--db", fresh, "restore", copy], withDatabase: false)
+        #expect(restored.code == 0, "\(restored.err)")
+        #expect(cli.run(["--db", fresh, "list"], withDatabase: false).out.contains("Storyboard the opening"))
+    }
 }

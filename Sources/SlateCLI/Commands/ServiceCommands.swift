@@ -46,6 +46,8 @@ enum ServiceCommands {
         run: { parsed, session in
             let source = parsed.positionals[0]
             let path = session.databasePath
+            // On a new machine the database's folder may not exist yet.
+            try Session.createDatabaseFolder(for: path)
             var lock: ProcessLock?
             if !parsed.flag("force") {
                 guard let held = try ProcessLock.acquire(forStore: path) else {
