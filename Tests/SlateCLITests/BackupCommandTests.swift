@@ -1,5 +1,5 @@
 import Foundation
-import SlateStore
+import SlateCore
 import Testing
 
 @testable import SlateCLI
@@ -32,7 +32,7 @@ import Testing
         let copy = cli.folder.appendingPathComponent("copy.sqlite").path
         #expect(cli.run("backup", copy).code == 0)
         #expect(cli.run("add", "Not in the backup").code == 0)
-        let lock = try ProcessLock.acquire(forStore: cli.database)
+        let lock = try BoardFile.claimForServing(cli.database)
         #expect(lock != nil)
         let refused = cli.run("restore", copy)
         #expect(refused.code == 1)

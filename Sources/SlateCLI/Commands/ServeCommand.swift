@@ -3,7 +3,6 @@ import SlateCore
 import SlateDAV
 import SlateHTTP
 import SlateServer
-import SlateStore
 
 /// `slate serve`: the API, live events, the web app, health checks and (optionally)
 /// metrics, configured by options and an optional configuration file.
@@ -64,7 +63,7 @@ enum ServeCommand {
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
         try Session.createDatabaseFolder(for: session.databasePath)
-        guard let lock = try ProcessLock.acquire(forStore: session.databasePath) else {
+        guard let lock = try BoardFile.claimForServing(session.databasePath) else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
         session.reportsMigrationBackup = false

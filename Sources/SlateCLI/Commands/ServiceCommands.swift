@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import SlateStore
 
 /// `slate backup` and `slate restore`: copies of a live database, through the store's
 /// online backup (no SQL here).
@@ -20,11 +19,7 @@ enum ServiceCommands {
             let container = try Slate.openContainer(path: session.databasePath)
             let destination = parsed.positionals[0]
             try checkBackupDestination(destination)
-            do {
-                try container.backup(to: destination)
-            } catch let error as StoreError {
-                throw SlateError.store("Cannot write the backup \(destination): \(error.description)")
-            }
+            try BoardFile.backup(container, to: destination)
             let revision = try container.currentRevision()
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(["backup": destination, "revision": revision]))
@@ -48,9 +43,9 @@ enum ServiceCommands {
             let path = session.databasePath
             // On a new machine the database's folder may not exist yet.
             try Session.createDatabaseFolder(for: path)
-            var lock: ProcessLock?
+            var lock: ServingLock?
             if !parsed.flag("force") {
-                guard let held = try ProcessLock.acquire(forStore: path) else {
+                guard let held = try BoardFile.claimForServing(path) else {
                     throw SlateError.invalid(
                         field: "force",
                         message: "A slate serve is running on \(path); stop it first (systemctl stop slate) or pass --force.")
@@ -58,22 +53,14 @@ enum ServiceCommands {
                 lock = held
             }
             // Check the backup before anything is written: a refused restore leaves no copy behind.
-            do {
-                try ModelContainer.checkBackup(at: source, for: path, schemaVersion: SlateSchema.version)
-            } catch let error as StoreError {
-                throw SlateError.store("Cannot restore \(source): \(error.description)")
-            }
+            try BoardFile.checkBackup(at: source, for: path)
             var previous: String?
             if FileManager.default.fileExists(atPath: path) {
                 let copy = path + ".before-restore-" + ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-                try Slate.openContainer(path: path).backup(to: copy)
+                try BoardFile.backup(try Slate.openContainer(path: path), to: copy)
                 previous = copy
             }
-            do {
-                try ModelContainer.restore(from: source, to: path, schemaVersion: SlateSchema.version)
-            } catch let error as StoreError {
-                throw SlateError.store("Cannot restore \(source): \(error.description)")
-            }
+            try BoardFile.restore(from: source, to: path)
             let container = try Slate.openContainer(path: path)
             let revision = try container.currentRevision()
             withExtendedLifetime(lock) {}

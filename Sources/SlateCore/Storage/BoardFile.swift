@@ -1,0 +1,51 @@
+import Foundation
+import SlateStore
+
+/// A held claim that one process serves a board file (`slate.sqlite.lock` beside it);
+/// released when dropped or when the process ends, however it ends.
+public typealias ServingLock = ProcessLock
+
+/// Backups, restores and the serving lock of a board's file, for the surfaces that run
+/// Slate as a service. Everything goes through the store; no surface writes SQL.
+public enum BoardFile {
+    /// Writes a consistent copy of `store` to `destination` while others keep writing (see
+    /// `ModelContainer.backup(to:)`). Throws ``SlateError/store(_:)`` saying what failed.
+    public static func backup(_ store: BoardStore, to destination: String) throws {
+        do {
+            try store.backup(to: destination)
+        } catch let error as StoreError {
+            throw SlateError.store("Cannot write the backup \(destination): \(error.description)")
+        }
+    }
+
+    /// Puts the backup at `source` in place of the board file at `path` (created if
+    /// missing), after checking that it is a sound Slate board of a schema this version
+    /// can open. Opening the board afterwards upgrades an older backup.
+    public static func restore(from source: String, to path: String) throws {
+        do {
+            try ModelContainer.restore(from: source, to: path, schemaVersion: SlateSchema.version)
+        } catch let error as StoreError {
+            throw SlateError.store("Cannot restore \(source): \(error.description)")
+        }
+    }
+
+    /// Throws what `restore(from:to:)` would refuse about the backup at `source` (missing,
+    /// the board itself, damaged, not a Slate board, newer), writing nothing: a restore
+    /// checks first, before it copies the current board aside.
+    public static func checkBackup(at source: String, for path: String) throws {
+        do {
+            try ModelContainer.checkBackup(at: source, for: path, schemaVersion: SlateSchema.version)
+        } catch let error as StoreError {
+            throw SlateError.store("Cannot restore \(source): \(error.description)")
+        }
+    }
+
+    /// Claims the board file at `path` for serving; nil when another process serves it.
+    public static func claimForServing(_ path: String) throws -> ServingLock? {
+        do {
+            return try ProcessLock.acquire(forStore: path)
+        } catch let error as StoreError {
+            throw SlateError.store(error.description)
+        }
+    }
+}
