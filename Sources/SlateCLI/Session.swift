@@ -43,13 +43,20 @@ final class Session {
         databasePath = path
     }
 
+    /// Creates the folder of the database at `path` when missing, readable by its owner
+    /// only (0700, as XDG asks of data folders): the database holds every task and the
+    /// accounts' password hashes, and SQLite creates its files readable by all.
+    static func createDatabaseFolder(for path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
     /// The task board, opening the database (and creating its folder) on first use.
     func slate() throws -> Slate {
         if let openedSlate { return openedSlate }
-        let folder = (databasePath as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
+        try Self.createDatabaseFolder(for: databasePath)
         let slate = try Slate.open(path: databasePath, calendar: calendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")

@@ -143,7 +143,8 @@ import Testing
         #expect(cli.run("user", "add", "ana").code == 0)
         let result = cli.run("token", "create", "--user", "ana", "--expires", "soon")
         #expect(result.code == 2 && result.err.contains("--expires") && result.err.contains("30d"))
-        #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens"))
+        #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens for ana (create one with: slate token create --user ana"),
+                "the hint names the account listed, not the default one")
     }
 }
 
@@ -154,5 +155,13 @@ import Testing
         let result = cli.run("list")
         #expect(result.code != 0 && result.err.contains("empty (0 bytes)") && result.err.contains("backup"))
         #expect((try FileManager.default.attributesOfItem(atPath: cli.database)[.size] as? NSNumber)?.intValue == 0)
+    }
+
+    @Test func theFolderSlateCreatesForItsDatabaseIsTheOwnersAlone() throws {
+        let cli = try CLIHarness()
+        let folder = cli.folder.appendingPathComponent("data/slate").path
+        #expect(cli.run(["--db", folder + "/slate.sqlite", "add", "Storyboard the opening"], withDatabase: false).code == 0)
+        let mode = (try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o700, "the tasks and password hashes are not readable by other users: \(String(mode ?? 0, radix: 8))")
     }
 }

@@ -126,6 +126,7 @@ import Testing
         #expect(cli.run("lists", "delete", "Audio", "--keep-tasks").out == "Deleted list Audio; its 1 task was moved to the Inbox. Undo with: slate undo\n")
         let inbox = try #require(try cli.json("list", "--inbox") as? [String: Any])
         #expect(inbox["total"] as? Int == 1)
+        #expect(cli.run("lists", "delete", "Story", "--keep-tasks").out == "Deleted list Story; it had no tasks. Undo with: slate undo\n")
     }
 
     @Test func statsPrintsTotalsAndAChart() throws {

@@ -77,3 +77,26 @@ def test_statistics_show_totals_breakdowns_and_a_chart(page):
         assert "view=stats" in page.driver.current_url
     finally:
         page.api.delete(f"/tasks/{done['id']}")
+
+
+CONTRAST = """
+const luminance = (rgb) => {
+  const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const firstColour = (text) => (text.match(/rgba?\\(([^)]*)\\)/) || [null, ""])[1].split(",").slice(0, 3).map(Number);
+const fill = document.querySelector(arguments[0]);
+const style = getComputedStyle(fill);
+const ink = style.backgroundImage !== "none" ? firstColour(style.backgroundImage) : firstColour(style.backgroundColor);
+const track = firstColour(getComputedStyle(fill.parentElement).backgroundColor);
+const [a, b] = [luminance(ink), luminance(track)].sort((x, y) => y - x);
+return (a + 0.05) / (b + 0.05);
+"""
+
+
+def test_the_bar_of_tasks_without_priority_stands_out_from_its_track(page):
+    page.css('a.nav-item[data-view="stats"]').click()
+    wait_for(page.driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#stats-by-priority .bar-fill.priority-none"),
+             message="no bar for tasks without priority")
+    ratio = page.driver.execute_script(CONTRAST, "#stats-by-priority .bar-fill.priority-none")
+    assert ratio >= 3, f"the 'None' bar has a contrast of {ratio:.2f}:1 with its empty track (at least 3:1 needed)"

@@ -95,7 +95,8 @@ enum ListsCommands {
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(["deleted": list.id.uuidString.lowercased(), "tasks": keep ? "kept" : "deleted", "taskCount": count]))
             } else {
-                session.console.line("Deleted list \(list.name); its \(count) task\(count == 1 ? " was" : "s were") \(keep ? "moved to the Inbox" : "deleted"). Undo with: slate undo")
+                let what = count == 0 ? "it had no tasks" : "its \(count) task\(count == 1 ? " was" : "s were") \(keep ? "moved to the Inbox" : "deleted")"
+                session.console.line("Deleted list \(list.name); \(what). Undo with: slate undo")
             }
         })
 

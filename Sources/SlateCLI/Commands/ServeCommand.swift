@@ -68,8 +68,7 @@ enum ServeCommand {
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
-        let folder = (session.databasePath as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try Session.createDatabaseFolder(for: session.databasePath)
         guard let lock = try BoardFile.claimForServing(session.databasePath) else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }

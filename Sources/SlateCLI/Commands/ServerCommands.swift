@@ -129,12 +129,13 @@ enum ServerCommands {
         options: [userOption],
         run: { parsed, session in
             let administration = AccountAdministration(container: try session.slate().container)
-            let tokens = try administration.tokens(of: parsed.value("user") ?? Account.localName)
+            let user = parsed.value("user") ?? Account.localName
+            let tokens = try administration.tokens(of: user)
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(tokens.map(\.json)))
                 return
             }
-            if tokens.isEmpty { session.console.line("No tokens (create one with: slate token create --label NAME).") }
+            if tokens.isEmpty { session.console.line("No tokens for \(user) (create one with: slate token create --user \(user) --label NAME).") }
             for token in tokens {
                 let id = String(token.id.uuidString.lowercased().prefix(8))
                 let used = token.lastUsed.map(Timestamp.format) ?? "never used"

@@ -18,6 +18,7 @@ enum ServiceCommands {
             }
             let container = try Slate.openContainer(path: session.databasePath)
             let destination = parsed.positionals[0]
+            try checkBackupDestination(destination)
             try BoardFile.backup(container, to: destination)
             let revision = try container.currentRevision()
             if session.wantsJSON {
@@ -40,6 +41,8 @@ enum ServiceCommands {
         run: { parsed, session in
             let source = parsed.positionals[0]
             let path = session.databasePath
+            // On a new machine the database's folder may not exist yet.
+            try Session.createDatabaseFolder(for: path)
             var lock: ServingLock?
             if !parsed.flag("force") {
                 guard let held = try BoardFile.claimForServing(path) else {
@@ -49,6 +52,8 @@ enum ServiceCommands {
                 }
                 lock = held
             }
+            // Check the backup before anything is written: a refused restore leaves no copy behind.
+            try BoardFile.checkBackup(at: source, for: path)
             var previous: String?
             if FileManager.default.fileExists(atPath: path) {
                 let copy = path + ".before-restore-" + ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
@@ -67,4 +72,25 @@ enum ServiceCommands {
                 if let upgrade = container.migrationBackup { session.console.line("The backup was upgraded; its original is at \(upgrade).") }
             }
         })
+
+    /// Refuses, in words, a backup destination that is a folder or lies in a folder that does
+    /// not exist (before any copying, and without SQLite's own message about the temporary file).
+    static func checkBackupDestination(_ destination: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+            throw SlateError.invalid(
+                field: "file",
+                message: "Cannot write the backup \(destination): it is a folder; name a file in it, such as \((destination as NSString).appendingPathComponent("slate-backup.sqlite")).")
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        let shown = folder.isEmpty ? "." : folder
+        guard FileManager.default.fileExists(atPath: shown, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SlateError.invalid(
+                field: "file",
+                message: "Cannot write the backup \(destination): the folder \(shown) does not exist; create it first (mkdir -p \(shown)).")
+        }
+        guard FileManager.default.isWritableFile(atPath: shown) else {
+            throw SlateError.invalid(field: "file", message: "Cannot write the backup \(destination): the folder \(shown) is not writable by this user.")
+        }
+    }
 }

@@ -17,6 +17,13 @@ extension ServerCommands {
             guard zone != nil || email != nil else {
                 throw UsageError(message: "Nothing to change: give --time-zone ZONE (such as Europe/Paris, or none) or --email ADDRESS.", command: parsed.path)
             }
+            if let zone, zone != "none" {
+                do { _ = try TimeZones.zone(named: zone, field: "time-zone") } catch {
+                    throw UsageError(
+                        message: "invalid value '\(zone)' for --time-zone: expected an IANA time zone name such as Europe/Paris, America/New_York or UTC, or none.",
+                        command: parsed.path)
+                }
+            }
             let alerts = Slate(container: directory.container, accountID: account.id)
             var settings = try alerts.alertSettings()
             if let email {

@@ -29,6 +29,17 @@ public enum BoardFile {
         }
     }
 
+    /// Throws what `restore(from:to:)` would refuse about the backup at `source` (missing,
+    /// the board itself, damaged, not a Slate board, newer), writing nothing: a restore
+    /// checks first, before it copies the current board aside.
+    public static func checkBackup(at source: String, for path: String) throws {
+        do {
+            try ModelContainer.checkBackup(at: source, for: path, schemaVersion: SlateSchema.version)
+        } catch let error as StoreError {
+            throw SlateError.store("Cannot restore \(source): \(error.description)")
+        }
+    }
+
     /// Claims the board file at `path` for serving; nil when another process serves it.
     public static func claimForServing(_ path: String) throws -> ServingLock? {
         do {

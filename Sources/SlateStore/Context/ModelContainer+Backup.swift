@@ -26,6 +26,19 @@ extension ModelContainer {
     /// see the old content or the new, never a mix). The file at `path` is created if
     /// missing. Opening a container afterwards migrates an older backup as usual.
     public static func restore(from source: String, to path: String, schemaVersion: Int) throws {
+        let backup = try openBackup(at: source, for: path, schemaVersion: schemaVersion)
+        let target = try Database(path: path, mode: .create, busyTimeout: 5)
+        try DatabaseCopy.copy(from: backup, into: target, path: path)
+        try DatabaseCopy.checkIntegrity(of: target, path: path)
+    }
+
+    /// Throws what `restore(from:to:schemaVersion:)` would refuse about `source` (missing,
+    /// the database itself, damaged, not a Slate store, newer), without writing anything.
+    public static func checkBackup(at source: String, for path: String, schemaVersion: Int) throws {
+        _ = try openBackup(at: source, for: path, schemaVersion: schemaVersion)
+    }
+
+    private static func openBackup(at source: String, for path: String, schemaVersion: Int) throws -> Database {
         guard FileManager.default.fileExists(atPath: source) else {
             throw StoreError.cannotOpen(path: source, reason: "no such file")
         }
@@ -39,9 +52,7 @@ extension ModelContainer {
         if version == 0 {
             throw StoreError.cannotOpen(path: source, reason: "the file is a SQLite database but not a Slate store")
         }
-        let target = try Database(path: path, mode: .create, busyTimeout: 5)
-        try DatabaseCopy.copy(from: backup, into: target, path: path)
-        try DatabaseCopy.checkIntegrity(of: target, path: path)
+        return backup
     }
 
     /// The schema version recorded in the file, read now (not when the container opened).
