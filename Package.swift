@@ -89,7 +89,7 @@ enum FuzzTarget {
         ("slate-json", ["SlateCore"]),
         ("json-body", ["SlateHTTP", "SlateServer"]),
         ("quick-entry", ["SlateCore"]),
-        ("dates", ["SlateCore"]),
+        ("dates", ["SlateCore", "SlateServer"]),
         ("router", ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]),
         ("dav-xml", ["SlateDAV"]),
         ("http-head", ["SlateHTTP"]),

@@ -10,11 +10,18 @@ import Testing
     @Test func aSubscriberThatFallsBehindIsToldToResyncThenFollowsAgain() async throws {
         let container = try ModelContainer(for: allModels, configuration: .inMemory)
         let commits = container.commits()
-        let context = ModelContext(container, undo: false)
         let total = CommitNotifier.feedLimit + 76
-        for index in 0..<total {
-            context.insert(Item(title: "Item \(index)"))
-            try context.save()
+        // A thousand saves: on a thread of its own, not on the cooperative pool other suites share.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread {
+                continuation.resume(with: Result {
+                    let context = ModelContext(container, undo: false)
+                    for index in 0..<total {
+                        context.insert(Item(title: "Item \(index)"))
+                        try context.save()
+                    }
+                })
+            }.start()
         }
         var received: [Commit] = []
         for await commit in commits {
@@ -70,7 +77,10 @@ import Testing
             let done = Atomic<Int>(0)
             // The watcher looks for the other process's commits all the while.
             let watcher = Thread {
-                while done.load(ordering: .acquiring) < 2 { _ = try? server.publishExternalChanges() }
+                while done.load(ordering: .acquiring) < 2 {
+                    _ = try? server.publishExternalChanges()
+                    usleep(500)   // the watcher's cadence (`slate serve` looks every 50 ms), not a wait for a result
+                }
                 _ = try? server.publishExternalChanges()
             }
             watcher.start()

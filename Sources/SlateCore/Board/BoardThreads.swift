@@ -7,23 +7,20 @@ import Synchronization
 /// another process) then stalls only other changes, never reads, live streams or their
 /// heartbeats.
 ///
-/// Changes to one store run one at a time on its writer thread (SQLite has one writer
-/// anyway); reads run on a few reader threads, each a serial queue with a thread of its own.
+/// Changes to one store run one at a time on its own writer thread (SQLite has one writer
+/// anyway), so that a store waiting for its lock never holds up another; reads run on a
+/// few reader threads, each a serial queue with a thread of its own.
 public final class BoardThreads: Sendable {
     /// The threads of every board in this process.
-    public static let shared = BoardThreads(readers: 4, writers: 2)
+    public static let shared = BoardThreads(readers: 4)
 
-    private let writers: [DispatchQueue]
+    private let writers = Mutex<[ObjectIdentifier: DispatchQueue]>([:])
     private let readers: [DispatchQueue]
     private let nextReader = Atomic<Int>(0)
 
-    /// - Parameters:
-    ///   - readers: how many reads may run at once.
-    ///   - writers: writer threads; a store always uses the same one, so that a store
-    ///     waiting for its lock does not hold up changes to another file.
-    public init(readers: Int, writers: Int) {
+    /// - Parameter readers: how many reads may run at once.
+    public init(readers: Int) {
         self.readers = (0..<max(1, readers)).map { DispatchQueue(label: "slate.board.reader.\($0)", qos: .userInitiated) }
-        self.writers = (0..<max(1, writers)).map { DispatchQueue(label: "slate.board.writer.\($0)", qos: .userInitiated) }
     }
 
     /// Runs `body` on a reader thread and waits (suspending, not blocking) for its result.
@@ -34,8 +31,17 @@ public final class BoardThreads: Sendable {
 
     /// Runs `body` on the writer thread of `store`, after the changes queued before it.
     public func write<T: Sendable>(to store: BoardStore, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let index = Int(bitPattern: UInt(bitPattern: ObjectIdentifier(store).hashValue)) % writers.count
-        return try await run(on: writers[abs(index)], body)
+        let queue = writers.withLock { writers in
+            let key = ObjectIdentifier(store)
+            if let queue = writers[key] { return queue }
+            // A server has one store; a process that opened many (tests) starts over now and
+            // then. The store's writes stay serialised by its own connection lock regardless.
+            if writers.count >= 64 { writers.removeAll() }
+            let queue = DispatchQueue(label: "slate.board.writer", qos: .userInitiated)
+            writers[key] = queue
+            return queue
+        }
+        return try await run(on: queue, body)
     }
 
     private func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -25,21 +25,33 @@ extension Slate {
     /// Both walks stop at the depth limit, so stored data that is deeper than the limit (or
     /// even cyclic, from before the limit) is refused rather than followed.
     func checkParent(_ parentID: UUID, for id: UUID?, field: String = "parentID") throws {
-        // The parent's level: 1 for a top-level task.
-        var parentLevel = 0
-        var current: UUID? = parentID
+        let parentLevel = try level(ofTask: parentID, below: id, field: field)
+        guard parentLevel < TaskRules.maximumSubtaskDepth else { throw TaskRules.subtaskTooDeep(field: field) }
+        if let id { try checkSubtasks(of: id, at: parentLevel + 1, notContaining: parentID, field: field) }
+    }
+
+    /// The level of a stored task (1: no parent), walking up at most the depth limit;
+    /// refuses when `below` (a task about to go under it) is one of its ancestors or itself.
+    func level(ofTask id: UUID, below: UUID?, field: String) throws -> Int {
+        var level = 0
+        var current: UUID? = id
         while let ancestor = current {
-            if ancestor == id { throw TaskRules.parentCycle(field: field) }
-            parentLevel += 1
-            guard parentLevel < TaskRules.maximumSubtaskDepth else { throw TaskRules.subtaskTooDeep(field: field) }
+            if ancestor == below { throw TaskRules.parentCycle(field: field) }
+            level += 1
+            guard level <= TaskRules.maximumSubtaskDepth else { throw TaskRules.subtaskTooDeep(field: field) }
             current = try task(id: ancestor).model.parentID
         }
-        guard let id else { return }
-        // The task's own subtasks move with it: level by level, each must stay within the limit.
+        return level
+    }
+
+    /// Checks that the stored subtasks of `id`, with `id` at `level`, stay within the
+    /// limit, and that `parentID` (its new parent) is not among them. Level by level, at
+    /// most the depth limit deep.
+    func checkSubtasks(of id: UUID, at level: Int, notContaining parentID: UUID, field: String) throws {
         let accountID = self.accountID
         let context = makeContext()
         var frontier = [id]
-        var level = parentLevel + 1
+        var level = level
         while !frontier.isEmpty {
             var next: [UUID] = []
             for parent in frontier {

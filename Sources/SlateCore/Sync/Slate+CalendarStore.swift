@@ -69,6 +69,12 @@ extension Slate {
             task.order = order
         }
         if let parentUID = content.parentUID, let parent = try self.task(forUID: parentUID, in: context), parent.model.id != task.id {
+            // The same depth limit and cycle check as every other surface.
+            do {
+                try checkParent(parent.model.id, for: target == nil ? nil : task.id, field: "RELATED-TO")
+            } catch let error as SlateError {
+                throw CalendarObjectError.forbidden("RELATED-TO: \(error.description)")
+            }
             task.parentID = parent.model.id
         } else {
             task.parentID = nil
@@ -111,7 +117,7 @@ extension Slate {
             predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
         for row in waiting where row.id != parent.id {
             guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
-                  child.model.parentID == nil else { continue }
+                  child.model.parentID == nil, try canAdopt(child.model.id, under: parent) else { continue }
             var adopted = child.model
             adopted.parentID = parent.id
             context.update(adopted, expectedRevision: child.revision)
@@ -119,6 +125,20 @@ extension Slate {
                 body.basis.parentID = parent.id
                 context.update(body)
             }
+        }
+    }
+
+    /// True when `child` (with its subtasks) may go under `parent`, which is being stored
+    /// (its parent is set, it may not be saved yet): no cycle and within the depth limit.
+    /// A child that may not stays where it is, as when its parent is unknown.
+    private func canAdopt(_ child: UUID, under parent: TaskItem) throws -> Bool {
+        do {
+            let parentLevel = try parent.parentID.map { try level(ofTask: $0, below: child, field: "RELATED-TO") + 1 } ?? 1
+            guard parentLevel < TaskRules.maximumSubtaskDepth else { return false }
+            try checkSubtasks(of: child, at: parentLevel + 1, notContaining: parent.id, field: "RELATED-TO")
+            return true
+        } catch is SlateError {
+            return false
         }
     }
 

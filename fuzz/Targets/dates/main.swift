@@ -1,10 +1,12 @@
 import Foundation
 import FuzzSupport
 @testable import SlateCore
+import SlateServer
 
 // Every date reader of outside text: DateParser's phrases and recurrences, the API's
 // Timestamp forms, iCalendar's basic dates, moments and durations, the stored recurrence
-// form. The first byte picks the time zone (`0` Paris, …), the rest is the text.
+// form, an API token's lifetime (`30d`). The first byte picks the time zone (`0` Paris,
+// …), the rest is the text.
 FuzzDriver.run { start, count in
     guard count <= FuzzInput.maximumLength else { return 0 }
     let data = FuzzInput.data(start, count)
@@ -21,5 +23,6 @@ FuzzDriver.run { start, count in
         fatalError("duration \(seconds) s does not read back from \(BasicDate.formatDuration(seconds))")
     }
     _ = Recurrence(storageValue: text)
+    _ = try? TokenLifetime.parse(text, field: "expiresIn")
     return 0
 }
