@@ -37,6 +37,7 @@ def free_port():
 class Folder:
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="slate-ops-")
+        self.processes = []  # servers started in this folder, stopped by remove()
 
     def __call__(self, *names):
         return os.path.join(self.path, *names)
@@ -47,6 +48,11 @@ class Folder:
         return self(name)
 
     def remove(self):
+        """Stops any server a failed test left running, then deletes the folder."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=DEADLINE)
         if not os.environ.get("OPS_TEST_KEEP"):
             shutil.rmtree(self.path, ignore_errors=True)
 
@@ -74,6 +80,7 @@ class Server:
             command += ["--log-format", "json"] + ([] if "--port" in args else ["--port", "0"])
         self.process = subprocess.Popen(command, stdout=open(self.out_path, "w"), stderr=open(self.log_path, "w"),
                                         env={**os.environ, **(env or {})})
+        folder.processes.append(self.process)
         self.listening = wait_for(self._listening, "slate serve to listen")
         self.url = self.listening["address"]
 
