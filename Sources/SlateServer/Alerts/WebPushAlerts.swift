@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import SlateStore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,13 +31,10 @@ public final class WebPushAlerts: AlertChannel {
 
     /// The server's VAPID key, made on first use.
     public static func vapidKey(in container: BoardStore) throws -> VAPIDKey {
-        let context = ModelContext(container, undo: false)
-        if let key = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return key }
-        let pair = try WebPushCrypto.newKeyPair()
-        let key = VAPIDKey(privateKey: Base64URL.encode(Data(pair.privateKey)), publicKey: Base64URL.encode(Data(pair.publicKey)), created: Date())
-        context.insert(key)
-        _ = try context.save()
-        return key
+        try VAPIDKey.stored(in: container) {
+            let pair = try WebPushCrypto.newKeyPair()
+            return VAPIDKey(privateKey: Base64URL.encode(Data(pair.privateKey)), publicKey: Base64URL.encode(Data(pair.publicKey)), created: Date())
+        }
     }
 
     public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] {
@@ -49,7 +45,7 @@ public final class WebPushAlerts: AlertChannel {
         let container = self.container
         let subscription = try await BoardThreads.shared.read { () -> PushSubscription? in
             guard let device = alert.device.flatMap(UUID.init(uuidString:)) else { return nil }
-            return try ModelContext(container, undo: false).model(PushSubscription.self, id: device)
+            return try PushSubscription.stored(id: device, in: container)
         }
         guard let subscription, subscription.accountID == alert.accountID, let endpoint = URL(string: subscription.endpoint),
               let receiverKey = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth)
