@@ -59,11 +59,13 @@ extension TaskItem: PersistentModel {
             // Serves a list's manual order, and the last position in it when adding a task (without
             // it SQLite walked every task of the account: 0.1 s per `slate add` at 100,000 tasks).
             Index("tasks_by_list", on: ["accountID", "listID", "order"]),
+            // Serves a task's subtasks and the subtask counts of a page. With the account first:
+            // on parentID alone SQLite preferred an account index for `accountID = ? AND
+            // parentID IN (…)` and looked up every task of the account (3.7 ms per GET at 10,000).
+            Index("tasks_by_account_parent", on: ["accountID", "parentID"]),
             // Serves a list's page in the default order: without it SQLite walked the account's
             // tasks in that order and looked up every row to keep one list's (≈12 rows per task
             // shown with 12 lists).
-            // Serves a task's subtasks and the subtask counts of a page.
-            Index("tasks_by_parent", on: ["parentID"]),
             Index("tasks_by_list_state", on: ["accountID", "listID", "isCompleted", .descending("priority"), "created"]),
         ],
         searchable: ["title", "notes"],

@@ -24,12 +24,15 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
         var tests: [SQLExpression] = []
         if !values.isEmpty {
             let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            tests.append(SQLExpression("\(item.sql) IN (\(marks))", item.arguments + values))
+            // `IS NOT NULL` makes a NULL element "not in" a list of non-nil values, as in Swift,
+            // without a COALESCE around the test, which would keep SQLite from using an index
+            // on the column (a page's subtask counts walked every task of the account).
+            tests.append(SQLExpression("(\(item.sql) IN (\(marks)) AND \(item.sql) IS NOT NULL)", item.arguments + values + item.arguments))
         }
         if includesNil { tests.append(SQLExpression("\(item.sql) IS NULL", item.arguments)) }
         if tests.isEmpty { return SQLExpression("0") }
-        // A NULL element is "not in" a list of non-nil values, as in Swift.
-        return .combine(tests) { "(COALESCE(" + $0.joined(separator: " OR ") + ", 0))" }
+        if tests.count == 1 { return tests[0] }
+        return .combine(tests) { "(" + $0.joined(separator: " OR ") + ")" }
     }
 }
 
