@@ -59,7 +59,7 @@ public enum ListRecord {
     }
 }
 
-/// A list or task record as a value that writes itself into a response tree.
+/// List records as a value that writes itself into a response tree.
 public struct ListRecordJSON: JSONWritable {
     let summaries: [ListSummary]
     let isArray: Bool

@@ -4,8 +4,9 @@ import Foundation
 /// judged at, the calendar of all-day dates, and subtask counts.
 public struct RecordContext: Sendable {
     public var listNames: [UUID: String]
-    public var now: Date
-    public var calendar: Calendar
+    /// Fixed at creation: `startOfToday` is worked out from them.
+    public let now: Date
+    public let calendar: Calendar
     /// The subtask counts of the tasks that have subtasks (absent: none).
     public var subtaskCounts: [UUID: SubtaskCount]
     /// Worked out once for every task written with this context.
