@@ -46,22 +46,18 @@ final class LoopbackClient: Sendable {
         }
     }
 
-    /// Reads (on a thread of its own) until the text received so far satisfies `done`, the
+    /// Reads (on a thread of its own, by `offPool`) until the text received so far satisfies `done`, the
     /// peer closes, or a read times out; returns the text.
     func read(until done: @escaping @Sendable (String) -> Bool) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    var chunk = [UInt8](repeating: 0, count: 16_384)
-                    while true {
-                        let text = self.received.withLock { String(decoding: $0, as: UTF8.self) }
-                        if done(text) { return text }
-                        let count = recv(self.descriptor, &chunk, chunk.count, 0)
-                        if count <= 0 { return text }
-                        self.received.withLock { $0.append(contentsOf: chunk[0..<count]) }
-                    }
-                })
-            }.start()
+        try await offPool {
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let text = self.received.withLock { String(decoding: $0, as: UTF8.self) }
+                if done(text) { return text }
+                let count = recv(self.descriptor, &chunk, chunk.count, 0)
+                if count <= 0 { return text }
+                self.received.withLock { $0.append(contentsOf: chunk[0..<count]) }
+            }
         }
     }
 }

@@ -123,13 +123,14 @@ enum ServeCommand {
         // Under a service manager standard output goes to the journal: no password there.
         try printBanner(session: session, slate: slate, scheme: scheme, host: host, port: server.port, webRoot: settings.webRoot,
                         mayPrintPassword: notifier.socketPath == nil)
-        log.event("listening", ["address": "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)",
+        let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        log.event("listening", ["address": address,
                                 "database": session.databasePath, "web": settings.webRoot ?? "none",
                                 "metrics": metricsServer.map { "\(settings.metrics!.host):\($0.port)" } ?? "off"])
         notifier.ready(status: "Serving on port \(server.port)")
 
         let watcher = service.watchExternalChanges()
-        let publicURL = parsed.value("public-url") ?? "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        let publicURL = parsed.value("public-url") ?? address
         let email = try ServerCommands.smtpConfiguration(parsed, session, publicURL: publicURL)
         let channels: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
         let scheduler = service.alertScheduler(extra: channels, maximumAge: maximumAge,
