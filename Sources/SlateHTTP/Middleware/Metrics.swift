@@ -117,7 +117,8 @@ public final class MetricsRegistry: Sendable {
 /// ``AccessLog``, so that it sees the final response.
 public struct RequestMetrics: Middleware {
     let registry: MetricsRegistry
-    let routes: [[Router.Segment]]
+    /// Each route's segments and its label, rendered once here rather than per request.
+    let routes: [(segments: [Router.Segment], label: String)]
 
     /// Labels requests with the first of `routes` (patterns such as `/api/v1/tasks/:id`)
     /// that matches, `static` for other successful GETs (the web app's files) and
@@ -125,7 +126,15 @@ public struct RequestMetrics: Middleware {
     public init(registry: MetricsRegistry, routes: [String]) {
         self.registry = registry
         // Most specific first, as the router picks them.
-        self.routes = routes.map(Router.segments).sorted { Router.literalCount($0) > Router.literalCount($1) }
+        self.routes = routes.map(Router.segments).sorted { Router.literalCount($0) > Router.literalCount($1) }.map { pattern in
+            (pattern, "/" + pattern.map { segment -> String in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name): ":" + name
+                case .rest(let name): "*" + name
+                }
+            }.joined(separator: "/"))
+        }
     }
 
     public func handle(_ request: Request, next: Handler) async throws -> Response {
@@ -158,15 +167,7 @@ public struct RequestMetrics: Middleware {
 
     func route(of request: Request, status: Int) -> String {
         let path = request.path.split(separator: "/").map(String.init)
-        if let pattern = routes.first(where: { Router.match($0, path) != nil }) {
-            return "/" + pattern.map { segment -> String in
-                switch segment {
-                case .literal(let text): text
-                case .parameter(let name): ":" + name
-                case .rest(let name): "*" + name
-                }
-            }.joined(separator: "/")
-        }
+        if let route = routes.first(where: { Router.match($0.segments, path) != nil }) { return route.label }
         return (request.method == .get || request.method == .head) && status < 400 ? "static" : "unmatched"
     }
 
