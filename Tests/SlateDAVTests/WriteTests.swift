@@ -75,7 +75,8 @@ struct WriteTests {
         #expect(first.status == 201)
         let again = try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Two"), headers: ["If-None-Match": "*"])
         #expect(again.status == 412)
-        let stale = try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Two"), headers: ["If-Match": "\"1\""])
+        // Revisions are Ana's own (her first change is 1): any other number is stale.
+        let stale = try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Two"), headers: ["If-Match": "\"99\""])
         #expect(stale.status == 412)
         let fresh = try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Two"), headers: ["If-Match": first.headers["ETag"]!])
         #expect(fresh.status == 204)

@@ -33,8 +33,10 @@ public struct BoardChange: Sendable, Hashable {
         case external
     }
 
-    /// The revision of the change (for an external one: the newest it covers).
-    public let revision: Int
+    /// The store-wide sequence of the change (for an external one: the newest it covers).
+    /// It orders changes and tells them apart, and tells of every account's activity:
+    /// never show it to an account, show `revision(for:)`.
+    public let sequence: Int
     /// Nil for a resync notice (see `isResync`).
     public let origin: Origin?
     /// True when this is not a change but a notice that the listener fell too far behind
@@ -50,9 +52,12 @@ public struct BoardChange: Sendable, Hashable {
     /// a revoked token): whoever acts on the board should be checked again.
     public let touchesAccounts: Bool
     private let accounts: Set<String>
+    /// The revision the change took in each account it touched.
+    private let revisions: [String: Int]
 
     init(_ commit: Commit) {
-        revision = commit.revision
+        sequence = commit.revision
+        revisions = commit.revisions
         isResync = commit.origin == .resync
         origin = Origin(rawValue: commit.origin.rawValue)
         let tasks = commit.tables.isEmpty ? nil : Records(commit.changes(of: TaskItem.self))
@@ -69,8 +74,13 @@ public struct BoardChange: Sendable, Hashable {
         isResync || accounts.contains(accountID.uuidString)
     }
 
+    /// The account's revision after this change (what its ETags, `changes?since=` and
+    /// event ids count in), or nil when the change did not touch the account (and for a
+    /// resync notice, which names no revision: read the account's current one).
+    public func revision(for accountID: UUID) -> Int? { revisions[accountID.uuidString] }
+
     /// The key that tells changes apart: an external summary and a change of ours never share it.
-    public var identity: String { "\(revision)-\(isResync ? "resync" : origin?.rawValue ?? "")" }
+    public var identity: String { "\(sequence)-\(isResync ? "resync" : origin?.rawValue ?? "")" }
 }
 
 extension ModelContainer {

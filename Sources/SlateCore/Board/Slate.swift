@@ -66,8 +66,8 @@ public final class Slate: Sendable {
 
     func makeContext(undo: Bool = true) -> ModelContext { ModelContext(container, undo: undo) }
 
-    /// The revision of the last change to the database.
-    public func revision() throws -> Int { try container.currentRevision() }
+    /// The revision of this account's last change: other accounts' changes never move it.
+    public func revision() throws -> Int { try container.currentRevision(partition: accountID) }
 
     /// The change the last write through this instance made (its revision): what a client
     /// passes to `undo(change:)` to revert exactly that change. Nil before any write, or
@@ -80,9 +80,9 @@ public final class Slate: Sendable {
         remember(commit)
     }
 
-    /// Remembers the revision of a change this instance committed.
+    /// Remembers the revision (this account's) of a change this instance committed.
     func remember(_ commit: Commit?) {
         guard let commit else { return }
-        lastCommitted.withLock { $0 = commit.revision }
+        lastCommitted.withLock { $0 = commit.revision(in: accountID) }
     }
 }

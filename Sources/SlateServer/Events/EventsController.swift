@@ -4,7 +4,8 @@ import SlateHTTP
 import Synchronization
 
 /// `GET /api/v1/events`: Server-Sent Events, one `change` event per commit that touched
-/// the caller's account, with the new revision as the event id. A client that reconnects
+/// the caller's account, with the account's new revision as the event id (other
+/// accounts' changes never show in it). A client that reconnects
 /// with `Last-Event-ID` first gets a `sync` event naming the revision to fetch changes from.
 ///
 /// An account has at most ``streamsPerAccount`` streams open (429 past that), counted by
@@ -58,10 +59,17 @@ struct EventsController {
             // Alerts for this account's open pages go out on the same stream.
             let alertRelay = Task { for await alert in alerts { continuation.yield(alert) } }
             let relay = Task {
-                for await change in changes where change.revision > current {
+                for await change in changes {
                     if change.touchesAccounts, (try? await authenticate(request)) != accountID { break }
                     guard change.concerns(account: accountID) else { continue }
-                    continuation.yield(recentEvents.event(for: change))
+                    if change.isResync {
+                        // A resync names no account's revision: the account's current one.
+                        let revision = (try? await slate.read { slate in try slate.revision() }) ?? current
+                        continuation.yield(Self.resyncEvent(revision: revision))
+                        continue
+                    }
+                    guard let revision = change.revision(for: accountID), revision > current else { continue }
+                    continuation.yield(recentEvents.event(for: change, revision: revision))
                 }
                 continuation.finish()
             }
@@ -82,15 +90,17 @@ struct EventsController {
         return Response.eventStream(stream)
     }
 
-    /// The event for a change: `change` naming the tasks and lists it touched by kind and
-    /// id, or `resync` when this stream fell too far behind and must read everything again.
-    /// Ids are listed only when every row it touched is one account's, so no other
-    /// account's ids are ever sent.
-    static func event(for change: BoardChange) -> ServerSentEvent {
-        if change.isResync {
-            return ServerSentEvent(id: String(change.revision), event: "resync", data: json(["revision": change.revision]))
-        }
-        var data: [String: Any] = ["revision": change.revision, "origin": change.origin?.rawValue ?? "save"]
+    /// The `resync` event: this stream fell too far behind and must read everything again,
+    /// as of the account's `revision`.
+    static func resyncEvent(revision: Int) -> ServerSentEvent {
+        ServerSentEvent(id: String(revision), event: "resync", data: json(["revision": revision]))
+    }
+
+    /// The `change` event for a change, naming the tasks and lists it touched by kind and
+    /// id, under `revision`, the account's revision after it. Ids are listed only when
+    /// every row it touched is one account's, so no other account's ids are ever sent.
+    static func event(for change: BoardChange, revision: Int) -> ServerSentEvent {
+        var data: [String: Any] = ["revision": revision, "origin": change.origin?.rawValue ?? "save"]
         if change.isOfOneAccount {
             for (name, records) in [("tasks", change.tasks), ("lists", change.lists)] {
                 guard let records else { continue }
@@ -101,7 +111,7 @@ struct EventsController {
                 ]
             }
         }
-        return ServerSentEvent(id: String(change.revision), event: "change", data: json(data))
+        return ServerSentEvent(id: String(revision), event: "change", data: json(data))
     }
 
     static func json(_ object: [String: Any]) -> String {
@@ -137,18 +147,18 @@ final class StreamQuota: Sendable {
 }
 
 /// The last few changes' events, so a change fanned out to many streams is encoded once.
-/// Keyed by the change's identity, not its revision alone: an external summary and a
-/// change of ours are different events.
+/// Keyed by the change's identity (an external summary and a change of ours are different
+/// events) and the account's revision in it (each account counts its own).
 final class EventCache: Sendable {
-    private let events = Mutex<[String: (revision: Int, event: ServerSentEvent)]>([:])
+    private let events = Mutex<[String: (sequence: Int, event: ServerSentEvent)]>([:])
 
-    func event(for change: BoardChange) -> ServerSentEvent {
-        let key = change.identity
+    func event(for change: BoardChange, revision: Int) -> ServerSentEvent {
+        let key = change.identity + "@" + String(revision)
         if let cached = events.withLock({ $0[key] }) { return cached.event }
-        let event = EventsController.event(for: change)
+        let event = EventsController.event(for: change, revision: revision)
         events.withLock { cache in
-            cache[key] = (change.revision, event)
-            if cache.count > 64, let oldest = cache.min(by: { $0.value.revision < $1.value.revision })?.key {
+            cache[key] = (change.sequence, event)
+            if cache.count > 64, let oldest = cache.min(by: { $0.value.sequence < $1.value.sequence })?.key {
                 cache.removeValue(forKey: oldest)
             }
         }

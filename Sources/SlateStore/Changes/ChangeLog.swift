@@ -1,7 +1,27 @@
 import Foundation
 
-/// The store-wide revision counter and the tombstones of deleted rows.
+/// The revision counters, the commit log and the tombstones of deleted rows.
+///
+/// Two kinds of number:
+/// - the **store sequence** (`_slate_meta.revision`): one per commit, store-wide. It orders
+///   commits for this process's watcher of other processes' writes and for caches; it
+///   stamps rows that belong to no partition. Never handed to a partition's readers.
+/// - a **partition revision** (`_slate_revisions`, one counter row per partition, such as an
+///   account): taken inside the write transaction the first time it touches a row of that
+///   partition, and stamped on every row and tombstone of the partition that it writes.
+///   Because the counter row is updated in the transaction, writers of one partition are
+///   serialised on it, so revision order is commit order within a partition (what a sync
+///   token needs; a database sequence would not give that). One partition's writes never
+///   move another's numbers.
+///
+/// The commit log (`_slate_commits`) maps each store sequence to the partition revisions
+/// it took, so that a summary of other processes' commits, or a change feed across every
+/// partition, finds their rows. It keeps the last `commitLogLength` commits.
 enum ChangeLog {
+    /// How many recent commits the commit log keeps.
+    static let commitLogLength = 10_000
+
+    /// The store sequence of the last commit (0 for a new store).
     static func currentRevision(_ database: Database) throws -> Int {
         guard case .integer(let value) = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'revision'") else {
             return 0
@@ -9,12 +29,69 @@ enum ChangeLog {
         return Int(value)
     }
 
-    /// Starts a write: bumps and returns the revision every row written in it gets.
+    /// The revision of `partition` (the store sequence for nil): that of its last change,
+    /// or the number every partition started from when the file was upgraded to
+    /// per-partition revisions (0 for a file created with them).
+    static func currentRevision(partition: String?, in database: Database) throws -> Int {
+        guard let partition else { return try currentRevision(database) }
+        let value = try database.scalar(
+            "SELECT coalesce((SELECT value FROM _slate_revisions WHERE partition = ?), (SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0)",
+            [.text(partition)])
+        guard case .integer(let revision)? = value else { return 0 }
+        return Int(revision)
+    }
+
+    /// Starts a write: bumps and returns the store sequence of this commit. Now and then
+    /// it also trims the commit log to its last `commitLogLength` commits.
     static func nextRevision(_ database: Database) throws -> Int {
         guard case .integer(let value) = try database.scalar(
             "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
         else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
+        if value % 1_000 == 0 {
+            let floor = DatabaseValue.integer(value - Int64(commitLogLength))
+            try database.execute("DELETE FROM _slate_commits WHERE seq <= ?", [floor])
+            try database.execute(
+                "UPDATE _slate_meta SET value = max(value, ?) WHERE key = 'commit_log_floor'", [floor])
+        }
         return Int(value)
+    }
+
+    /// Takes the next revision of `partition` for the commit with store sequence `sequence`
+    /// and records the pair in the commit log. Call once per partition and commit.
+    static func nextRevision(partition: String, sequence: Int, in database: Database) throws -> Int {
+        guard case .integer(let value) = try database.scalar(
+            """
+            INSERT INTO _slate_revisions(partition, value) \
+            VALUES (?, coalesce((SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0) + 1) \
+            ON CONFLICT(partition) DO UPDATE SET value = value + 1 RETURNING value
+            """, [.text(partition)])
+        else { throw StoreError.invalidSchema("the revision counter of a partition could not be taken") }
+        try database.execute(
+            "INSERT INTO _slate_commits(seq, partition, revision) VALUES (?, ?, ?)",
+            [.integer(Int64(sequence)), .text(partition), .integer(value)])
+        return Int(value)
+    }
+
+    /// The store sequence after which the commit log is complete.
+    static func commitLogFloor(_ database: Database) throws -> Int {
+        guard case .integer(let value)? = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'commit_log_floor'") else {
+            return 0
+        }
+        return Int(value)
+    }
+
+    /// The partition revisions that the commits after store sequence `since` took (skipping
+    /// the sequences in `excluding`), per partition, oldest first.
+    static func partitionRevisions(since: Int, excluding: Set<Int> = [], in database: Database) throws -> [String: [Int]] {
+        let skipped: DatabaseValue = .text("[" + excluding.sorted().map(String.init).joined(separator: ",") + "]")
+        var revisions: [String: [Int]] = [:]
+        for row in try database.rows(
+            "SELECT partition, revision FROM _slate_commits WHERE seq > ? AND seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq",
+            [.integer(Int64(since)), skipped]) {
+            guard case .text(let partition) = row["partition"], let revision = Int.fromDatabaseValue(row["revision"]) else { continue }
+            revisions[partition, default: []].append(revision)
+        }
+        return revisions
     }
 
     static func recordDeletion(table: String, id: String, partition: String?, revision: Int, in database: Database) throws {
@@ -36,40 +113,58 @@ enum ChangeLog {
         ).compactMap { UUID.fromDatabaseValue($0["id"]) }
     }
 
-    /// A commit describing everything changed after `since`, for changes made by other processes.
-    /// Rows are reported as updated: without history we cannot tell a new row from a changed one.
-    /// Revisions in `excluding` were this process's own commits, already reported. The
-    /// commit's revision is the newest of the other processes' revisions it covers, never
-    /// one of ours: each commit, ours or theirs, is reported under a revision of its own.
+    /// A commit describing everything changed after store sequence `since`, for changes
+    /// made by other processes. Rows are reported as updated: without history we cannot
+    /// tell a new row from a changed one. Sequences in `excluding` were this process's own
+    /// commits, already reported. The commit's sequence is the newest of the other
+    /// processes' it covers, never one of ours, and its revision in each partition the
+    /// newest of theirs there: each commit, ours or theirs, is reported under numbers of
+    /// its own. A look further back than the commit log reaches is a `.resync`.
     static func commitSummary(
         since: Int, excluding: Set<Int>, revision: Int, tables: [TableSchema], in database: Database
     ) throws -> Commit {
-        var changes: [String: TableChanges] = [:]
-        // The skipped revisions are bound as one JSON array, so the SQL text is the same on
+        var newest = revision
+        while newest > since + 1, excluding.contains(newest) { newest -= 1 }
+        guard try commitLogFloor(database) <= since else {
+            return Commit(revision: newest, origin: .resync, tables: [:])
+        }
+        // The skipped sequences are bound as one JSON array, so the SQL text is the same on
         // every call: pasting them in made a new cached statement per call (a leak of about
         // 1 KiB per commit in `slate serve`, whose watcher calls this every 50 ms).
         let skipped: DatabaseValue = .text("[" + excluding.sorted().map(String.init).joined(separator: ",") + "]")
+        let theirs = try partitionRevisions(since: since, excluding: excluding, in: database)
+        var changes: [String: TableChanges] = [:]
         var partitions: Set<String> = []
-        // Without a row to show for it (a commit whose rows were changed again since), the
-        // look still reached `revision`; `since` + 1 is the first revision it covered.
-        var newest = since + 1
         for table in tables {
-            var tableChanges = TableChanges()
-            let partitionSQL = table.partitionName.map { ", " + quote($0) } ?? ", NULL"
-            let rows = try database.rows(
-                "SELECT id, _rev AS revision\(partitionSQL) AS partition FROM \(quote(table.tableName)) WHERE _rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
+            var rows: [Row] = []
+            var tombstones: [Row] = []
+            let unpartitioned = table.partitionName.map { "\(quote($0)) IS NULL AND " } ?? ""
+            rows += try database.rows(
+                "SELECT id FROM \(quote(table.tableName)) WHERE \(unpartitioned)_rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
                 [.integer(Int64(since)), skipped])
-            tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
-            let tombstones = try database.rows(
-                "SELECT id, revision, partition FROM _slate_tombstones WHERE table_name = ? AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
+            tombstones += try database.rows(
+                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND partition IS NULL AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
                 [.text(table.tableName), .integer(Int64(since)), skipped])
-            tableChanges.deleted = Set(tombstones.compactMap { UUID.fromDatabaseValue($0["id"]) })
-            for row in rows + tombstones {
-                if case .text(let value) = row["partition"] { partitions.insert(value) }
-                if let rowRevision = Int.fromDatabaseValue(row["revision"]) { newest = max(newest, rowRevision) }
+            if let partitionName = table.partitionName {
+                for (partition, revisions) in theirs.sorted(by: { $0.key < $1.key }) {
+                    let list: DatabaseValue = .text("[" + revisions.map(String.init).joined(separator: ",") + "]")
+                    let found = try database.rows(
+                        "SELECT id FROM \(quote(table.tableName)) WHERE \(quote(partitionName)) = ? AND _rev IN (SELECT value FROM json_each(?))",
+                        [.text(partition), list])
+                    let gone = try database.rows(
+                        "SELECT id FROM _slate_tombstones WHERE table_name = ? AND partition = ? AND revision IN (SELECT value FROM json_each(?))",
+                        [.text(table.tableName), .text(partition), list])
+                    if !found.isEmpty || !gone.isEmpty { partitions.insert(partition) }
+                    rows += found
+                    tombstones += gone
+                }
             }
+            var tableChanges = TableChanges()
+            tableChanges.updated = Set(rows.compactMap { UUID.fromDatabaseValue($0["id"]) })
+            tableChanges.deleted = Set(tombstones.compactMap { UUID.fromDatabaseValue($0["id"]) })
             if !tableChanges.isEmpty { changes[table.tableName] = tableChanges }
         }
-        return Commit(revision: min(newest, revision), origin: .external, tables: changes, partitions: partitions)
+        let revisions = theirs.filter { partitions.contains($0.key) }.compactMapValues(\.last)
+        return Commit(revision: newest, origin: .external, tables: changes, partitions: partitions, revisions: revisions)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One committed write: the new store revision and which rows it touched.
+/// One committed write: its store sequence, the revision it took in each partition it
+/// touched, and which rows it touched.
 public struct Commit: Sendable, Hashable {
     /// Why the rows changed.
     public enum Origin: String, Sendable {
@@ -17,8 +18,13 @@ public struct Commit: Sendable, Hashable {
         case resync
     }
 
-    /// The store revision after this commit.
+    /// The store sequence of this commit: store-wide, for ordering commits and caching.
+    /// It stamps the rows that belong to no partition; a partition's readers see
+    /// `revision(in:)` instead, which other partitions' commits never move.
     public let revision: Int
+    /// The revision this commit took in each partition it touched, by partition value
+    /// as stored text (see `ModelSchema`'s partition column).
+    public let revisions: [String: Int]
     /// What made the change.
     public let origin: Origin
     /// Changed ids per table name.
@@ -27,8 +33,10 @@ public struct Commit: Sendable, Hashable {
     /// commit touched, for models that declare a partition column.
     public let partitions: Set<String>
 
-    public init(revision: Int, origin: Origin, tables: [String: TableChanges], partitions: Set<String> = []) {
+    public init(revision: Int, origin: Origin, tables: [String: TableChanges], partitions: Set<String> = [],
+                revisions: [String: Int] = [:]) {
         self.revision = revision
+        self.revisions = revisions
         self.origin = origin
         self.tables = tables
         self.partitions = partitions
@@ -38,6 +46,13 @@ public struct Commit: Sendable, Hashable {
     public func touches(partition value: some DatabaseValueConvertible) -> Bool {
         if case .text(let text) = value.databaseValue { return partitions.contains(text) }
         return partitions.contains(value.databaseValue.description)
+    }
+
+    /// The revision this commit took in `partition` (compared as stored text), or nil when
+    /// it touched no row of it.
+    public func revision(in value: some DatabaseValueConvertible) -> Int? {
+        if case .text(let text) = value.databaseValue { return revisions[text] }
+        return revisions[value.databaseValue.description]
     }
 
     /// The ids of `Model` that this commit touched.
@@ -74,7 +89,8 @@ public struct ChangeSet<Model: PersistentModel>: Sendable {
     public let upserted: [Model]
     /// Ids of rows deleted since the revision (and not re-created).
     public let deleted: [UUID]
-    /// The store revision this answer is current to; pass it as `since` next time.
+    /// The revision this answer is current to (the partition's when one was asked for,
+    /// else the store sequence); pass it as `since` next time.
     public let revision: Int
 }
 
@@ -82,6 +98,6 @@ public struct ChangeSet<Model: PersistentModel>: Sendable {
 public struct Revisioned<Model: PersistentModel>: Sendable {
     /// The stored value.
     public let model: Model
-    /// The store revision of the row's last change.
+    /// The revision of the row's last change (its partition's, see `Commit.revision(in:)`).
     public let revision: Int
 }

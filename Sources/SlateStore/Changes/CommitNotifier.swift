@@ -63,10 +63,11 @@ final class CommitNotifier: Sendable {
     }
 
     /// Hands `commit` to every subscriber. An external commit (a summary of other
-    /// processes' commits) passes the revision its look reached as `checkedUpTo`.
+    /// processes' commits, or a resync when they cannot be summed up) passes the
+    /// sequence its look reached as `checkedUpTo`.
     func publish(_ commit: Commit, checkedUpTo: Int? = nil) {
         let feeds = state.withLock { state -> [CommitFeed] in
-            if commit.origin == .external {
+            if commit.origin == .external || (commit.origin == .resync && checkedUpTo != nil) {
                 let checked = max(checkedUpTo ?? commit.revision, commit.revision)
                 state.checkedRevision = max(state.checkedRevision, checked)
                 state.ownRevisions = state.ownRevisions.filter { $0 > checked }

@@ -19,7 +19,7 @@ enum UndoLog {
         /// digits), joined the same way: undo deletes a row changed since only if it holds
         /// that again (an edit that was undone).
         var createdDigests: [String: String]? = nil
-        /// The revision of the commit that inserted `created`.
+        /// The revision of the commit that inserted `created` (in the entry's partition).
         var createdRevision: Int? = nil
     }
 

@@ -106,9 +106,18 @@ public final class ModelContainer: Sendable {
     /// (one read transaction): a page, its total and the revision then agree.
     public func snapshot<T>(_ body: () throws -> T) throws -> T { try pool.snapshot(body) }
 
-    /// The revision of the last committed write (0 for a new store).
+    /// The store sequence of the last committed write (0 for a new store): store-wide,
+    /// so it tells of every partition's activity; show a partition's readers
+    /// `currentRevision(partition:)` instead.
     public func currentRevision() throws -> Int {
         try pool.readStatement { try ChangeLog.currentRevision($0) }
+    }
+
+    /// The revision of `partition` (a value of the models' partition column, such as an
+    /// account id): that of its last change. Other partitions' commits never move it.
+    public func currentRevision(partition: some DatabaseValueConvertible) throws -> Int {
+        let scope = UndoLog.scope(partition)
+        return try pool.readStatement { try ChangeLog.currentRevision(partition: scope, in: $0) }
     }
 
     /// Notifications of every commit made through this container, from now on.

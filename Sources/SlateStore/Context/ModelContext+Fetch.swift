@@ -76,27 +76,69 @@ extension ModelContext {
     /// rows, and ids of deleted ones. Pass the returned `revision` next time.
     ///
     /// With `partition`, only rows whose partition column (see `ModelSchema`) holds that
-    /// value, and only their tombstones.
+    /// value, and only their tombstones; `revision` is then the partition's
+    /// (`Commit.revision(in:)`). Without it, `revision` is a store sequence
+    /// (`Commit.revision`) and the rows of every partition are read; a sequence older than
+    /// the commit log reaches reads every row again.
     public func changes<Model: PersistentModel>(
         of type: Model.Type, since revision: Int, partition: (any DatabaseValueConvertible)? = nil
     ) throws -> ChangeSet<Model> {
         let table = Model.schema.tableName
-        var filter = ""
-        var arguments: [DatabaseValue] = [.integer(Int64(revision))]
-        if let partition {
-            guard let column = Model.schema.partitionColumn else {
-                throw StoreError.invalidSchema("\(Model.self) declares no partition column")
+        let select = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(table)) AS t"
+        guard let partition else {
+            return try container.pool.read { database in
+                try Self.changesOfEveryPartition(Model.self, since: revision, select: select, in: database)
             }
-            filter = " AND t.\(quote(column)) = ?"
-            arguments.append(partition.databaseValue)
         }
-        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(table)) AS t WHERE t.\"_rev\" > ?\(filter) ORDER BY t.\"_rev\", t.\"_pk\""
+        guard let column = Model.schema.partitionColumn else {
+            throw StoreError.invalidSchema("\(Model.self) declares no partition column")
+        }
+        let sql = "\(select) WHERE t.\"_rev\" > ? AND t.\(quote(column)) = ? ORDER BY t.\"_rev\", t.\"_pk\""
+        let arguments: [DatabaseValue] = [.integer(Int64(revision)), partition.databaseValue]
         return try container.pool.read { database in
             let upserted = try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database)
-            let deleted = try ChangeLog.deletedIDs(table: table, since: revision, partition: partition?.databaseValue, in: database)
+            let deleted = try ChangeLog.deletedIDs(table: table, since: revision, partition: partition.databaseValue, in: database)
             return ChangeSet(upserted: upserted.map(\.model), deleted: deleted,
-                             revision: try ChangeLog.currentRevision(database))
+                             revision: try ChangeLog.currentRevision(partition: UndoLog.scope(partition), in: database))
         }
+    }
+
+    /// Rows of `Model` changed after store sequence `since`, whatever their partition: rows
+    /// of no partition by their revision (the sequence), the others through the commit log.
+    private static func changesOfEveryPartition<Model: PersistentModel>(
+        _ type: Model.Type, since: Int, select: String, in database: Database
+    ) throws -> ChangeSet<Model> {
+        let table = Model.schema.tableName
+        let sequence = try ChangeLog.currentRevision(database)
+        guard let column = Model.schema.partitionColumn else {
+            let upserted = try fetchRows(Model.self, sql: "\(select) WHERE t.\"_rev\" > ? ORDER BY t.\"_rev\", t.\"_pk\"",
+                                         arguments: [.integer(Int64(since))], in: database)
+            return ChangeSet(upserted: upserted.map(\.model), deleted: try ChangeLog.deletedIDs(table: table, since: since, in: database),
+                             revision: sequence)
+        }
+        guard since > 0, since >= (try ChangeLog.commitLogFloor(database)) else {
+            // Everything: no history to go by (a first read, or one from before the log's start).
+            let upserted = try fetchRows(Model.self, sql: "\(select) ORDER BY t.\"_pk\"", arguments: [], in: database)
+            let deleted = try database.rows("SELECT id FROM _slate_tombstones WHERE table_name = ? ORDER BY id", [.text(table)])
+                .compactMap { UUID.fromDatabaseValue($0["id"]) }
+            return ChangeSet(upserted: upserted.map(\.model), deleted: deleted, revision: sequence)
+        }
+        let since: DatabaseValue = .integer(Int64(since))
+        var upserted = try fetchRows(
+            Model.self, sql: "\(select) WHERE t.\(quote(column)) IS NULL AND t.\"_rev\" > ? ORDER BY t.\"_rev\", t.\"_pk\"",
+            arguments: [since], in: database)
+        upserted += try fetchRows(
+            Model.self,
+            sql: "\(select) JOIN _slate_commits AS c ON c.partition = t.\(quote(column)) AND c.revision = t.\"_rev\" WHERE c.seq > ? ORDER BY c.seq, t.\"_pk\"",
+            arguments: [since], in: database)
+        let deleted = try database.rows(
+            """
+            SELECT d.id FROM _slate_tombstones AS d WHERE d.table_name = ? AND d.partition IS NULL AND d.revision > ?
+            UNION ALL
+            SELECT d.id FROM _slate_commits AS c JOIN _slate_tombstones AS d
+              ON d.table_name = ? AND d.partition = c.partition AND d.revision = c.revision WHERE c.seq > ?
+            """, [.text(table), since, .text(table), since]).compactMap { UUID.fromDatabaseValue($0["id"]) }
+        return ChangeSet(upserted: upserted.map(\.model), deleted: deleted, revision: sequence)
     }
 
     static func selectColumns<Model: PersistentModel>(_ type: Model.Type) -> String {

@@ -35,7 +35,8 @@ extension ModelContext {
         try replay(from: .undo, to: .redo, origin: .undo, partition: UndoLog.scope(partition))
     }
 
-    /// Reverts the change committed at `revision` (a save or a redo), even when other
+    /// Reverts the change committed at `revision` (a save or a redo; in a partition's
+    /// history, its revision there, `Commit.revision(in:)`), even when other
     /// changes came after it, as long as none of them touched the same rows since. Returns
     /// the undo's commit, or nil when no such change is in the history (never recorded,
     /// already undone, or pushed out by the undo limit).
@@ -85,7 +86,8 @@ extension ModelContext {
                         try session.restore(image, expected: image.before, target: image.after)
                     }
                 }
-                try UndoLog.push(entry, onto: destination, partition: partition, revision: session.revision, limit: limit, in: database)
+                let revision = partition.flatMap { session.revisions[$0] } ?? session.revision
+                try UndoLog.push(entry, onto: destination, partition: partition, revision: revision, limit: limit, in: database)
                 return (session.commit(origin: origin), entry.label)
             }
         }

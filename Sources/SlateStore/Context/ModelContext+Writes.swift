@@ -62,14 +62,16 @@ extension ModelContext {
                 for change in changes { try apply(change, in: session) }
                 if recordsImages {
                     let scope = UndoLog.partition(of: session.partitions)
+                    // The entry is found again by the revision its history knows the commit by.
+                    let revision = scope.flatMap { session.revisions[$0] } ?? session.revision
                     let tables = session.created.filter { !$0.value.isEmpty }
                     let entry = UndoLog.Entry(
                         label: undoLabel, images: session.images,
                         created: tables.isEmpty ? nil : tables.mapValues { $0.joined(separator: ",") },
                         createdDigests: tables.isEmpty ? nil : Dictionary(uniqueKeysWithValues: tables.keys.map { ($0, session.createdDigestText(table: $0)) }),
-                        createdRevision: tables.isEmpty ? nil : session.revision)
+                        createdRevision: tables.isEmpty ? nil : revision)
                     try UndoLog.push(entry, onto: .undo, partition: scope,
-                                     revision: session.revision, limit: limit, in: database)
+                                     revision: revision, limit: limit, in: database)
                     try UndoLog.clear(.redo, partition: scope, in: database)
                 }
                 return session.commit(origin: .save)

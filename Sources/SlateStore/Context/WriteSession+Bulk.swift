@@ -89,12 +89,13 @@ extension WriteSession {
                                               expectedRevision: created, actualRevision: 0)
                 }
             }
+            // Each partition's tombstones carry that partition's revision.
             for row in try database.rows("SELECT DISTINCT \(partitionSQL) AS partition FROM \(tableName) WHERE \(inChunk)", [list]) {
-                if case .text(let value) = row["partition"] { partitions.insert(value) }
+                let partition = String.fromDatabaseValue(row["partition"])
+                try database.execute(
+                    "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(partitionSQL) IS ? ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
+                    [.text(table.tableName), try revisionValue(for: partition), list, row["partition"]])
             }
-            try database.execute(
-                "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
-                [.text(table.tableName), revisionValue, list])
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }

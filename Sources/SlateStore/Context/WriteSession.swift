@@ -11,12 +11,16 @@ struct RowImage: Codable, Sendable {
 }
 
 /// One write transaction in progress: applies changes with their delete rules, stamps
-/// rows with the commit's revision, and gathers what the commit notification and the
-/// undo log need.
+/// each row and tombstone with its partition's revision (taken the first time the commit
+/// touches that partition; rows of no partition get the store sequence), and gathers
+/// what the commit notification and the undo log need.
 final class WriteSession {
     let database: Database
     let tables: [String: TableSchema]
+    /// The commit's store sequence (see `ChangeLog`).
     let revision: Int
+    /// The revision taken in each partition this commit touched, by partition value.
+    private(set) var revisions: [String: Int] = [:]
     let recordsImages: Bool
     /// Inserted rows are recorded by id (`created`) instead of by image: for bulk writes.
     let recordsInsertsByID: Bool
@@ -40,7 +44,32 @@ final class WriteSession {
         self.recordsInsertsByID = recordsInsertsByID
     }
 
-    var revisionValue: DatabaseValue { .integer(Int64(revision)) }
+    /// The revision that stamps a row of `partition` in this commit (the store sequence
+    /// for nil), taken from the partition's counter the first time.
+    func revision(for partition: String?) throws -> Int {
+        guard let partition else { return revision }
+        if let taken = revisions[partition] { return taken }
+        let taken = try ChangeLog.nextRevision(partition: partition, sequence: revision, in: database)
+        revisions[partition] = taken
+        partitions.insert(partition)
+        return taken
+    }
+
+    func revisionValue(for partition: String?) throws -> DatabaseValue {
+        .integer(Int64(try revision(for: partition)))
+    }
+
+    /// The partition of a row given by its values in `table.columns` order.
+    func partitionOf(_ table: TableSchema, _ values: [DatabaseValue]) -> String? {
+        guard let position = table.partitionPosition, case .text(let value) = values[position] else { return nil }
+        return value
+    }
+
+    /// The partition of a row given as an image (nil for nil).
+    func partitionOf(_ table: TableSchema, row: Row?) -> String? {
+        guard let row, let position = table.partitionPosition, case .text(let value) = row[table.columns[position].name] else { return nil }
+        return value
+    }
 
     // MARK: Inserting and updating
 
@@ -55,7 +84,7 @@ final class WriteSession {
         }
         let id = values[0]
         notePartition(table, values)
-        try database.execute(table.insertSQL, values + [revisionValue])
+        try database.execute(table.insertSQL, values + [try revisionValue(for: partitionOf(table, values))])
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
@@ -75,9 +104,10 @@ final class WriteSession {
         }
         notePartition(table, values)
         if let position = table.partitionPosition, let before, case .text(let old) = before[table.columns[position].name] {
-            partitions.insert(old)
+            // A row moved to another partition is a change of the one it left too.
+            _ = try revision(for: old)
         }
-        try database.execute(table.updateSQL, Array(values.dropFirst()) + [revisionValue, id])
+        try database.execute(table.updateSQL, Array(values.dropFirst()) + [try revisionValue(for: partitionOf(table, values)), id])
         try note(table, id, inserted: false, before: before, values: values)
     }
 
@@ -129,10 +159,10 @@ final class WriteSession {
                 case .nullify:
                     for dependent in dependents {
                         let before = try image(child, dependent)
-                        if let partition = try partitionValue(child, dependent) { partitions.insert(partition) }
+                        let partition = try partitionValue(child, dependent)
                         try database.execute(
                             "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
-                            [revisionValue, dependent])
+                            [try revisionValue(for: partition), dependent])
                         try note(child, dependent, inserted: false, before: before)
                     }
                 case nil:
@@ -151,7 +181,8 @@ final class WriteSession {
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
         guard database.changesCount == 1 else { return }
         if case .text(let text) = id {
-            try ChangeLog.recordDeletion(table: table.tableName, id: text, partition: partition, revision: revision, in: database)
+            try ChangeLog.recordDeletion(table: table.tableName, id: text, partition: partition,
+                                         revision: try revision(for: partition), in: database)
         }
         record(table, id, \.deleted)
         if recordsImages, case .text(let text) = id {
@@ -186,36 +217,36 @@ final class WriteSession {
                 expectedRevision: expected.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0,
                 actualRevision: current.flatMap { Int.fromDatabaseValue($0["_rev"]) } ?? 0)
         }
-        if let position = table.partitionPosition {
-            for row in [current, target].compactMap({ $0 }) {
-                if case .text(let value) = row[table.columns[position].name] { partitions.insert(value) }
-            }
+        for row in [current, target] {
+            if let partition = partitionOf(table, row: row) { _ = try revision(for: partition) }
         }
+        let stamp = try revisionValue(for: partitionOf(table, row: target ?? current))
         switch (current, target) {
         case (nil, nil):
             return
         case (.some, nil):
             let partition = try partitionValue(table, id)
             try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
-            try ChangeLog.recordDeletion(table: table.tableName, id: image.id, partition: partition, revision: revision, in: database)
+            try ChangeLog.recordDeletion(table: table.tableName, id: image.id, partition: partition,
+                                         revision: try revision(for: partition), in: database)
             record(table, id, \.deleted)
         case (nil, .some(let row)):
             let values = table.columnNames.map { row[$0] }
             let taken = try database.scalar("SELECT 1 FROM \(quote(table.tableName)) WHERE \"_pk\" = ?", [row["_pk"]]) != nil
             if taken {
-                try database.execute(table.insertSQL, values + [revisionValue])
+                try database.execute(table.insertSQL, values + [stamp])
             } else {
                 let names = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
                 let marks = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
                 try database.execute(
                     "INSERT INTO \(quote(table.tableName)) (\(names)) VALUES (\(marks))",
-                    [row["_pk"]] + values + [revisionValue])
+                    [row["_pk"]] + values + [stamp])
             }
             try ChangeLog.forgetDeletion(table: table.tableName, id: image.id, in: database)
             record(table, id, \.inserted)
         case (.some, .some(let row)):
             let values = table.columnNames.dropFirst().map { row[$0] }
-            try database.execute(table.updateSQL, values + [revisionValue, id])
+            try database.execute(table.updateSQL, values + [stamp, id])
             record(table, id, \.updated)
         }
     }
@@ -275,7 +306,8 @@ final class WriteSession {
 
     /// The commit notification for what this session wrote.
     func commit(origin: Commit.Origin) -> Commit {
-        Commit(revision: revision, origin: origin, tables: changes.filter { !$0.value.isEmpty }, partitions: partitions)
+        Commit(revision: revision, origin: origin, tables: changes.filter { !$0.value.isEmpty }, partitions: partitions,
+               revisions: revisions)
     }
 
     private func notePartition(_ table: TableSchema, _ values: [DatabaseValue]) {

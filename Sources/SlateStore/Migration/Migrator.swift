@@ -2,6 +2,9 @@ import Foundation
 
 /// Creates or upgrades a database to the container's schema, all in one transaction.
 struct Migrator {
+    /// The version of the store's own tables (`_slate_…`).
+    static let internalLayout = 2
+
     let tables: [TableSchema]
     let version: Int
     let stages: [MigrationStage]
@@ -19,7 +22,9 @@ struct Migrator {
     /// A digest of everything `migrate` brings a file to: the version and, for every
     /// table, its DDL, indexes and search index. FNV-1a, so it is the same in every process.
     var fingerprint: Int64 {
-        var text = "\(version)\n"
+        // The layout of the store's own tables, so that a file from before a change to
+        // them (per-partition revisions: layout 2) is brought up to it when opened.
+        var text = "\(version)\nlayout \(Self.internalLayout)\n"
         for table in tables {
             text += ([table.createTableSQL] + table.createIndexesSQL).joined(separator: "\n")
             if !table.searchableColumns.isEmpty {
@@ -66,11 +71,8 @@ struct Migrator {
             }
             if stored != 0 && stored < version {
                 // An upgrade is a commit: every row may read differently now, so it gets the
-                // new revision and sync clients fetch it again.
-                let revision = try ChangeLog.nextRevision(database)
-                for table in tables {
-                    try database.execute("UPDATE \(quote(table.tableName)) SET \"_rev\" = ?", [.integer(Int64(revision))])
-                }
+                // new revision (its partition's) and sync clients fetch it again.
+                try stampEveryRow(database)
             }
             try database.execute(
                 "INSERT INTO _slate_meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -99,14 +101,40 @@ struct Migrator {
         }
     }
 
+    /// Gives every row a new revision, one commit: its partition's, or the store sequence.
+    private func stampEveryRow(_ database: Database) throws {
+        let session = WriteSession(database: database, tables: [:], revision: try ChangeLog.nextRevision(database), recordsImages: false)
+        for table in tables {
+            guard let partition = table.partitionName.map(quote) else {
+                try database.execute("UPDATE \(quote(table.tableName)) SET \"_rev\" = ?", [try session.revisionValue(for: nil)])
+                continue
+            }
+            for row in try database.rows("SELECT DISTINCT \(partition) AS partition FROM \(quote(table.tableName))") {
+                try database.execute(
+                    "UPDATE \(quote(table.tableName)) SET \"_rev\" = ? WHERE \(partition) IS ?",
+                    [try session.revisionValue(for: String.fromDatabaseValue(row["partition"])), row["partition"]])
+            }
+        }
+    }
+
     private func createInternalTables(_ database: Database) throws {
+        // Per-partition revisions (layout 2): a file from before them starts every partition
+        // at the store sequence it had reached (so no revision a client holds is ever
+        // handed out again), and its commit log at that point.
         try database.execute("""
             CREATE TABLE IF NOT EXISTS _slate_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
             INSERT OR IGNORE INTO _slate_meta(key, value) VALUES ('revision', 0);
+            INSERT OR IGNORE INTO _slate_meta(key, value) SELECT 'revision_floor', value FROM _slate_meta WHERE key = 'revision';
+            INSERT OR IGNORE INTO _slate_meta(key, value) SELECT 'commit_log_floor', value FROM _slate_meta WHERE key = 'revision';
+            CREATE TABLE IF NOT EXISTS _slate_revisions (partition TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+            CREATE TABLE IF NOT EXISTS _slate_commits (
+                seq INTEGER NOT NULL, partition TEXT NOT NULL, revision INTEGER NOT NULL,
+                PRIMARY KEY (seq, partition)) STRICT, WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS _slate_tombstones (
                 table_name TEXT NOT NULL, id TEXT NOT NULL, revision INTEGER NOT NULL, partition TEXT,
                 PRIMARY KEY (table_name, id)) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_tombstones_by_revision ON _slate_tombstones(table_name, revision);
+            CREATE INDEX IF NOT EXISTS _slate_tombstones_by_partition ON _slate_tombstones(table_name, partition, revision);
             CREATE TABLE IF NOT EXISTS _slate_undo (
                 seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL,
                 partition TEXT) STRICT;

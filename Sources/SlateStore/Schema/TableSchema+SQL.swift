@@ -24,12 +24,19 @@ extension TableSchema {
 
     /// The names of the indexes `createIndexesSQL` makes.
     var indexNames: [String] {
-        [tableName + "__rev"] + columns.filter { $0.reference != nil }.map { tableName + "__" + $0.name } + indexes.map(\.name)
+        [revisionIndexName] + columns.filter { $0.reference != nil }.map { tableName + "__" + $0.name } + indexes.map(\.name)
     }
+
+    /// The index change feeds read by: on `_rev`, after the partition column when there is
+    /// one (revisions are per partition).
+    var revisionIndexName: String { tableName + (partitionName == nil ? "__rev" : "__partition_rev") }
 
     /// Indexes: declared ones, one per reference column, and one on `_rev` for change feeds.
     var createIndexesSQL: [String] {
-        var statements = ["CREATE INDEX IF NOT EXISTS \(quote(tableName + "__rev")) ON \(quote(tableName))(\"_rev\")"]
+        let revisionColumns = (partitionName.map { [quote($0)] } ?? []) + ["\"_rev\""]
+        var statements = [
+            "CREATE INDEX IF NOT EXISTS \(quote(revisionIndexName)) ON \(quote(tableName))(\(revisionColumns.joined(separator: ", ")))"
+        ]
         for column in columns where column.reference != nil {
             statements.append(
                 "CREATE INDEX IF NOT EXISTS \(quote(tableName + "__" + column.name)) ON \(quote(tableName))(\(quote(column.name)))"
