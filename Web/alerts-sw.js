@@ -20,10 +20,14 @@ self.addEventListener("push", (event) => {
   event.waitUntil(
     self.registration.showNotification(alert.title, {
       body: due ? "Due " + due.toLocaleString() + (alert.late ? " (late)" : "") : "",
+      // The delivery id: a repeat of a delivery (sent again after an interrupted attempt)
+      // replaces its notification instead of adding a second one.
       tag: alert.id,
+      renotify: false,
       icon: "/icons/icon-192.png",
       data: alert,
-      actions: [{ action: "complete", title: "Complete" }, ...SNOOZE_ACTIONS],
+      // A test alert's task is made up: nothing to complete or snooze.
+      actions: alert.test ? [] : [{ action: "complete", title: "Complete" }, ...SNOOZE_ACTIONS],
     }),
   );
 });
@@ -37,21 +41,23 @@ function call(method, path, body) {
   });
 }
 
+/**
+ * What a click on an alert's notification does: Complete and Snooze act through the API
+ * (resolving to its response); a click on the notification itself opens the task. A test
+ * alert has nothing to act on. On `self` so that the browser tests can run it as a click does.
+ */
+self.slateAlertAction = function (alert, action) {
+  if (!alert.taskId || (alert.test && action)) return Promise.resolve(null);
+  if (action === "complete") return call("PATCH", `/tasks/${alert.taskId}`, { isCompleted: true });
+  if (action.startsWith("snooze-")) return call("POST", `/tasks/${alert.taskId}/snooze`, { until: action.slice("snooze-".length) });
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+    if (open) return open.navigate(alert.url).then((client) => (client || open).focus());
+    return self.clients.openWindow(alert.url);
+  });
+};
+
 self.addEventListener("notificationclick", (event) => {
-  const alert = event.notification.data || {};
   event.notification.close();
-  if (!alert.taskId) return;
-  if (event.action === "complete") {
-    event.waitUntil(call("PATCH", `/tasks/${alert.taskId}`, { isCompleted: true }));
-  } else if (event.action.startsWith("snooze-")) {
-    event.waitUntil(call("POST", `/tasks/${alert.taskId}/snooze`, { until: event.action.slice("snooze-".length) }));
-  } else {
-    event.waitUntil(
-      self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-        const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
-        if (open) return open.navigate(alert.url).then((client) => (client || open).focus());
-        return self.clients.openWindow(alert.url);
-      }),
-    );
-  }
+  event.waitUntil(self.slateAlertAction(event.notification.data || {}, event.action || ""));
 });

@@ -2,7 +2,7 @@
 // readable, without a connection. API requests always go to the network (never cached).
 importScripts("/alerts-sw.js");   // Web Push: alerts with Complete and Snooze
 
-const CACHE = "slate-shell-v4";
+const CACHE = "slate-shell-v5";
 const SHELL = [
   "/",
   "/index.html",
@@ -36,6 +36,8 @@ const SHELL = [
   "/js/changes.js",
   "/js/subtasks.js",
   "/js/alerts.js",
+  "/js/alerteditor.js",
+  "/js/alertsettings.js",
   "/alerts.css",
 ];
 

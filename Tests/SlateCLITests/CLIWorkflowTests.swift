@@ -22,7 +22,7 @@ import Testing
         let task = try #require(try cli.json("add", "Lock budget", "--due", "2026-12-24", "--tag", "money", "--flag") as? [String: Any])
         #expect(Set(task.keys) == [
             "id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due", "isAllDay",
-            "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "reminderOffset", "alerts", "subtaskCount", "created", "modified",
+            "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "alerts", "subtaskCount", "created", "modified",
         ])
         #expect(task["due"] as? String == "2026-12-24")
         #expect(task["isAllDay"] as? Bool == true)

@@ -6,19 +6,37 @@ import Testing
 /// A channel that records what it is given, and fails while told to.
 final class RecordingChannel: AlertChannel {
     let name = "test"
-    private let state = Mutex<(sent: [FiredAlert], failing: Bool)>(([], false))
+    private let state = Mutex<(sent: [FiredAlert], failing: Bool, hanging: Bool)>(([], false, false))
+    private let hung = Mutex<[CheckedContinuation<Void, Never>]>([])
     var sent: [FiredAlert] { state.withLock { $0.sent } }
     func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+    /// While hanging, a delivery is recorded as sent and then never returns (until `release`),
+    /// as when the process is killed right after sending.
+    func hang(_ hanging: Bool) { state.withLock { $0.hanging = hanging } }
+    func release() { for waiter in hung.withLock({ hung in defer { hung = [] }; return hung }) { waiter.resume() } }
 
     func targets(accountID: UUID, settings: AlertSettings) throws -> [String] { ["test:a", "test:b"] }
 
     func deliver(_ alert: FiredAlert) async throws {
-        try state.withLock { state in
+        let hanging = try state.withLock { state in
             if state.failing { throw RetryableFailure() }
             state.sent.append(alert)
+            return state.hanging
         }
+        if hanging { await withCheckedContinuation { waiter in hung.withLock { $0.append(waiter) } } }
     }
 }
+
+/// Waits until `condition` holds, failing after `seconds`.
+func waitUntil(seconds: Double = 10, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { throw WaitTimedOut() }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+struct WaitTimedOut: Error {}
 
 struct RetryableFailure: Error {}
 
@@ -143,10 +161,103 @@ extension Slate {
         try await harness.pass()
         #expect(harness.sent(done).isEmpty && harness.sent(gone).isEmpty)
         #expect(harness.sent(dismissed).count == 4, "dismissing the 10:30 alert leaves the 11:00 one")
-        #expect(harness.sent(snoozed).isEmpty, "snoozed past its 11:00 alert")
+        #expect(harness.sent(snoozed).map(\.fireAt) == [due, due], "a snooze before the alert fired does not hold it back")
         harness.clock.advance(by: 30 * 60)   // 11:35
         try await harness.pass()
-        #expect(harness.sent(snoozed).map(\.fireAt) == [date(2026, 11, 29, 11, 30), date(2026, 11, 29, 11, 30)])
+        #expect(harness.sent(snoozed).map(\.fireAt) == [due, due, date(2026, 11, 29, 11, 30), date(2026, 11, 29, 11, 30)])
+    }
+
+    @Test func snoozingAFiredAlertDoesNotHoldBackTheTasksLaterAlerts() async throws {
+        let harness = try SchedulerHarness()
+        let due = date(2026, 11, 29, 11, 0)
+        let task = try harness.task("Call the mixer", due: due, alerts: ["30m", "due"])
+        harness.clock.advance(by: 16 * 60)   // 10:31: the 30m alert fired
+        try await harness.pass()
+        #expect(harness.sent(task).map(\.fireAt) == [date(2026, 11, 29, 10, 30), date(2026, 11, 29, 10, 30)])
+        try harness.slate.snoozeAlert(taskID: task.id, until: date(2026, 11, 29, 11, 31))
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == due, "the due-time alert still comes first")
+        harness.clock.advance(by: 30 * 60)   // 11:01
+        try await harness.pass()
+        #expect(harness.sent(task).filter { $0.fireAt == due }.count == 2, "the due-time alert fired at its time")
+        harness.clock.advance(by: 31 * 60)   // 11:32
+        try await harness.pass()
+        #expect(harness.sent(task).filter { $0.fireAt == date(2026, 11, 29, 11, 31) }.count == 2, "and the snoozed one came back")
+        #expect(harness.sent(task).count == 6)
+    }
+
+    @Test func aSendInterruptedByAKillGoesAgainWithTheSameIdMarkedAsAPossibleRepeat() async throws {
+        let harness = try SchedulerHarness()
+        let task = try harness.task("Interrupted", due: date(2026, 11, 29, 10, 16), alerts: ["due"])
+        harness.clock.advance(by: 60)
+        harness.channel.hang(true)
+        // The attempt is recorded, the channel has sent, and the process dies before the outcome is recorded.
+        let killed = Task { [scheduler = harness.scheduler] in
+            try scheduler.syncCursors()
+            try scheduler.fireDue()
+            try await scheduler.deliverPending()
+        }
+        try await waitUntil { harness.sent(task).count == 2 }
+        harness.channel.hang(false)
+        try harness.restart()
+        try await harness.pass()
+        let sent = harness.sent(task)
+        #expect(sent.count == 4, "each device once more, and no more")
+        #expect(Set(sent.prefix(2).map(\.deliveryID)) == Set(sent.suffix(2).map(\.deliveryID)), "with the same delivery ids")
+        #expect(sent.prefix(2).allSatisfy { !$0.mayBeRepeat } && sent.suffix(2).allSatisfy(\.mayBeRepeat))
+        try await harness.pass()
+        #expect(harness.sent(task).count == 4)
+        harness.channel.release()
+        _ = await killed.result
+    }
+
+    @Test func anAlarmAcknowledgedOrSnoozedInThunderbirdIsNotSentAgainOrComesBackWhenItsDoes() async throws {
+        let harness = try SchedulerHarness()
+        func thunderbird(_ extra: [String]) -> Data {
+            Data(([
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "BEGIN:VTODO",
+                "UID:tb-1", "SUMMARY:Send the cue sheet", "DUE:20261129T100000Z",
+            ] + extra + [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT15M", "END:VALARM",
+                "END:VTODO", "END:VCALENDAR", "",
+            ]).joined(separator: "\r\n").utf8)
+        }
+        // 10:15 Paris is 09:15 UTC: the alarms fire at 09:45 and 10:00 UTC.
+        _ = try harness.slate.storeCalendarObject(thunderbird([]), named: "tb-1.ics", in: .inbox)
+        let task = try #require(try harness.slate.tasks().first { $0.title == "Send the cue sheet" })
+        try await harness.pass()
+        // Thunderbird showed and dismissed the 15-minute alarm early (the machine's clock), then snoozed the whole task.
+        _ = try harness.slate.storeCalendarObject(thunderbird(["X-MOZ-LASTACK:20261129T094600Z"]), named: "tb-1.ics", in: .inbox)
+        try await harness.pass()
+        harness.clock.advance(by: 32 * 60)   // 10:47 Paris, 09:47 UTC
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty, "acknowledged in Thunderbird: not sent again")
+        _ = try harness.slate.storeCalendarObject(thunderbird(["X-MOZ-LASTACK:20261129T100100Z", "X-MOZ-SNOOZE-TIME:20261129T103000Z"]),
+                                                  named: "tb-1.ics", in: .inbox)
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == date(2026, 11, 29, 11, 30), "comes back at Thunderbird's snooze time (10:30 UTC)")
+        harness.clock.advance(by: 14 * 60)   // 11:01 Paris: the 10:00 UTC alarm was acknowledged too
+        try await harness.pass()
+        #expect(harness.sent(task).isEmpty)
+        harness.clock.advance(by: 30 * 60)   // 11:31 Paris
+        try await harness.pass()
+        #expect(harness.sent(task).map(\.fireAt) == [date(2026, 11, 29, 11, 30), date(2026, 11, 29, 11, 30)])
+        // The task changes in Slate; the client's bytes still say snoozed until 10:30: it does not come back.
+        _ = try harness.slate.updateTask(task.id, TaskPatch(notes: "edited in Slate"))
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == nil && harness.sent(task).count == 2)
+    }
+
+    @Test func aTestAlertGoesToEveryChannelAndDeviceOnce() async throws {
+        let harness = try SchedulerHarness()
+        let id = try harness.slate.requestTestAlert()
+        try await harness.pass()
+        try await harness.pass()
+        let sent = harness.channel.sent.filter { $0.task.id == id }
+        #expect(sent.map(\.channel).sorted() == ["test:a", "test:b"])
+        #expect(sent.allSatisfy { $0.isTest && $0.task.title == TestAlert.title })
+        #expect(harness.scheduler.deliveryCounts() == [DeliveryCount(channel: "test", outcome: "sent", count: 2)])
     }
 
     @Test func aRepeatingTaskAlertsAgainForItsNextOccurrence() async throws {
@@ -192,5 +303,7 @@ extension Slate {
         try await harness.pass()
         #expect(harness.sent(task).count == 2)
         #expect(AlertScheduler.backoff(afterAttempt: 2) == 60 && AlertScheduler.backoff(afterAttempt: 20) == 3600)
+        #expect(harness.scheduler.deliveryCounts() == [DeliveryCount(channel: "test", outcome: "retried", count: 2),
+                                                        DeliveryCount(channel: "test", outcome: "sent", count: 2)])
     }
 }

@@ -16,7 +16,7 @@ import Testing
             TaskDraft(title: "Plain"),
             TaskDraft(title: "Everything \"quoted\" é", notes: "line\nline", listID: list.id, priority: .critical,
                       due: DueDate(date: Date(timeIntervalSince1970: 1_800_000_000.123), isAllDay: false), isFlagged: true,
-                      tags: ["home", "çà", "a\\b"], recurrence: Recurrence(.weekly, interval: 2), parentID: parent.id, reminderOffset: 900),
+                      tags: ["home", "çà", "a\\b"], recurrence: Recurrence(.weekly, interval: 2), parentID: parent.id, alerts: [TaskAlert(.beforeDue(seconds: 900))]),
             TaskDraft(title: "All day", due: DueDate(date: Date(timeIntervalSince1970: 1_795_910_400), isAllDay: true), tags: []),
         ]
         drafts[0].priority = .low

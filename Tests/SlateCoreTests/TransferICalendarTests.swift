@@ -168,7 +168,8 @@ import Testing
         let first = tasks[0], second = tasks[1], third = tasks[2]
         #expect(first.due == date(2026, 12, 1, 15) && !first.isAllDay, "09:00 in New York is 15:00 in Paris")
         #expect(first.priority == .high && first.recurrence == Recurrence(.monthly, interval: 3) && first.listID == groceries.id)
-        #expect(first.reminderOffset == 1800, "an absolute trigger 30 minutes before the due time")
+        #expect(first.alerts.compactMap { $0.fireDate(due: first.due, calendar: testCalendar) } == [date(2026, 12, 1, 14, 30)],
+                "an absolute trigger 30 minutes before the due time")
         #expect(first.id == ICalendarFormat.uuid(forUID: "parent-task@example.com"))
         #expect(second.parentID == first.id && second.priority == .low && second.tags == ["shop", "dairy", "urgent"])
         #expect(second.due == date(2026, 12, 2, 10, 15), "a floating time is local time")

@@ -27,7 +27,7 @@ import Testing
         #expect(outline.number == board.outline.number)
         #expect(outline.notes == TransferBoard.outlineNotes)
         #expect(outline.due == date(2026, 11, 27) && outline.isAllDay)
-        #expect(outline.recurrence == Recurrence(.weekly, interval: 2) && outline.reminderOffset == 900)
+        #expect(outline.recurrence == Recurrence(.weekly, interval: 2) && outline.alerts == [TaskAlert(.beforeDue(seconds: 900))])
         #expect(outline.priority == .critical && outline.isFlagged && outline.tags == ["writing", "act-2"])
         let scene = try target.task(id: board.scene.id).model
         #expect(scene.parentID == board.outline.id && scene.due == date(2026, 12, 1, 9, 30) && !scene.isAllDay)
@@ -55,7 +55,7 @@ import Testing
                 {"activeCount":1,"color":"#FF6B6B","created":"2026-11-29T09:15:00.000Z","icon":"book","id":"\(listID)","name":"Story","order":1.0}
               ],
               "tasks": [
-                {"alerts":["0d@09:00"],"completedAt":null,"created":"2026-11-29T09:15:00.000Z","due":"2026-12-24","id":"\(id)","isAllDay":true,"isCompleted":false,"isFlagged":false,"isOverdue":false,"list":"Story","listId":"\(listID)","modified":"2026-11-29T09:15:00.000Z","notes":"","number":1,"order":1.0,"parentId":null,"priority":"high","recurrence":null,"reminderOffset":null,"subtaskCount":{"active":0,"total":0},"tags":["writing"],"title":"Write \\"Act 2\\""}
+                {"alerts":["0d@09:00"],"completedAt":null,"created":"2026-11-29T09:15:00.000Z","due":"2026-12-24","id":"\(id)","isAllDay":true,"isCompleted":false,"isFlagged":false,"isOverdue":false,"list":"Story","listId":"\(listID)","modified":"2026-11-29T09:15:00.000Z","notes":"","number":1,"order":1.0,"parentId":null,"priority":"high","recurrence":null,"subtaskCount":{"active":0,"total":0},"tags":["writing"],"title":"Write \\"Act 2\\""}
               ]
             }
 

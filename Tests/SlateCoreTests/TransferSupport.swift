@@ -25,11 +25,11 @@ struct TransferBoard {
         let outline = try slate.addTask(TaskDraft(
             title: "Write Act 2 outline", notes: Self.outlineNotes, listID: story.id, priority: .critical,
             due: DueDate(date: date(2026, 11, 27), isAllDay: true), isFlagged: true, tags: ["writing", "act-2"],
-            recurrence: Recurrence(.weekly, interval: 2), reminderOffset: 900))
+            recurrence: Recurrence(.weekly, interval: 2), alerts: [TaskAlert(.beforeDue(seconds: 900))]))
         clock.advance(by: 61)
         let scene = try slate.addTask(TaskDraft(
             title: "Outline scene 3", listID: story.id, priority: .high,
-            due: DueDate(date: date(2026, 12, 1, 9, 30), isAllDay: false), parentID: outline.id, reminderOffset: 3600))
+            due: DueDate(date: date(2026, 12, 1, 9, 30), isAllDay: false), parentID: outline.id, alerts: [TaskAlert(.beforeDue(seconds: 3600))]))
         clock.advance(by: 62)
         var budget = try slate.addTask(TaskDraft(title: "Lock final production budget", listID: bigShoot.id, priority: .medium))
         milk = try slate.addTask(TaskDraft(title: "Buy milk", priority: .low, tags: ["home"]))

@@ -10,7 +10,7 @@ import Testing
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "[" && lines.last == "]" && lines.count == 8)
         let outline = board.outline.id.uuidString.lowercased()
-        #expect(lines[1] == #"  {"uuid":"\#(outline)","description":"Write Act 2 outline","status":"pending","entry":"20261129T091600Z","modified":"20261129T091600Z","due":"20261126T230000Z","priority":"H","project":"Story","tags":["writing","act-2"],"recur":"2weeks","annotations":[{"entry":"20261129T091600Z","description":"Woody; the museum, subplot\nSecond line with a \\ backslash"}],"slatepriority":"critical","slateflagged":"yes","slateorder":"1","slatereminder":"900","slatealerts":"15m"},"#)
+        #expect(lines[1] == #"  {"uuid":"\#(outline)","description":"Write Act 2 outline","status":"pending","entry":"20261129T091600Z","modified":"20261129T091600Z","due":"20261126T230000Z","priority":"H","project":"Story","tags":["writing","act-2"],"recur":"2weeks","annotations":[{"entry":"20261129T091600Z","description":"Woody; the museum, subplot\nSecond line with a \\ backslash"}],"slatepriority":"critical","slateflagged":"yes","slateorder":"1","slatealerts":"15m"},"#)
         #expect(lines[3] == #"  {"uuid":"\#(board.budget.id.uuidString.lowercased())","description":"Lock final production budget","status":"completed","entry":"20261129T091803Z","modified":"20261129T101803Z","end":"20261129T101803Z","priority":"M","project":"Big Shoot","slateorder":"1"},"#)
         #expect(lines[2].contains(#""due":"20261201T083000Z""#) && lines[2].contains(#""slateparent":"\#(outline)""#))
         #expect(lines[6].contains(#""slateorder":"1.5""#))
@@ -83,7 +83,8 @@ import Testing
         let outline = try slate.task(id: UUID(uuidString: "100fec86-4fa5-4fbe-8f98-2d1f38d07921")!).model
         #expect(outline.title == "Write Act 2 outline" && !outline.isCompleted)
         #expect(outline.recurrence == Recurrence(.weekly, interval: 2) && outline.due == date(2026, 11, 27) && outline.isAllDay)
-        #expect(outline.priority == .critical && outline.isFlagged && outline.reminderOffset == 900)
+        #expect(outline.priority == .critical && outline.isFlagged)
+        #expect(outline.alerts == [TaskAlert(.beforeDue(seconds: 900))], "an export from before alerts: its slatereminder becomes one")
         #expect(outline.notes == TransferBoard.outlineNotes && outline.tags == ["act-2", "writing"])
         let scene = try slate.task(id: UUID(uuidString: "34ba848b-d17c-451d-86fc-75329c47a99d")!).model
         #expect(scene.parentID == outline.id && scene.due == date(2026, 12, 1, 9, 30) && !scene.isAllDay)

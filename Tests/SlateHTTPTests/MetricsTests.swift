@@ -104,6 +104,17 @@ import Testing
         #expect(text.contains("# TYPE slate_commits_total counter\nslate_commits_total 7\n"))
     }
 
+    @Test func labelledCountersAreRenderedWithEscapedLabels() {
+        let registry = MetricsRegistry()
+        registry.addCounters("slate_alert_deliveries_total", help: "Deliveries.") {
+            [([("channel", "push"), ("outcome", "sent")], 3), ([("channel", "we\"b"), ("outcome", "failed")], 1)]
+        }
+        let text = registry.render()
+        #expect(text.contains("# TYPE slate_alert_deliveries_total counter\n"))
+        #expect(text.contains("slate_alert_deliveries_total{channel=\"push\",outcome=\"sent\"} 3\n"))
+        #expect(text.contains("slate_alert_deliveries_total{channel=\"we\\\"b\",outcome=\"failed\"} 1\n"))
+    }
+
     @Test func theServiceLogWritesJSONLinesWithoutTheQuery() async throws {
         let lines = LogLines()
         let log = ServiceLog(format: .json, write: lines.writer)

@@ -52,7 +52,15 @@ import Testing
         let changed = try await api.send(.patch, "/api/v1/alerts/settings",
                                          json: ["timedDefaults": ["10m"], "webhookURL": "http://127.0.0.1:9/hook", "email": "ana@example.org"])
         #expect(changed.status == 200)
-        #expect((changed.json["webhookSecret"] as? String)?.count == 64)
+        let secret = try #require(changed.json["webhookSecret"] as? String)
+        #expect(secret.count == 64)
+        let read = try await api.send(.get, "/api/v1/alerts/settings")
+        #expect(read.json["webhookSecret"] is NSNull, "the secret is shown once, when it is made")
+        let again = try await api.send(.patch, "/api/v1/alerts/settings", json: ["webhookURL": "http://127.0.0.1:9/other"])
+        #expect(again.json["webhookSecret"] is NSNull, "changing the URL keeps the secret, unshown")
+        let renewed = try await api.send(.patch, "/api/v1/alerts/settings", json: ["newWebhookSecret": true])
+        let newSecret = try #require(renewed.json["webhookSecret"] as? String)
+        #expect(newSecret.count == 64 && newSecret != secret)
         let task = try await api.send(.post, "/api/v1/tasks", json: ["title": "Grade", "due": "2026-11-30T17:00:00Z"])
         #expect(task.json["alerts"] as? [String] == ["10m"])
         let badURL = try await api.send(.patch, "/api/v1/alerts/settings", json: ["webhookURL": "ftp://example.org"])
@@ -61,6 +69,28 @@ import Testing
         #expect(badEmail.status == 422 && badEmail.errorField == "email")
         let other = try await api.send(.get, "/api/v1/alerts/settings", as: "b")
         #expect(other.json["webhookURL"] is NSNull, "settings are per account")
+        let noHook = try await api.send(.patch, "/api/v1/alerts/settings", as: "b", json: ["newWebhookSecret": true])
+        #expect(noHook.status == 422 && noHook.errorField == "newWebhookSecret")
+    }
+
+    @Test func aTestAlertIsAskedForAndReachesTheAccountsOpenPages() async throws {
+        let api = try APIHarness()
+        let mine = try await api.api.router.respond(to: Request(method: .get, target: "/api/v1/events", headers: ["X-Account": "a"]))
+        let asked = try await api.send(.post, "/api/v1/alerts/test")
+        #expect(asked.status == 202 && asked.json["title"] as? String == TestAlert.title)
+        let scheduler = AlertScheduler(container: api.container, channels: [api.api.pageAlerts])
+        try await scheduler.deliverPending()
+        guard case .stream(let chunks) = mine.body else { Issue.record("not a stream"); return }
+        var iterator = chunks.makeAsyncIterator()
+        var text = ""
+        while !text.contains("event: alert"), let chunk = await iterator.next() { text += String(decoding: chunk, as: UTF8.self) }
+        #expect(text.contains("\"test\":true") && text.contains(TestAlert.title))
+    }
+
+    @Test func reminderOffsetIsRefusedNamingAlerts() async throws {
+        let api = try APIHarness()
+        let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "Old client", "due": "2026-11-29T17:00:00Z", "reminderOffset": 900])
+        #expect(created.status == 422 && created.errorField == "reminderOffset" && created.errorMessage?.contains("alerts") == true)
     }
 
     @Test func anAlertReachesTheAccountsOpenPagesOnly() async throws {

@@ -25,14 +25,14 @@ import Testing
             isCompleted: true, completedAt: now.addingTimeInterval(0.5), created: now.addingTimeInterval(-86_400 * 400),
             modified: now.addingTimeInterval(-0.001), due: now.addingTimeInterval(-3600), priority: .critical,
             isFlagged: true, listID: list.id, parentID: UUID(), order: 2.5, tags: ["home", "çà"],
-            recurrence: Recurrence(.weekly, interval: 2), reminderOffset: 900),
+            recurrence: Recurrence(.weekly, interval: 2)),
         // All-day, overdue and not; a list the account does not have; whole and huge orders.
         TaskItem(accountID: account, title: "All day", created: now, due: now.addingTimeInterval(-86_400 * 2), isAllDay: true,
-                 listID: UUID(), order: 1, reminderOffset: 0),
+                 listID: UUID(), order: 1),
         TaskItem(accountID: account, title: "Tomorrow", created: now, due: now.addingTimeInterval(86_400), isAllDay: true,
                  order: 1e20, recurrence: Recurrence(.daily)),
         TaskItem(accountID: account, title: "Old and far", created: Date(timeIntervalSince1970: -12_000_000_000),
-                 due: Date(timeIntervalSince1970: 4_102_444_800.123), order: -0.1, reminderOffset: -60),
+                 due: Date(timeIntervalSince1970: 4_102_444_800.123), order: -0.1),
         TaskItem(accountID: account, title: "Before the Gregorian calendar", created: Date(timeIntervalSince1970: -13_000_000_000.25),
                  due: Date(timeIntervalSince1970: -13_000_000_000), isAllDay: true),
     ]

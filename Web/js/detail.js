@@ -1,5 +1,6 @@
 // The detail pane: inline editing that saves as you type, subtasks, and conflicts shown to
 // the user (a 412 is never overwritten silently).
+import { AlertEditor, describeAlert } from "./alerteditor.js";
 import { OfflineError, api } from "./api.js";
 import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
 import * as route from "./state.js";
@@ -20,6 +21,7 @@ export class Detail {
     this.timer = null;
     this.saving = null;
     this.subtasks = new Subtasks(this);
+    this.alertEditor = new AlertEditor($("detail-alerts"), { prefix: "detail", onChange: (alerts) => this.change("alerts", alerts) });
     this.wire();
   }
 
@@ -49,6 +51,7 @@ export class Detail {
       const input = $("detail-due");
       showDueInput(input, $("detail-all-day"), has, { fillEmpty: turnedOn });
       $("detail-due-clear").hidden = !has;
+      this.alertEditor.setDue({ hasDue: has, isAllDay: $("detail-all-day").checked });
       if (!has) return this.change("due", null);
       if (!dueInputComplete(input)) return this.dueIncomplete();
       this.change("due", dueFromInput(input.value, $("detail-all-day").checked));
@@ -161,6 +164,7 @@ export class Detail {
     input.type = task.isAllDay ? "date" : "datetime-local";
     input.value = dueInputValue(task);
     input.hidden = !task.due;
+    this.alertEditor.set(task.alerts, { hasDue: !!task.due, isAllDay: task.isAllDay });
     $("detail-flag").checked = task.isFlagged;
     $("detail-created").textContent = friendlyDateTime(task.created);
     this.showCompletion(task);
@@ -298,6 +302,7 @@ export class Detail {
             $("detail-title-error").textContent = error.message;
             $("detail-title-error").hidden = false;
           }
+          if (error.field === "alerts") this.alertEditor.showError(error.message);
         }
         this.app.onError(error, { quiet: true });
         return;
@@ -318,6 +323,7 @@ export class Detail {
       ["notes", "Notes", (t) => t.notes || "—"],
       ["priority", "Priority", (t) => priorityInfo(t.priority).label],
       ["due", "Due", (t) => (t.due ? friendlyDue(t) : "—")],
+      ["alerts", "Alerts", (t) => (t.alerts || []).map((a) => describeAlert(a, t)).join("; ") || "—"],
       ["isFlagged", "Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
       ["isCompleted", "Completed", (t) => (t.isCompleted ? "Yes" : "No")],
       ["listId", "List", (t) => this.app.lists.find((l) => l.id === t.listId)?.name || "No list"],

@@ -1,6 +1,7 @@
 // The dialogs: the full task form (new, or edit with Save / Cancel where Cancel discards),
 // the list form (name, colour from the palette or custom, icon) and deleting a list.
-import { api } from "./api.js";
+import { AlertEditor } from "./alerteditor.js";
+import { api, request } from "./api.js";
 import { vocabulary } from "./vocabulary.js";
 import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
 
@@ -18,7 +19,13 @@ export class TaskForm {
       $("task-form-add").disabled = !f.title.value.trim();
     };
     f.title.addEventListener("input", updateButton);
-    const dueToggle = ({ turnedOn = false } = {}) => showDueInput(f.due, f.allDay, f.hasDue.checked, { fillEmpty: turnedOn });
+    // A new task gets the account's default alerts unless the user changes them here.
+    this.alertEditor = new AlertEditor($("task-form-alerts"), { prefix: "task-form", onChange: () => (this.alertsTouched = true) });
+    const dueToggle = ({ turnedOn = false } = {}) => {
+      showDueInput(f.due, f.allDay, f.hasDue.checked, { fillEmpty: turnedOn });
+      if (this.editing || this.alertsTouched) this.alertEditor.setDue({ hasDue: f.hasDue.checked, isAllDay: f.allDay.checked });
+      else this.showDefaultAlerts();
+    };
     f.hasDue.addEventListener("change", () => dueToggle({ turnedOn: true }));
     f.allDay.addEventListener("change", () => dueToggle());
     this.dueToggle = dueToggle;
@@ -66,6 +73,9 @@ export class TaskForm {
     f.isCompleted.checked = !!(task && task.isCompleted);
     $("task-form-completed").hidden = !task;
     this.form.querySelector(".form-error").hidden = true;
+    this.alertsTouched = false;
+    this.alertEditor.set(task ? task.alerts : [], { hasDue: f.hasDue.checked, isAllDay: f.allDay.checked });
+    if (!task) this.defaults = null; // read again: settings may have changed
     this.dueToggle();
     this.updateButton();
     this.original = task ? this.values() : null;
@@ -73,10 +83,26 @@ export class TaskForm {
     f.title.focus();
   }
 
-  /** The form's fields as the API takes them. */
+  /** A new task's alerts: the account's defaults for a timed or an all-day due date. */
+  async showDefaultAlerts() {
+    const f = this.form.elements;
+    if (!f.hasDue.checked) return this.alertEditor.set([], { hasDue: false, isAllDay: false });
+    try {
+      this.defaults = this.defaults || (await request("GET", "/alerts/settings")).data;
+    } catch {
+      this.defaults = { timedDefaults: [], allDayDefaults: [] };
+    }
+    if (this.editing || this.alertsTouched || !this.dialog.open) return;
+    const allDay = f.allDay.checked;
+    this.alertEditor.set(allDay ? this.defaults.allDayDefaults : this.defaults.timedDefaults, { hasDue: true, isAllDay: allDay });
+  }
+
+  /** The form's fields as the API takes them (alerts only when chosen here: else the defaults). */
   values() {
     const f = this.form.elements;
+    const alerts = this.editing || this.alertsTouched ? { alerts: this.alertEditor.value } : {};
     return {
+      ...alerts,
       title: f.title.value.trim(),
       notes: f.notes.value,
       listId: f.listId.value || null,
@@ -110,7 +136,8 @@ export class TaskForm {
     }
     let changes = fields;
     if (this.editing) {
-      changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => value !== this.original[key]));
+      const same = (a, b) => (Array.isArray(a) ? JSON.stringify(a) === JSON.stringify(b) : a === b);
+      changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => !same(value, this.original[key])));
       if (!Object.keys(changes).length) {
         this.dialog.close();
         return;

@@ -1,6 +1,7 @@
-// Settings: the account's API tokens — each with its label, when it was created, last used
+// Settings: the CalDAV address, the account's API tokens — each with its label, when it was created, last used
 // and when it expires — a form to create one (its secret is shown once, here) and a way to
 // revoke one. Self-contained: main.js only shows it for ?view=settings.
+import { alertSettingsSection } from "./alertsettings.js";
 import { request } from "./api.js";
 import { el, friendlyDateTime } from "./format.js";
 
@@ -146,4 +147,10 @@ export async function showSettings(section) {
 
   section.replaceChildren(syncBox(), heading, intro, form, fresh, list, empty);
   await reload();
+  // Alerts come after the tokens; a failure to read them leaves the rest usable.
+  try {
+    section.append(await alertSettingsSection());
+  } catch (failure) {
+    section.append(el("p", "form-error", `The alert settings could not be read: ${failure.message}`));
+  }
 }

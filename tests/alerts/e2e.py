@@ -68,6 +68,8 @@ class Webhook:
     def __init__(self):
         self.lock = threading.Lock()
         self.posts = []          # (delivery id, payload)
+        self.acted = []          # delivery ids a receiver that drops known ids acted on
+        self.repeats = []        # (delivery id, whether it said X-Slate-Redelivery) of each repeat
         self.secret = b""
         self.fail_next = 0       # answer 503 this many times
         self.kill_on_arrival = None  # a callable run (once) when a request arrives
@@ -88,6 +90,13 @@ class Webhook:
                 if payload["id"] != self.headers.get("X-Slate-Delivery"):
                     fail("X-Slate-Delivery differs from the payload's id")
                 with hook.lock:
+                    known = any(known_id == payload["id"] for known_id, _ in hook.posts)
+                    if known:
+                        hook.repeats.append((payload["id"], self.headers.get("X-Slate-Redelivery") == "true"))
+                    elif self.headers.get("X-Slate-Redelivery") == "true" and payload.get("repeat") is not True:
+                        fail("X-Slate-Redelivery without the payload's repeat")
+                    if not known:
+                        hook.acted.append(payload["id"])
                     hook.posts.append((payload["id"], payload))
                     kill, hook.kill_on_arrival = hook.kill_on_arrival, None
                     failing = hook.fail_next > 0
@@ -149,8 +158,11 @@ class PushService:
                 if self.headers.get("Content-Encoding") != "aes128gcm":
                     fail(f"push Content-Encoding {self.headers.get('Content-Encoding')}")
                 plain = http_ece.decrypt(body, private_key=service.private_key, auth_secret=service.auth, version="aes128gcm")
+                message = json.loads(plain)
+                if self.headers.get("Topic") != message["id"].replace("-", ""):
+                    fail(f"push Topic {self.headers.get('Topic')} is not the delivery id {message['id']}")
                 with service.lock:
-                    service.messages.append(json.loads(plain))
+                    service.messages.append(message)
                 self.send_response(201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -359,8 +371,16 @@ def main():
             if len(ids) != 1 or len(mails) != 1:
                 fail(f"{task['title']}: webhook deliveries {ids}, emails {mails}")
         resent = sum(len(hook.for_task(task["id"])) - 1 for task in tasks)
+        with hook.lock:
+            unmarked = [delivery for delivery, marked in hook.repeats if not marked]
+            acted = list(hook.acted)
+        if unmarked:
+            fail(f"a delivery sent again after a kill was not marked X-Slate-Redelivery: {unmarked}")
+        if len(acted) != len(set(acted)):
+            fail("a receiver that drops known delivery ids acted twice")
         print(f"alerts-test: {ROUNDS} kill -9 rounds: every alert delivered, one delivery id per channel "
-              f"({resent} webhook request(s) cut off by the kill were sent again with the same id)")
+              f"({resent} webhook request(s) cut off by the kill were sent again with the same id, each marked "
+              f"X-Slate-Redelivery; a receiver that drops known ids acted on each alert once)")
     finally:
         server.stop()
         smtp.stop()

@@ -137,6 +137,10 @@ enum ServeCommand {
                                                pushSubject: email.map { "mailto:" + $0.from } ?? "mailto:slate@localhost") { line in
             log.event("alerts", level: "warning", ["detail": line])
         }
+        metrics?.addCounters("slate_alert_deliveries_total",
+                             help: "Alert deliveries since the start, by channel and outcome (sent; retried: failed, tried again later; failed: given up; skipped: the task was gone or completed).") {
+            scheduler.deliveryCounts().map { ([("channel", $0.channel), ("outcome", $0.outcome)], Double($0.count)) }
+        }
         let alerts = Task { await scheduler.run() }
         let stopped = DispatchSemaphore(value: 0)
         Task {

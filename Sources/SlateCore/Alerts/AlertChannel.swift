@@ -25,6 +25,11 @@ public struct FiredAlert: Sendable {
     public let channel: String
     /// The account's calendar (its time zone), for showing the due time.
     public let calendar: Calendar
+    /// An earlier attempt may have reached the receiver (see `AlertDelivery.mayBeRepeat`):
+    /// channels say so (`"repeat": true`, `X-Slate-Redelivery`), receivers drop a known id.
+    public var mayBeRepeat: Bool = false
+    /// A test alert asked for in settings: its task is made up and cannot be acted on.
+    public var isTest: Bool = false
 
     /// The device part of the key (`push:abc` → `abc`), nil for a channel without devices.
     public var device: String? {

@@ -40,6 +40,10 @@ public struct AlertDelivery: Codable, Sendable, Identifiable, Hashable {
     public enum State: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
         /// Waiting to be sent (again, after a failure, at `nextAttempt`).
         case pending
+        /// Claimed for an attempt, recorded before anything is sent: a delivery found in
+        /// this state was interrupted (the server was killed while sending) and may have
+        /// reached its receiver, so it is sent again marked as a redelivery.
+        case sending
         /// Sent.
         case sent
         /// Given up after too many failures, or the device is gone.
@@ -63,8 +67,11 @@ public struct AlertDelivery: Codable, Sendable, Identifiable, Hashable {
     public var sentAt: Date?
     /// Why the last attempt failed, for the log and settings.
     public var lastError: String
+    /// A test alert asked for in settings (its task is made up, see `TestAlert`).
+    public var isTest: Bool
 
-    public init(id: UUID = UUID(), accountID: UUID, taskID: UUID, fireAt: Date, channel: String, isLate: Bool, now: Date) {
+    public init(id: UUID = UUID(), accountID: UUID, taskID: UUID, fireAt: Date, channel: String, isLate: Bool, now: Date,
+                isTest: Bool = false) {
         self.id = id
         self.accountID = accountID
         self.taskID = taskID
@@ -76,7 +83,12 @@ public struct AlertDelivery: Codable, Sendable, Identifiable, Hashable {
         self.nextAttempt = now
         self.sentAt = nil
         self.lastError = ""
+        self.isTest = isTest
     }
+
+    /// True when an earlier attempt may have reached the receiver (it failed after
+    /// sending, or was interrupted): receivers should drop it if they have its id.
+    public var mayBeRepeat: Bool { attempts > 0 }
 }
 
 // Neither table is partitioned by account: the scheduler's bookkeeping is not a change
@@ -103,7 +115,7 @@ extension AlertDelivery: PersistentModel {
         columns: [
             .column(\.fireAt, "fireAt"), .column(\.channel, "channel"), .column(\.state, "state"), .column(\.isLate, "isLate"),
             .column(\.attempts, "attempts"), .column(\.nextAttempt, "nextAttempt"), .column(\.sentAt, "sentAt"),
-            .column(\.lastError, "lastError"), .column(\.taskID, "taskID"),
+            .column(\.lastError, "lastError"), .column(\.taskID, "taskID"), .column(\.isTest, "isTest", default: false),
         ],
         references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
         indexes: [

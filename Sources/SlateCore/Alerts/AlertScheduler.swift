@@ -9,9 +9,12 @@ import Synchronization
 /// - Firing writes one `AlertDelivery` per channel/device and moves the cursor past the
 ///   alert in one transaction; the unique (task, moment, channel) key refuses a second.
 ///   A server killed before that commit fires it at the next start; after it, sends it.
-/// - Sending marks the delivery sent; a failure is retried with backoff (30 s doubling to
-///   an hour, 8 attempts), then given up and logged. A delivery whose send succeeded but
-///   whose mark was lost to a crash is sent again with the same id (receivers can drop it).
+/// - Sending first records the attempt (`sending`) and commits, then sends (up to
+///   `concurrentSends` at once), then records the outcomes in one commit: sent, or retried
+///   with backoff (30 s doubling to an hour, 8 attempts), then given up and logged. A
+///   delivery a kill left `sending` may have arrived: the next start sends it again with the
+///   same id, marked as a possible repeat, and the channels let receivers drop it (webhook
+///   `X-Slate-Delivery`, Web Push `Topic` and notification tag, email `Message-ID`).
 /// - Alerts that came due while the server was down are sent marked late when younger than
 ///   `maximumAge`; older ones are skipped and logged.
 public final class AlertScheduler: Sendable {
@@ -23,6 +26,9 @@ public final class AlertScheduler: Sendable {
     let log: @Sendable (String) -> Void
     /// The task revision cursors are up to date with (0: none yet, read every task once).
     private let syncedRevision = Mutex(0)
+    /// Set once deliveries interrupted by an earlier process have been made due again.
+    private let recovered = Mutex(false)
+    private let counts = DeliveryCounter()
 
     /// Sent this long after its moment, an alert is marked late.
     public static let lateAfter: TimeInterval = 60
@@ -41,28 +47,40 @@ public final class AlertScheduler: Sendable {
     // MARK: Keeping cursors
 
     /// Brings cursors up to date with the tasks changed since the last call (every task
-    /// the first time). Blocking: call it off the cooperative pool.
+    /// the first time), and with what CalDAV clients recorded about their alarms
+    /// (Thunderbird's acknowledgements and snoozes, see `ClientAlarmState`). Blocking: call
+    /// it off the cooperative pool.
     public func syncCursors() throws {
         let context = ModelContext(container, undo: false)
         let since = syncedRevision.withLock { $0 }
         let changes = try context.changes(of: TaskItem.self, since: since)
+        // A client's bytes may change without the task (only its alarm state did).
+        let stored = try context.changes(of: CalendarResourceBody.self, since: since)
+        var tasks = changes.upserted
+        let changedTasks = Set(tasks.map(\.id))
+        for body in stored.upserted where !changedTasks.contains(body.id) {
+            if let task = try context.model(TaskItem.self, id: body.id) { tasks.append(task) }
+        }
+        let bodies = Dictionary(stored.upserted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var calendars = AccountCalendars(context: context)
-        for task in changes.upserted {
+        for task in tasks {
+            let calendar = try calendars[task.accountID]
             let existing = try context.revisioned(AlertCursor.self, id: task.id)
-            let handled = existing?.model.handledThrough ?? task.modified
-            let snoozed = existing?.model.snoozedUntil
-            let next = AlertCursor.nextFire(of: task, after: handled, snoozedUntil: snoozed, calendar: try calendars[task.accountID])
+            var cursor = existing?.model ?? AlertCursor(taskID: task.id, accountID: task.accountID, nextFire: nil, handledThrough: task.modified)
+            // The first time, every stored body is among `bodies`: no lookup for the others.
+            let clientState = try bodies[task.id].map { ClientAlarmState.read($0.data, calendar: calendar) }
+                ?? (since == 0 ? nil : ClientAlarmState.stored(for: task.id, context: context, calendar: calendar))
+            clientState?.apply(to: &cursor)
+            cursor.nextFire = AlertCursor.nextFire(of: task, after: cursor.handledThrough, snoozedUntil: cursor.snoozedUntil, calendar: calendar)
             if let existing {
-                guard existing.model.nextFire != next else { continue }
-                var cursor = existing.model
-                cursor.nextFire = next
+                guard existing.model != cursor else { continue }
                 context.update(cursor, expectedRevision: existing.revision)
-            } else if next != nil {
-                context.insert(AlertCursor(taskID: task.id, accountID: task.accountID, nextFire: next, handledThrough: handled))
+            } else if cursor.nextFire != nil {
+                context.insert(cursor)
             }
         }
         if context.hasChanges { _ = try context.save() }
-        syncedRevision.withLock { $0 = max($0, changes.revision) }
+        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision)) }
     }
 
     // MARK: Firing
@@ -120,58 +138,154 @@ public final class AlertScheduler: Sendable {
 
     // MARK: Sending
 
+    /// Deliveries claimed in one pass.
+    public static let batchSize = 500
+    /// Sends in flight at once (each channel call waits on a network answer).
+    public static let concurrentSends = 32
+
+    /// One claimed delivery and what sending it needs.
+    struct Claim: Sendable {
+        var delivery: AlertDelivery
+        var task: TaskItem?
+        var calendar: Calendar
+    }
+
     /// Sends the deliveries that are waiting (and due to be tried); returns how many were sent.
+    ///
+    /// Exactly once, as far as a channel can: the attempt is recorded (`sending`, one more
+    /// attempt) and committed before anything is sent, and its outcome after. A delivery
+    /// found `sending` by a new scheduler was interrupted by a kill: it may have arrived, so
+    /// it goes again with the same id, marked as a possible repeat (`mayBeRepeat`).
     @discardableResult
     public func deliverPending() async throws -> Int {
         let now = clock()
         let container = self.container
-        let due: [(AlertDelivery, TaskItem?, Calendar)] = try await BoardThreads.shared.read {
+        let claims: [Claim] = try await BoardThreads.shared.write(to: container) {
+            try self.recoverInterrupted(now: now)
+            try self.expandTestRequests(now: now)
+            return try self.claimDue(now: now)
+        }
+        guard !claims.isEmpty else { return 0 }
+        let outcomes = await withTaskGroup(of: AlertDelivery.self, returning: [AlertDelivery].self) { group in
+            var outcomes: [AlertDelivery] = []
+            var waiting = claims[...]
+            for _ in 0..<Self.concurrentSends {
+                guard let claim = waiting.popFirst() else { break }
+                group.addTask { await self.send(claim, now: now) }
+            }
+            while let outcome = await group.next() {
+                outcomes.append(outcome)
+                if let claim = waiting.popFirst() { group.addTask { await self.send(claim, now: now) } }
+            }
+            return outcomes
+        }
+        let recorded = outcomes
+        try await BoardThreads.shared.write(to: container) {
             let context = ModelContext(container, undo: false)
-            let pending = AlertDelivery.State.pending
-            var descriptor = FetchDescriptor<AlertDelivery>(
-                predicate: #Predicate { $0.state == pending && $0.nextAttempt <= now }, sortKeys: [.ascending(\.fireAt)])
-            descriptor.fetchLimit = 500
-            var calendars = AccountCalendars(context: context)
-            return try context.fetch(descriptor).map { delivery in
-                (delivery, try context.model(TaskItem.self, id: delivery.taskID), try calendars[delivery.accountID])
-            }
+            for outcome in recorded { context.update(outcome) }
+            _ = try context.save()
         }
-        var sent = 0
-        for (delivery, task, calendar) in due {
-            var outcome = delivery
-            outcome.attempts += 1
-            if let task, !task.isCompleted, let channel = channels.first(where: { delivery.channel.split(separator: ":").first.map(String.init) == $0.name }) {
-                do {
-                    try await channel.deliver(FiredAlert(deliveryID: delivery.id, accountID: delivery.accountID, task: task,
-                                                         fireAt: delivery.fireAt, isLate: delivery.isLate || now.timeIntervalSince(delivery.fireAt) > Self.lateAfter,
-                                                         channel: delivery.channel, calendar: calendar))
-                    outcome.state = .sent
-                    outcome.sentAt = clock()
-                    sent += 1
-                } catch {
-                    outcome.lastError = String(String(describing: error).prefix(300))
-                    let permanent = error is PermanentDeliveryFailure
-                    if permanent || outcome.attempts >= Self.maximumAttempts {
-                        outcome.state = .failed
-                        log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) given up after \(outcome.attempts) attempts: \(outcome.lastError)")
-                    } else {
-                        outcome.nextAttempt = now.addingTimeInterval(Self.backoff(afterAttempt: outcome.attempts))
-                        log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) failed, retrying at \(Timestamp.format(outcome.nextAttempt)): \(outcome.lastError)")
-                    }
-                }
-            } else {
-                outcome.state = .failed
-                outcome.lastError = task == nil ? "the task is gone" : task!.isCompleted ? "the task is completed" : "no such channel"
-            }
-            let update = outcome
-            try await BoardThreads.shared.write(to: container) {
-                let context = ModelContext(container, undo: false)
-                context.update(update)
-                _ = try context.save()
-            }
-        }
-        return sent
+        return outcomes.filter { $0.state == .sent }.count
     }
+
+    /// Once per scheduler (that is, per start): deliveries left `sending` by a killed
+    /// process are due again now. One server runs per file (`ServingLock`), so no other
+    /// process is sending them.
+    private func recoverInterrupted(now: Date) throws {
+        guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
+        let context = ModelContext(container, undo: false)
+        let sending = AlertDelivery.State.sending
+        for var delivery in try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == sending })) {
+            delivery.state = .pending
+            delivery.nextAttempt = now
+            context.update(delivery)
+            log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) was interrupted while sending: sending it again, marked as a possible repeat")
+        }
+        if context.hasChanges { _ = try context.save() }
+    }
+
+    /// Turns each test alert asked for in settings into one delivery per channel/device.
+    private func expandTestRequests(now: Date) throws {
+        let context = ModelContext(container, undo: false)
+        let pending = AlertDelivery.State.pending, request = TestAlert.requestChannel
+        let requests = try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
+        guard !requests.isEmpty else { return }
+        for var test in requests {
+            for channel in try channelTargets(for: test.accountID, context: context) {
+                context.insert(AlertDelivery(accountID: test.accountID, taskID: test.taskID, fireAt: test.fireAt, channel: channel,
+                                             isLate: false, now: now, isTest: true))
+            }
+            test.state = .sent
+            test.sentAt = now
+            context.update(test)
+        }
+        _ = try context.save()
+    }
+
+    /// Marks up to `batchSize` due deliveries `sending`, one more attempt each, and commits
+    /// that before any is sent.
+    private func claimDue(now: Date) throws -> [Claim] {
+        let context = ModelContext(container, undo: false)
+        let pending = AlertDelivery.State.pending
+        var descriptor = FetchDescriptor<AlertDelivery>(
+            predicate: #Predicate { $0.state == pending && $0.nextAttempt <= now }, sortKeys: [.ascending(\.nextAttempt)])
+        descriptor.fetchLimit = Self.batchSize
+        var calendars = AccountCalendars(context: context)
+        var claims: [Claim] = []
+        for var delivery in try context.fetch(descriptor) {
+            let calendar = try calendars[delivery.accountID]
+            let task = try delivery.isTest ? TestAlert.task(delivery, calendar: calendar) : context.model(TaskItem.self, id: delivery.taskID)
+            claims.append(Claim(delivery: delivery, task: task, calendar: calendar))
+            delivery.state = .sending
+            delivery.attempts += 1
+            context.update(delivery)
+        }
+        if context.hasChanges { _ = try context.save() }
+        return claims
+    }
+
+    /// One attempt at one delivery; returns the delivery as it should be recorded.
+    private func send(_ claim: Claim, now: Date) async -> AlertDelivery {
+        let delivery = claim.delivery
+        var outcome = delivery
+        outcome.attempts += 1
+        let channelName = delivery.channel.split(separator: ":").first.map(String.init) ?? ""
+        guard let task = claim.task, !task.isCompleted, let channel = channels.first(where: { $0.name == channelName }) else {
+            outcome.state = .failed
+            outcome.lastError = claim.task == nil ? "the task is gone" : claim.task!.isCompleted ? "the task is completed" : "no such channel"
+            counts.count(channelName, "skipped")
+            return outcome
+        }
+        var alert = FiredAlert(deliveryID: delivery.id, accountID: delivery.accountID, task: task, fireAt: delivery.fireAt,
+                               isLate: delivery.isLate || now.timeIntervalSince(delivery.fireAt) > Self.lateAfter,
+                               channel: delivery.channel, calendar: claim.calendar)
+        alert.mayBeRepeat = delivery.mayBeRepeat
+        alert.isTest = delivery.isTest
+        do {
+            try await channel.deliver(alert)
+            outcome.state = .sent
+            outcome.sentAt = clock()
+            counts.count(channelName, "sent")
+        } catch {
+            outcome.lastError = String(String(describing: error).prefix(300))
+            if error is PermanentDeliveryFailure || outcome.attempts >= Self.maximumAttempts {
+                outcome.state = .failed
+                counts.count(channelName, "failed")
+                log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) given up after \(outcome.attempts) attempts: \(outcome.lastError)")
+            } else {
+                outcome.state = .pending
+                outcome.nextAttempt = now.addingTimeInterval(Self.backoff(afterAttempt: outcome.attempts))
+                counts.count(channelName, "retried")
+                log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) failed, retrying at \(Timestamp.format(outcome.nextAttempt)): \(outcome.lastError)")
+            }
+        }
+        return outcome
+    }
+
+    /// How many deliveries each channel has made since the start, by outcome (`sent`,
+    /// `retried`: failed and tried again later, `failed`: given up, `skipped`: the task was
+    /// gone or completed) — for `/metrics`.
+    public func deliveryCounts() -> [DeliveryCount] { counts.snapshot() }
 
     /// Seconds to wait after a failed attempt: 30 s doubling, at most an hour.
     public static func backoff(afterAttempt attempt: Int) -> TimeInterval {

@@ -79,11 +79,10 @@ extension Slate {
         remember(try translatingErrors { try context.save() })
     }
 
-    /// The alerts a new task gets when the caller does not choose: a legacy reminder
-    /// offset when given, else the account's defaults for timed or all-day tasks.
-    func defaultAlerts(for due: DueDate?, reminderOffset: Int?) throws -> [TaskAlert] {
+    /// The alerts a new task gets when the caller does not choose: the account's defaults
+    /// for timed or all-day tasks.
+    func defaultAlerts(for due: DueDate?) throws -> [TaskAlert] {
         guard let due else { return [] }
-        if let reminderOffset, reminderOffset >= 0 { return [TaskAlert(.beforeDue(seconds: reminderOffset))] }
         let settings = try alertSettings()
         return due.isAllDay ? settings.allDayDefaults : settings.timedDefaults
     }

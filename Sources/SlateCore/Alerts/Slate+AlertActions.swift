@@ -31,11 +31,12 @@ extension Slate {
         throw SlateError.invalid(field: field, message: "'\(text)' is not a snooze; use \(Self.snoozeForms).")
     }
 
-    /// Puts off the task's alerts: what was due and what falls due before `until` fires
-    /// once, at `until`.
+    /// Puts off the task's alert that fired (what was due so far): it fires again, once, at
+    /// `until`. Alerts that have not fired yet keep their own times: a snooze never holds
+    /// them back.
     public func snoozeAlert(taskID: UUID, until: Date) throws {
         try updateCursor(taskID) { cursor in
-            cursor.handledThrough = max(cursor.handledThrough, until.addingTimeInterval(-0.001))
+            cursor.handledThrough = max(cursor.handledThrough, now)
             cursor.snoozedUntil = until
         }
     }

@@ -81,14 +81,14 @@ extension Slate {
         let created = now
         // A repeating task needs a first occurrence: today, as in Reminders.
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
-        let alerts = try TaskAlert.validated(try draft.alerts ?? defaultAlerts(for: due, reminderOffset: draft.reminderOffset),
+        let alerts = try TaskAlert.validated(try draft.alerts ?? defaultAlerts(for: due),
                                              hasDue: due != nil)
         return TaskItem(
             accountID: accountID, title: title, notes: notes, created: created, modified: created,
             due: due?.date, isAllDay: due?.isAllDay ?? false, priority: draft.priority,
             isFlagged: draft.isFlagged, listID: draft.listID, parentID: draft.parentID,
             order: try order ?? nextOrder(in: draft.listID), tags: try TaskRules.validTags(draft.tags),
-            recurrence: try TaskRules.validRecurrence(draft.recurrence), reminderOffset: draft.reminderOffset, alerts: alerts)
+            recurrence: try TaskRules.validRecurrence(draft.recurrence), alerts: alerts)
     }
 
     private func nextOrder(in listID: UUID?) throws -> Double {
@@ -139,7 +139,6 @@ extension Slate {
         if let isFlagged = patch.isFlagged { task.isFlagged = isFlagged }
         if let tags = patch.tags { task.tags = try TaskRules.validTags(tags) }
         if let recurrence = patch.recurrence { task.recurrence = try TaskRules.validRecurrence(recurrence) }
-        if let reminderOffset = patch.reminderOffset { task.reminderOffset = reminderOffset }
         if let parentID = patch.parentID {
             if let parentID { try checkParent(parentID, for: task.id) }
             task.parentID = parentID

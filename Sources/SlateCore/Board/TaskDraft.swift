@@ -12,13 +12,12 @@ public struct TaskDraft: Sendable, Hashable {
     public var tags: [String]
     public var recurrence: Recurrence?
     public var parentID: UUID?
-    public var reminderOffset: Int?
     /// Its alerts; nil gives it the account's default alerts (when it has a due date).
     public var alerts: [TaskAlert]?
 
     public init(title: String, notes: String = "", listID: UUID? = nil, priority: Priority = .medium,
                 due: DueDate? = nil, isFlagged: Bool = false, tags: [String] = [], recurrence: Recurrence? = nil,
-                parentID: UUID? = nil, reminderOffset: Int? = nil, alerts: [TaskAlert]? = nil) {
+                parentID: UUID? = nil, alerts: [TaskAlert]? = nil) {
         self.title = title
         self.notes = notes
         self.listID = listID
@@ -28,7 +27,6 @@ public struct TaskDraft: Sendable, Hashable {
         self.tags = tags
         self.recurrence = recurrence
         self.parentID = parentID
-        self.reminderOffset = reminderOffset
         self.alerts = alerts
     }
 }
@@ -46,14 +44,12 @@ public struct TaskPatch: Sendable, Hashable {
     public var tags: [String]?
     public var recurrence: Recurrence??
     public var parentID: UUID??
-    public var reminderOffset: Int??
     /// Replaces all its alerts (`[]` removes them).
     public var alerts: [TaskAlert]?
 
     public init(title: String? = nil, notes: String? = nil, listID: UUID?? = nil, priority: Priority? = nil,
                 due: DueDate?? = nil, isFlagged: Bool? = nil, isCompleted: Bool? = nil, tags: [String]? = nil,
-                recurrence: Recurrence?? = nil, parentID: UUID?? = nil, reminderOffset: Int?? = nil,
-                alerts: [TaskAlert]? = nil) {
+                recurrence: Recurrence?? = nil, parentID: UUID?? = nil, alerts: [TaskAlert]? = nil) {
         self.title = title
         self.notes = notes
         self.listID = listID
@@ -64,7 +60,6 @@ public struct TaskPatch: Sendable, Hashable {
         self.tags = tags
         self.recurrence = recurrence
         self.parentID = parentID
-        self.reminderOffset = reminderOffset
         self.alerts = alerts
     }
 

@@ -165,3 +165,17 @@ extension TaskAlert {
         return try texts.map { try TaskAlert(parsing: $0, field: field) }
     }
 }
+
+extension TaskAlert {
+    /// The alert that replaces a reminder offset of older Slate versions (seconds before the
+    /// due date; negative: after it): a lead time, or the moment it fired when it was after
+    /// the due date. Nil for an offset further before the due date than `maximumLead`.
+    public init?(legacyReminderOffset offset: Int, due: Date) {
+        if offset >= 0 {
+            guard offset <= Self.maximumLead else { return nil }
+            self.init(.beforeDue(seconds: offset))
+        } else {
+            self.init(.at(Timestamp.truncatedToMilliseconds(due.addingTimeInterval(Double(-offset)))))
+        }
+    }
+}

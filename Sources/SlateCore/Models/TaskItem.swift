@@ -32,8 +32,6 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var tags: [String]
     /// How it repeats; nil for a one-off task.
     public var recurrence: Recurrence?
-    /// Remind this many seconds before `due` (0 = at the due time); nil for no reminder.
-    public var reminderOffset: Int?
     /// When to remind of it (see `TaskAlert`), in the order given; empty for none.
     public var alerts: [TaskAlert]
 
@@ -42,7 +40,7 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         isCompleted: Bool = false, completedAt: Date? = nil, created: Date = Date(), modified: Date? = nil,
         due: Date? = nil, isAllDay: Bool = false, priority: Priority = .none, isFlagged: Bool = false,
         listID: UUID? = nil, parentID: UUID? = nil, order: Double = 0, tags: [String] = [],
-        recurrence: Recurrence? = nil, reminderOffset: Int? = nil, alerts: [TaskAlert] = []
+        recurrence: Recurrence? = nil, alerts: [TaskAlert] = []
     ) {
         self.id = id
         self.number = number
@@ -62,7 +60,6 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         self.order = order
         self.tags = tags
         self.recurrence = recurrence
-        self.reminderOffset = reminderOffset
         self.alerts = alerts
     }
 

@@ -88,9 +88,6 @@ public enum TaskRecord {
         Field(name: "recurrence", schema: { nullable(["type": "string", "examples": ["every 2 weeks"]]) }) { task, _, out in
             if let recurrence = task.recurrence { out.string(recurrence.phrase) } else { out.null() }
         },
-        Field(name: "reminderOffset", schema: { nullable(["type": "integer"]) }) { task, _, out in
-            if let offset = task.reminderOffset { out.int(offset) } else { out.null() }
-        },
         Field(name: "subtaskCount", schema: {
             ["type": "object", "additionalProperties": false, "required": ["active", "total"],
              "properties": ["active": ["type": "integer", "minimum": 0], "total": ["type": "integer", "minimum": 0]]]

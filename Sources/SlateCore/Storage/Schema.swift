@@ -42,7 +42,7 @@ extension TaskItem: PersistentModel {
             .column(\.created, "created"), .column(\.modified, "modified"), .column(\.due, "due"),
             .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
-            .column(\.reminderOffset, "reminderOffset"), .column(\.titleSortKey, "titleSortKey", default: ""),
+            .column(\.titleSortKey, "titleSortKey", default: ""),
             .json(\.alerts, "alerts", default: []),
         ],
         references: [
@@ -83,9 +83,9 @@ extension TaskItem {
 
 /// The schema version of Slate's task database, and its migration plan.
 public enum SlateSchema {
-    public static let version = 1
+    public static let version = 2
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
                                                          CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self]
         + alertModels
-    public static let migrations: [MigrationStage] = []
+    public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts]
 }

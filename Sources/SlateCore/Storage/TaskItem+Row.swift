@@ -7,14 +7,14 @@ extension TaskItem: RowReadable {
     /// Where each column is in `schema.columns`, looked up once.
     private struct Positions {
         let id, number, title, notes, isCompleted, completedAt, created, modified, due, isAllDay: Int32
-        let priority, isFlagged, order, tags, recurrence, reminderOffset, accountID, listID, parentID, alerts: Int32
+        let priority, isFlagged, order, tags, recurrence, accountID, listID, parentID, alerts: Int32
 
         init(_ schema: ModelSchema<TaskItem>) {
             func at(_ name: String) -> Int32 { StoredRow.position(of: name, in: schema) }
             (id, number, title, notes, isCompleted) = (at("id"), at("number"), at("title"), at("notes"), at("isCompleted"))
             (completedAt, created, modified, due, isAllDay) = (at("completedAt"), at("created"), at("modified"), at("due"), at("isAllDay"))
             (priority, isFlagged, order, tags, recurrence) = (at("priority"), at("isFlagged"), at("order"), at("tags"), at("recurrence"))
-            (reminderOffset, accountID, listID, parentID) = (at("reminderOffset"), at("accountID"), at("listID"), at("parentID"))
+            (accountID, listID, parentID) = (at("accountID"), at("listID"), at("parentID"))
             alerts = at("alerts")
         }
     }
@@ -30,7 +30,6 @@ extension TaskItem: RowReadable {
             due: row.optionalDate(at.due), isAllDay: try row.bool(at.isAllDay), priority: try row.value(at.priority),
             isFlagged: try row.bool(at.isFlagged), listID: try row.optionalUUID(at.listID), parentID: try row.optionalUUID(at.parentID),
             order: try row.double(at.order), tags: try row.strings(at.tags), recurrence: try row.optionalValue(at.recurrence),
-            reminderOffset: row.optionalInt(at.reminderOffset),
             alerts: try row.strings(at.alerts).map { try TaskAlert(parsing: $0) })
     }
 }

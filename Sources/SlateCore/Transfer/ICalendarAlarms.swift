@@ -20,9 +20,6 @@ enum ICalendarAlarms {
             alarms.append([("BEGIN", [], "VALARM"), ("ACTION", [], "DISPLAY"),
                            ("DESCRIPTION", [], ICalendarText.escape(task.title)), trigger] + extra + [("END", [], "VALARM")])
         }
-        if task.alerts.isEmpty, let offset = task.reminderOffset, task.due != nil {
-            alarm(("TRIGGER", [("RELATED", "END")], BasicDate.formatDuration(-offset)))
-        }
         for alert in task.alerts {
             switch alert.trigger {
             case .beforeDue(let seconds):

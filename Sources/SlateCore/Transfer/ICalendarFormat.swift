@@ -217,10 +217,6 @@ enum ICalendarFormat {
         } else if let defaultList {
             task.list = .name(defaultList)
         }
-        if let alarm = todo.components.first(where: { $0.name == "VALARM" && $0.property("TRIGGER") != nil }),
-           let trigger = alarm.property("TRIGGER") {
-            task.reminderOffset = try reminderOffset(trigger, due: task.due, calendar: calendar)
-        }
         task.alerts = try ICalendarAlarms.alerts(in: todo, due: task.due) { try moment($0, calendar: calendar) }
         return task
     }
@@ -272,19 +268,6 @@ enum ICalendarFormat {
             interval = value
         }
         return try ImportRules.recurrence(Recurrence(frequency, interval: interval), at: at, field: "RRULE")!
-    }
-
-    /// Seconds before the due date: from a duration (`-PT15M` → 900), or from an absolute moment.
-    private static func reminderOffset(_ trigger: ICalendarProperty, due: Date?, calendar: Calendar) throws -> Int? {
-        let value = trigger.value.trimmingCharacters(in: .whitespaces)
-        if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || value.uppercased().contains("T") && !value.uppercased().contains("P") {
-            let moment = try self.moment(trigger, calendar: calendar)
-            return due.map { Int($0.timeIntervalSince(moment).rounded()) }
-        }
-        guard let seconds = BasicDate.parseDuration(value) else {
-            throw ImportError(.line(trigger.line), field: "TRIGGER", "TRIGGER has an invalid duration '\(value)'")
-        }
-        return -seconds
     }
 
     /// The task id for a UID: the UUID it is, or a stable UUID made from any other text

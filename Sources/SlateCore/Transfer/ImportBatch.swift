@@ -54,7 +54,6 @@ struct IncomingTask {
     var order: Double?
     var tags: [String] = []
     var recurrence: Recurrence?
-    var reminderOffset: Int?
     var alerts: [TaskAlert] = []
 
     /// The names of the fields that refer to other records, as the format spells them,

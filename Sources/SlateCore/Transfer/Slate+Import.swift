@@ -197,7 +197,7 @@ struct ImportPlan {
                 isCompleted: task.isCompleted, completedAt: completedAt, created: task.created ?? existing?.created ?? now,
                 modified: task.modified ?? now, due: task.due, isAllDay: task.isAllDay, priority: task.priority,
                 isFlagged: task.isFlagged, listID: listID, parentID: parents[id], order: order ?? 1,
-                tags: task.tags, recurrence: task.recurrence, reminderOffset: task.reminderOffset, alerts: task.alerts)
+                tags: task.tags, recurrence: task.recurrence, alerts: task.alerts)
             if existing == nil, let number = task.number, number > 0, taken.insert(number).inserted {
                 var numbered = item
                 numbered.number = number

@@ -177,16 +177,16 @@ enum SlateJSONFormat {
             }
             task.recurrence = try ImportRules.recurrence(recurrence, at: at, field: "recurrence")
         }
-        task.reminderOffset = try record.int("reminderOffset")
+        let reminderOffset = try record.int("reminderOffset")
         if let texts = try record.strings("alerts") {
             do {
                 task.alerts = try TaskAlert.validated(try TaskAlert.parseList(texts), hasDue: task.due != nil)
             } catch let error as SlateError {
                 throw record.error("alerts", error.description)
             }
-        } else if let offset = task.reminderOffset, offset >= 0, task.due != nil {
+        } else if let reminderOffset, let due = task.due {
             // An export from before alerts: its reminder becomes one.
-            task.alerts = [TaskAlert(.beforeDue(seconds: offset))]
+            task.alerts = TaskAlert(legacyReminderOffset: reminderOffset, due: due).map { [$0] } ?? []
         }
         return task
     }

@@ -58,7 +58,6 @@ enum TaskwarriorFormat {
             if task.isFlagged { members.append(("slateflagged", "yes")) }
             if let parentID = task.parentID { members.append(("slateparent", .string(parentID.uuidString.lowercased()))) }
             members.append(("slateorder", .string(JSONValue.numberText(task.order))))
-            if let offset = task.reminderOffset { members.append(("slatereminder", .string(String(offset)))) }
             if !task.alerts.isEmpty { members.append(("slatealerts", .string(task.alerts.map(\.text).joined(separator: ",")))) }
             return .object(JSONObject(members))
         }
@@ -191,7 +190,10 @@ enum TaskwarriorFormat {
         }
         task.parentID = try record.uuid("slateparent")
         task.order = try record.double("slateorder").map { try ImportRules.order($0, at: location, field: "slateorder") }
-        task.reminderOffset = try record.int("slatereminder")
+        // An export from before alerts: its reminder becomes one (unless it has alerts).
+        if let offset = try record.int("slatereminder"), let due = task.due {
+            task.alerts = TaskAlert(legacyReminderOffset: offset, due: due).map { [$0] } ?? []
+        }
         if let text = try record.string("slatealerts") {
             do {
                 let texts = text.split(separator: ",").map(String.init)

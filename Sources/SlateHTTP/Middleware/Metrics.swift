@@ -39,6 +39,14 @@ public final class MetricsRegistry: Sendable {
 
     private let series = Mutex(Series())
     private let sampled = Mutex<[Sampled]>([])
+    private let families = Mutex<[Family]>([])
+
+    /// A counter with labels, all its series read when the metrics are rendered.
+    struct Family {
+        var name: String
+        var help: String
+        var series: @Sendable () -> [(labels: [(String, String)], value: Double)]
+    }
 
     public init() {}
 
@@ -50,6 +58,13 @@ public final class MetricsRegistry: Sendable {
     /// Adds a counter (a value that only grows) read when the metrics are rendered.
     public func addCounter(_ name: String, help: String, value: @escaping @Sendable () -> Double) {
         sampled.withLock { $0.append(Sampled(name: name, help: help, type: "counter", value: value)) }
+    }
+
+    /// Adds a counter with labels (`name{label="value",…}`), its series read when the
+    /// metrics are rendered. Label values are escaped; keep their number bounded.
+    public func addCounters(_ name: String, help: String,
+                            series: @escaping @Sendable () -> [(labels: [(String, String)], value: Double)]) {
+        families.withLock { $0.append(Family(name: name, help: help, series: series)) }
     }
 
     /// Counts one answered request.
@@ -98,6 +113,13 @@ public final class MetricsRegistry: Sendable {
         for metric in sampled.withLock({ $0 }) {
             text += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.type)\n"
             text += "\(metric.name) \(Self.number(metric.value()))\n"
+        }
+        for family in families.withLock({ $0 }) {
+            text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) counter\n"
+            for (labels, value) in family.series() {
+                let rendered = labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",")
+                text += "\(family.name){\(rendered)} \(Self.number(value))\n"
+            }
         }
         return text
     }

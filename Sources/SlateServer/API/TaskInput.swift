@@ -58,6 +58,15 @@ struct TaskInput {
         }
     }
 
+    /// `reminderOffset` (seconds before the due date) was replaced by `alerts`: a client that
+    /// still sends it is told so, rather than having it ignored or silently translated.
+    private func refuseReminderOffset() throws {
+        guard body.object["reminderOffset"] != nil else { return }
+        throw HTTPError(.unprocessableContent, code: "invalid_field",
+                        message: "reminderOffset was replaced by alerts: send \"alerts\": [\"15m\"] (or \"due\", \"1d@9:00\", an ISO 8601 moment).",
+                        field: "reminderOffset")
+    }
+
     func draft() throws -> TaskDraft {
         var draft = TaskDraft(title: try body.requiredString("title"))
         draft.notes = try body.string("notes").value ?? ""
@@ -68,7 +77,7 @@ struct TaskInput {
         draft.tags = try body.strings("tags").value ?? []
         draft.recurrence = try recurrence() ?? nil
         draft.parentID = try body.uuid("parentId").value
-        draft.reminderOffset = try body.integer("reminderOffset").value
+        try refuseReminderOffset()
         draft.alerts = try alerts()
         if try body.bool("isCompleted").value == true {
             throw HTTPError(.unprocessableContent, code: "invalid_field", message: "A new task cannot be completed; create it, then complete it.", field: "isCompleted")
@@ -91,7 +100,7 @@ struct TaskInput {
         patch.tags = try body.strings("tags").value
         patch.recurrence = try recurrence()
         patch.parentID = try body.uuid("parentId").patch
-        patch.reminderOffset = try body.integer("reminderOffset").patch
+        try refuseReminderOffset()
         patch.alerts = try alerts()
         return patch
     }

@@ -3,11 +3,15 @@ import SlateCore
 
 /// The JSON every channel sends for an alert (SSE `alert` events, webhook bodies, push
 /// payloads): the delivery id (the same on every attempt), the task, when it was due to
-/// fire, whether it is late, and the address that opens the task in the web app.
+/// fire, whether it is late, whether an earlier attempt may have arrived (`repeat`: drop it
+/// if you have its id), whether it is a test alert (`test`: nothing to act on), and the
+/// address that opens the task in the web app.
 enum AlertPayload {
     static func object(_ alert: FiredAlert) -> [String: Any] {
         let task = alert.task
         return [
+            "repeat": alert.mayBeRepeat,
+            "test": alert.isTest,
             "id": alert.deliveryID.uuidString.lowercased(),
             "taskId": task.id.uuidString.lowercased(),
             "number": task.number,
@@ -16,7 +20,7 @@ enum AlertPayload {
             "isAllDay": task.isAllDay,
             "fireAt": Timestamp.format(alert.fireAt),
             "late": alert.isLate,
-            "url": "/?task=\(task.id.uuidString.lowercased())",
+            "url": alert.isTest ? "/?view=settings" : "/?task=\(task.id.uuidString.lowercased())",
         ]
     }
 

@@ -8,12 +8,13 @@ import SlateHTTP
 struct AlertsController {
     let context: APIContext
 
-    static let settingsFields: Set<String> = ["timedDefaults", "allDayDefaults", "webhookURL", "email"]
+    static let settingsFields: Set<String> = ["timedDefaults", "allDayDefaults", "webhookURL", "email", "newWebhookSecret"]
 
     func addRoutes(to router: inout Router) {
         router.on(.get, "/api/v1/alerts", upcoming)
         router.on(.get, "/api/v1/alerts/settings", settings)
         router.on(.patch, "/api/v1/alerts/settings", updateSettings)
+        router.on(.post, "/api/v1/alerts/test", sendTest)
         router.on(.post, "/api/v1/tasks/:id/snooze", snooze)
         router.on(.post, "/api/v1/tasks/:id/dismiss", dismiss)
     }
@@ -35,8 +36,10 @@ struct AlertsController {
         return try await slate.read { slate in context.json(Self.json(try domain { try slate.alertSettings() })) }
     }
 
-    /// `PATCH /alerts/settings`: any of the fields; `webhookURL: null` removes the webhook,
-    /// `email: null` the address. Setting a webhook makes its signing secret (shown here).
+    /// `PATCH /alerts/settings`: any of the fields; `webhookURL: null` removes the webhook
+    /// and its secret, `email: null` the address. Setting a webhook makes its signing secret,
+    /// as does `newWebhookSecret: true`: a new secret is in this answer only (`webhookSecret`),
+    /// never shown again (other answers have null).
     @Sendable func updateSettings(_ request: Request) async throws -> Response {
         let slate = try await context.slate(for: request)
         return try await slate.write { slate in
@@ -49,20 +52,41 @@ struct AlertsController {
                 case .value(let texts): settings[keyPath: keyPath] = try domain { try TaskAlert.parseList(texts, field: field) }
                 }
             }
+            var madeSecret = false
             switch try body.string("webhookURL") {
             case .absent: break
-            case .null: settings.webhookURL = nil
+            case .null:
+                settings.webhookURL = nil
+                settings.webhookSecret = nil
             case .value(let url):
                 settings.webhookURL = url
-                if settings.webhookSecret == nil { settings.webhookSecret = Self.newSecret() }
+                madeSecret = settings.webhookSecret == nil
             }
+            if case .value(true) = try body.bool("newWebhookSecret") {
+                guard settings.webhookURL != nil else {
+                    throw SlateError.invalid(field: "newWebhookSecret", message: "There is no webhook to make a secret for; set webhookURL first.").httpError
+                }
+                madeSecret = true
+            }
+            if madeSecret { settings.webhookSecret = Self.newSecret() }
             switch try body.string("email") {
             case .absent: break
             case .null: settings.email = nil
             case .value(let email): settings.email = email
             }
             try domain { try slate.saveAlertSettings(settings) }
-            return context.json(Self.json(try domain { try slate.alertSettings() }))
+            return context.json(Self.json(try domain { try slate.alertSettings() }, showingSecret: madeSecret))
+        }
+    }
+
+    /// `POST /alerts/test`: a test alert through every channel and device of the account,
+    /// sent by the scheduler within moments (`202`, with the made-up task's id).
+    @Sendable func sendTest(_ request: Request) async throws -> Response {
+        let slate = try await context.slate(for: request)
+        return try await slate.write { slate in
+            _ = try JSONBody(request, allowed: [])
+            let id = try domain { try slate.requestTestAlert() }
+            return context.json(["taskId": id.uuidString.lowercased(), "title": TestAlert.title], status: HTTPStatus(202, "Accepted"))
         }
     }
 
@@ -88,12 +112,12 @@ struct AlertsController {
         }
     }
 
-    static func json(_ settings: AlertSettings) -> [String: Any] {
+    static func json(_ settings: AlertSettings, showingSecret: Bool = false) -> [String: Any] {
         [
             "timedDefaults": settings.timedDefaults.map(\.text),
             "allDayDefaults": settings.allDayDefaults.map(\.text),
             "webhookURL": settings.webhookURL ?? NSNull(),
-            "webhookSecret": settings.webhookSecret ?? NSNull(),
+            "webhookSecret": showingSecret ? settings.webhookSecret ?? NSNull() : NSNull(),
             "email": settings.email ?? NSNull(),
         ]
     }

@@ -47,6 +47,12 @@ public struct SMTPConfiguration: Sendable {
 /// The email channel: a plain-text and HTML message per alert to the account's address,
 /// through the operator's SMTP server (libcurl). The Message-ID is the delivery id, the
 /// same on every attempt. A server that refuses or cannot be reached is retried.
+///
+/// What email can guarantee: SMTP has no way to ask "did you already take this message?",
+/// so a kill in the instant between the server's acceptance (`250` after `DATA`) and the
+/// scheduler's record of it sends the mail again at the next start — the same Message-ID,
+/// with an `X-Slate-Redelivery: true` header. Mail stores that drop a repeated Message-ID
+/// (Gmail does) show it once; others may show it twice. Nothing is ever lost.
 public final class EmailAlerts: AlertChannel {
     public let name = "email"
     let configuration: SMTPConfiguration

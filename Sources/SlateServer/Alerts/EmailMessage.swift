@@ -44,6 +44,7 @@ struct EmailMessage {
             "Subject: " + Self.encodedWord("Reminder: " + alert.task.title),
             "Date: " + date.string(from: Date()),
             "Message-ID: <\(alert.deliveryID.uuidString.lowercased())@slate>",
+            "X-Slate-Redelivery: \(alert.mayBeRepeat)",
             "MIME-Version: 1.0",
             "Content-Type: multipart/alternative; boundary=\"\(boundary)\"",
             "",

@@ -58,6 +58,10 @@ public final class WebPushAlerts: AlertChannel {
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         request.setValue("86400", forHTTPHeaderField: "TTL")
         request.setValue("high", forHTTPHeaderField: "Urgency")
+        // RFC 8030 §5.4: a push service replaces a waiting message of the same topic, so a
+        // repeat sent after an interrupted attempt never reaches the device twice while it
+        // is offline; the service worker shows it under the same tag (replacing, not adding).
+        request.setValue(Self.topic(alert.deliveryID), forHTTPHeaderField: "Topic")
         request.setValue(try WebPushCrypto.vapidAuthorization(endpoint: endpoint, key: key, subject: subject, now: Date()),
                          forHTTPHeaderField: "Authorization")
         let (_, response) = try await session.data(for: request)
@@ -73,5 +77,10 @@ public final class WebPushAlerts: AlertChannel {
         default:
             throw WebhookFailure(status: status)
         }
+    }
+
+    /// The delivery id as a push topic: 32 characters of the URL-safe base64 alphabet.
+    static func topic(_ id: UUID) -> String {
+        id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 }

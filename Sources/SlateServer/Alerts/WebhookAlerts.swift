@@ -8,7 +8,8 @@ import FoundationNetworking
 /// The webhook channel: one JSON POST per alert to the account's webhook URL (for ntfy,
 /// Gotify, Home Assistant…), signed `X-Slate-Signature: sha256=<hex HMAC-SHA256 of the
 /// body with the account's webhook secret>`, with `X-Slate-Delivery: <id>` the same on
-/// every attempt. A 2xx answer delivers it; 404 and 410 give up; anything else (or no
+/// every attempt (and `X-Slate-Redelivery: true` when an earlier attempt may have arrived:
+/// a receiver that keeps the ids it has seen drops it, so it acts exactly once). A 2xx answer delivers it; 404 and 410 give up; anything else (or no
 /// answer within 10 s) is retried by the scheduler with backoff.
 public final class WebhookAlerts: AlertChannel {
     public let name = "webhook"
@@ -41,6 +42,7 @@ public final class WebhookAlerts: AlertChannel {
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(alert.deliveryID.uuidString.lowercased(), forHTTPHeaderField: "X-Slate-Delivery")
+        if alert.mayBeRepeat { request.setValue("true", forHTTPHeaderField: "X-Slate-Redelivery") }
         request.setValue("sha256=" + Self.signature(of: body, key: settings.webhookSecret ?? ""), forHTTPHeaderField: "X-Slate-Signature")
         let (_, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

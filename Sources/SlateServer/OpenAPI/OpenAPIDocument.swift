@@ -96,11 +96,17 @@ enum OpenAPIDocument {
             "/api/v1/alerts/settings": [
                 "get": operation("getAlertSettings", "The account's default alerts, webhook and email address",
                                  responses: ["200": content(Schemas.ref("AlertSettings"))]),
-                "patch": operation("updateAlertSettings", "Change the default alerts, the webhook (null removes it) or the email address",
+                "patch": operation("updateAlertSettings", "Change the default alerts, the webhook (null removes it and its secret) or the email address; a new webhook secret (set with a new webhook, or asked for with newWebhookSecret) is in this answer only",
                                    body: object(["timedDefaults": Schemas.nullable(Schemas.alertList), "allDayDefaults": Schemas.nullable(Schemas.alertList),
+                                                 "newWebhookSecret": ["type": "boolean"],
                                                  "webhookURL": Schemas.nullable(["type": "string", "maxLength": AlertRules.maximumAddressLength, "examples": ["https://ntfy.example.org/slate"]]),
                                                  "email": Schemas.nullable(["type": "string", "maxLength": AlertRules.maximumAddressLength, "examples": ["ana@example.org"]])]),
                                    responses: ["200": content(Schemas.ref("AlertSettings"))]),
+            ],
+            "/api/v1/alerts/test": [
+                "post": operation("sendTestAlert", "Send a test alert through every channel and device of the account now",
+                                  responses: ["202": content(object(["taskId": ["type": "string", "format": "uuid"], "title": ["type": "string"]],
+                                                                    required: ["taskId", "title"]))]),
             ],
             "/api/v1/push/key": [
                 "get": operation("pushKey", "The server's VAPID public key (base64url), the applicationServerKey to subscribe with",
@@ -197,7 +203,7 @@ enum OpenAPIDocument {
 
     /// Operations that answer without writing anything of the board.
     static let readOnlyOperations: Set<String> = ["parseQuickEntry", "signIn", "signOut", "updateAccount", "updateAlertSettings",
-                                                   "snoozeAlert", "dismissAlert",
+                                                   "snoozeAlert", "dismissAlert", "sendTestAlert",
                                                    "addPushDevice", "removePushDevice"]
 
     /// Every writing operation's success answers carry `Slate-Change`.

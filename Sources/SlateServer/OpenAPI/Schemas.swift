@@ -111,7 +111,6 @@ enum Schemas {
             "tags": ["type": "array", "items": ["type": "string", "maxLength": TaskRules.maximumTagLength]],
             "recurrence": nullable(["type": "string"]),
             "parentId": nullable(uuid),
-            "reminderOffset": nullable(["type": "integer"]),
             "alerts": nullable(alertList),
         ]
     }
