@@ -32,7 +32,7 @@ enum ServeCommand {
             .value("log-format", "format", "text (default) or json: one JSON object per line."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
-            .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB and MiB accepted)."),
+            .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB, MiB and GiB accepted)."),
             .value("metrics", "address", "Serve GET /metrics on this loopback address:port (default off)."),
             .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
             .value("smtp-url", "url", "Send email alerts through this server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port]."),
@@ -65,6 +65,9 @@ enum ServeCommand {
             if given.value("db") == nil, let database = parsed.value("db") { session.useDatabase(database) }
         }
         let settings = try settings(parsed, session)
+        // Checked before the database is touched: a wrong alert or SMTP option stops here.
+        let maximumAge = try missedAlertsMaximumAge(parsed, session)
+        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
@@ -88,9 +91,6 @@ enum ServeCommand {
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
                                 log: log, metrics: metrics)
-        // Checked before listening: a wrong alert or SMTP option stops here, with nothing started.
-        let maximumAge = try missedAlertsMaximumAge(parsed, session)
-        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
         let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()

@@ -35,6 +35,12 @@ public struct SMTPConfiguration: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw SlateError.invalid(field: "smtp-credentials", message: "Cannot read the SMTP credentials file.")
         }
+        return try credentials(fromText: text)
+    }
+
+    /// The user and password in a credentials file's text (`user:password`, or the user
+    /// and the password on two lines).
+    public static func credentials(fromText text: String) throws -> (String, String) {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         if lines.count >= 2 { return (lines[0], lines[1]) }
         if let line = lines.first, let colon = line.firstIndex(of: ":") {
