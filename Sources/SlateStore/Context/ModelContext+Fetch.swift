@@ -112,6 +112,15 @@ extension ModelContext {
         try revisioned(type, id: id)?.model
     }
 
+    /// The models with `ids` that exist, with their revisions, in no particular order: one
+    /// indexed query, written directly (no predicate to translate).
+    public func revisioned<Model: PersistentModel>(_ type: Model.Type, ids: [UUID]) throws -> [Revisioned<Model>] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" IN (\(marks))"
+        return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: ids.map(\.databaseValue), in: $0) }
+    }
+
     /// The revision of the model with `id` (its row's last change), or nil when there is none.
     public func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) throws -> Int? {
         let sql = "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
