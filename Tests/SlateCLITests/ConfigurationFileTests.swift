@@ -22,6 +22,7 @@ import Testing
         log_level = errors
         max_connections = 200
         connections_per_ip = 0
+        streams_per_account = 32
         max_body_size = 4MiB
         metrics = 127.0.0.1:9464
         missed_alerts_max_age = 2h
@@ -47,6 +48,7 @@ import Testing
         #expect(merged.value("log-level") == "errors")
         #expect(merged.value("max-connections") == "200")
         #expect(merged.value("connections-per-ip") == "0")
+        #expect(merged.value("streams-per-account") == "32")
         #expect(merged.value("max-body-size") == "4MiB")
         #expect(merged.value("metrics") == "127.0.0.1:9464")
         #expect(merged.value("missed-alerts-max-age") == "2h")

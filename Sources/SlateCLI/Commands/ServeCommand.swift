@@ -32,6 +32,7 @@ enum ServeCommand {
             .value("log-format", "format", "text (default) or json: one JSON object per line."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
+            .value("streams-per-account", "count", "Live event streams one account may keep open (default 16)."),
             .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB, MiB and GiB accepted)."),
             .value("metrics", "address", "Serve GET /metrics on this loopback address:port (default off)."),
             .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
@@ -52,6 +53,7 @@ enum ServeCommand {
         var metrics: (host: String, port: Int)?
         var secureCookies = false
         var strictTransportSecurity = false
+        var streamsPerAccount = 16
     }
 
     @Sendable static func run(_ given: ParsedCommand, _ session: Session) throws {
@@ -85,6 +87,7 @@ enum ServeCommand {
         options.log = log
         options.metrics = metrics
         options.strictTransportSecurity = settings.strictTransportSecurity
+        options.streamsPerAccount = settings.streamsPerAccount
         let service = SlateService(container: slate.container, webRoot: settings.webRoot,
                                    secureCookies: settings.secureCookies, options: options)
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.

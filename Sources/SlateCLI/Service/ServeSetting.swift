@@ -64,6 +64,8 @@ struct ServeSetting: Sendable {
                      accepts: { Int($0).map { $0 >= 1 } ?? false }),
         ServeSetting(key: "connections_per_ip", option: "connections-per-ip", forms: "a count of 0 (unlimited) or more",
                      accepts: { Int($0).map { $0 >= 0 } ?? false }),
+        ServeSetting(key: "streams_per_account", option: "streams-per-account", forms: "a count of 1 or more",
+                     accepts: { Int($0).map { $0 >= 1 } ?? false }),
         ServeSetting(key: "max_body_size", option: "max-body-size", forms: "a size in bytes from 1024 to 1073741824, or with KiB, MiB or GiB",
                      accepts: { byteCount($0) != nil }),
         ServeSetting(key: "metrics", option: "metrics", forms: "off, or a loopback address and port such as 127.0.0.1:9464",

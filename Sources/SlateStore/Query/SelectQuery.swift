@@ -10,6 +10,20 @@ struct SelectQuery<Model: PersistentModel> {
     let orderBy: String
 
     init(_ descriptor: FetchDescriptor<Model>) throws {
+        if let key = descriptor.translationKey, let parts = TranslationCache.shared.parts(of: Model.self, key: key) {
+            self.init(parts)
+            return
+        }
+        let parts = try Self.translate(descriptor)
+        if let key = descriptor.translationKey { TranslationCache.shared.remember(parts, of: Model.self, key: key) }
+        self.init(parts)
+    }
+
+    private init(_ parts: TranslationCache.Parts) {
+        (from, whereSQL, arguments, orderBy) = (parts.from, parts.whereSQL, parts.arguments, parts.orderBy)
+    }
+
+    private static func translate(_ descriptor: FetchDescriptor<Model>) throws -> TranslationCache.Parts {
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
@@ -36,16 +50,26 @@ struct SelectQuery<Model: PersistentModel> {
         }
         order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
         order.append("\(alias).\"_pk\"")
-        self.from = from
-        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        self.arguments = arguments
-        self.orderBy = " ORDER BY " + order.joined(separator: ", ")
+        return TranslationCache.Parts(
+            from: from, whereSQL: conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "),
+            arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "))
     }
 
     /// The SELECT for the rows, with limit and offset.
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
+        var arguments = self.arguments
+        if limit != nil || offset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+        }
+        return (sql, arguments)
+    }
+
+    /// The SELECT for the ids and revisions of the rows, with limit and offset.
+    func identitySQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
+        var sql = "SELECT \(Self.alias).\"id\", \(Self.alias).\"_rev\" FROM \(from)\(whereSQL)\(orderBy)"
         var arguments = self.arguments
         if limit != nil || offset != nil {
             sql += " LIMIT ? OFFSET ?"
