@@ -72,7 +72,7 @@ extension DAVContext {
             }
             limit = value
         }
-        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit)
+        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
         var multiStatus = MultiStatus()
         for object in changes.changed {
             try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)

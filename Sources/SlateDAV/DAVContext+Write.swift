@@ -25,7 +25,8 @@ extension DAVContext {
         } else if request.headers["If-Match"] != nil, try slate.calendarObject(named: name, in: info.id) == nil {
             throw CalendarObjectError.preconditionFailed("If-Match: * but the resource does not exist.")
         }
-        let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected)
+        let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected,
+                                                   history: syncHistory)
         return Response(status: result.created ? .created : .noContent, headers: ["ETag": result.object.etag])
     }
 
@@ -40,7 +41,7 @@ extension DAVContext {
                 }
                 expected = revision
             }
-            try slate.deleteCalendarObject(object, ifMatch: expected)
+            try slate.deleteCalendarObject(object, ifMatch: expected, history: syncHistory)
         case .collection(let info):
             try slate.deleteCalendarCollection(info.id)
         default:

@@ -63,6 +63,51 @@ public struct CalendarCollection: Codable, Sendable, Identifiable, Hashable {
     }
 }
 
+/// How far back the names of deleted resources have been forgotten, per account (see
+/// `Slate.pruneRemovedNames`).
+public struct CalendarSyncMark: Codable, Sendable, Identifiable, Hashable {
+    /// The account's id.
+    public var id: UUID
+    public var accountID: UUID
+    /// Names of tasks deleted at or before this revision are gone.
+    public var prunedThrough: Int
+}
+
+extension CalendarSyncMark: PersistentModel {
+    public static let schema = ModelSchema<CalendarSyncMark>(
+        table: "calendar_sync_marks",
+        columns: [.column(\.prunedThrough, "prunedThrough")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        partition: "accountID"
+    )
+}
+
+/// A task that is one completed (or once completed) occurrence of a repeating task whose
+/// client keeps occurrences as RECURRENCE-ID overrides in the series' resource (Thunderbird,
+/// jtx Board). It is served inside that resource, never as a resource of its own.
+public struct CalendarOccurrence: Codable, Sendable, Identifiable, Hashable {
+    /// The occurrence's task id.
+    public var id: UUID
+    public var accountID: UUID
+    /// The repeating task whose resource holds the override.
+    public var seriesID: UUID
+    /// The override's RECURRENCE-ID as `VTodoOverride.key` writes it.
+    public var recurrenceKey: String
+    /// The task as it was when the client stored the override: a field that differs since is
+    /// rewritten in the override's lines, and nothing else.
+    public var basis: TaskItem
+}
+
+extension CalendarOccurrence: PersistentModel {
+    public static let schema = ModelSchema<CalendarOccurrence>(
+        table: "calendar_occurrences",
+        columns: [.column(\.seriesID, "seriesID"), .column(\.recurrenceKey, "recurrenceKey"), .json(\.basis, "basis")],
+        references: [.reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade)],
+        indexes: [Index("calendar_occurrences_by_series", on: ["accountID", "seriesID"])],
+        partition: "accountID"
+    )
+}
+
 extension CalendarResource: PersistentModel {
     public static let schema = ModelSchema<CalendarResource>(
         table: "calendar_resources",

@@ -90,7 +90,7 @@ extension Slate {
 
     /// Deletes the object (and, as everywhere in Slate, its subtasks). With `ifMatch`,
     /// refuses unless the object's revision is that one.
-    public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil) throws {
+    public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil, history: Int = CalendarLimits.syncHistory) throws {
         if let ifMatch, ifMatch != object.revision {
             throw CalendarObjectError.preconditionFailed("The resource changed since revision \(ifMatch) (it is at \(object.revision)).")
         }
@@ -103,6 +103,7 @@ extension Slate {
         if object.stored != nil {
             let context = makeContext(undo: false)
             context.delete(CalendarResourceBody.self, id: object.task.id)
+            try pruneRemovedNames(in: context, history: history)
             try translatingErrors { try context.save() }
         }
     }

@@ -235,8 +235,7 @@ struct ContentLines {
     func timeZone(_ index: Int) -> TimeZone? {
         let head = head(index)
         guard let range = head.range(of: ";TZID=", options: .caseInsensitive) else { return nil }
-        let id = head[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        return TimeZone(identifier: id.hasPrefix("/") ? String(id.dropFirst()) : id)
+        return CalendarTimeZones.knownZone(String(head[range.upperBound...].prefix { $0 != ";" }))
     }
 
     /// The bytes with lines removed and new ones inserted where each edit says.
