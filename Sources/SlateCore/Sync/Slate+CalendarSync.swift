@@ -50,15 +50,27 @@ extension Slate {
             rows[id] = found
             return found
         }
+        var series: Set<UUID> = []
         for task in feed.tasks {
+            if let occurrence = try context.model(CalendarOccurrence.self, id: task.id),
+               try context.model(TaskItem.self, id: occurrence.seriesID) != nil {
+                // Served in its series' bytes: the series changed.
+                series.insert(occurrence.seriesID)
+                continue
+            }
             guard task.listID == collection.listID else {
                 // Gone from here only if it was here at the token; changes in other lists are theirs.
                 if wasHere(task.id) { removed.append(try row(task.id)?.name ?? Self.defaultName(task.id)) }
                 continue
             }
-            guard let read = try context.revisioned(TaskItem.self, id: task.id), read.model.accountID == accountID else { continue }
-            changed.append(CalendarObject(name: try row(task.id)?.name ?? Self.defaultName(task.id), task: read.model,
-                                          revision: read.revision, stored: try row(task.id)))
+            series.insert(task.id)
+        }
+        for id in series {
+            guard let read = try context.revisioned(TaskItem.self, id: id), read.model.accountID == accountID,
+                  read.model.listID == collection.listID else { continue }
+            let revision = try seriesRevision(read.revision, try occurrences(ofSeries: id, in: context), in: context)
+            changed.append(CalendarObject(name: try row(id)?.name ?? Self.defaultName(id), task: read.model,
+                                          revision: revision, stored: try row(id)))
         }
         for id in feed.deletedTaskIDs where wasHere(id) || left[id] == nil {
             // A deletion without a departure was made before departures were recorded: reported everywhere.
