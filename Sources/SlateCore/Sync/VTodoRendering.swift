@@ -50,6 +50,9 @@ enum VTodoRendering {
         for field in Field.allCases {
             text += lines(field, task: task, parentUID: parentUID, zone: nil, calendar: calendar).joined()
         }
+        for alarm in ICalendarAlarms.components(for: task, calendar: calendar) {
+            text += alarm.map { ICalendarText.line($0.name, $0.parameters, $0.value) }.joined()
+        }
         return text + "END:VTODO\r\nEND:VCALENDAR\r\n"
     }
 
@@ -107,7 +110,8 @@ enum VTodoRendering {
     static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar,
                         occurrence: String? = nil) -> Data {
         let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task) }
-        guard !changed.isEmpty else { return data }
+        let alarmsChanged = occurrence == nil && basis.alerts != task.alerts
+        guard !changed.isEmpty || alarmsChanged else { return data }
         let lines = ContentLines(data)
         let found: [Int]?
         if let occurrence {
@@ -136,6 +140,7 @@ enum VTodoRendering {
             if !crlf { new = new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
             edits.append((remove.first ?? (body.last ?? 0) + 1, remove, new))
         }
+        if alarmsChanged { edits += VTodoAlarms.edits(data, lines: lines, task: task, calendar: calendar, crlf: crlf) }
         return lines.applying(edits)
     }
 
