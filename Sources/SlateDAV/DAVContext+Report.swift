@@ -15,9 +15,8 @@ extension DAVContext {
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
             var multiStatus = MultiStatus()
-            for object in try slate.calendarObjects(in: info.id, matching: filter) {
-                try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
-            }
+            let objects = try slate.calendarObjects(in: info.id, matching: filter)
+            try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus, revision: slate.revision)
             return Self.multiStatus(multiStatus.finished())
         case (Namespace.dav, "sync-collection"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
@@ -36,19 +35,23 @@ extension DAVContext {
         let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
+        var found: [(CalendarCollectionInfo, CalendarObject, href: String)] = []
+        var missing: [String] = []
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
             guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
-                multiStatus.add(href: href, status: 404)
+                missing.append(href)
                 continue
             }
             if collections[collectionName] == nil { collections[collectionName] = .some(try slate.calendarCollection(named: collectionName)) }
             guard let info = collections[collectionName] ?? nil, let object = try slate.calendarObject(named: name, in: info.id) else {
-                multiStatus.add(href: href, status: 404)
+                missing.append(href)
                 continue
             }
-            try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: slate.revision)
+            found.append((info, object, href))
         }
+        try add(objects: found, names: names, to: &multiStatus, revision: slate.revision)
+        for href in missing { multiStatus.add(href: href, status: 404) }
         return Self.multiStatus(multiStatus.finished())
     }
 
@@ -74,9 +77,8 @@ extension DAVContext {
         }
         let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
         var multiStatus = MultiStatus()
-        for object in changes.changed {
-            try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
-        }
+        try add(objects: changes.changed.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
+                revision: slate.revision)
         for name in Set(changes.removed).sorted() where !changes.changed.contains(where: { $0.name == name }) {
             multiStatus.add(href: paths.object(info.name, name), status: 404)
         }

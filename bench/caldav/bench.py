@@ -1,9 +1,10 @@
-"""CalDAV benchmark: Slate beside Radicale (and Xandikos when asked) with the same client
+"""CalDAV benchmark: Slate beside Radicale and Xandikos with the same client
 and the same VTODOs, in one run. See bench/caldav/run; figures go to BENCHMARKS.md.
 
 Each server gets one task collection of N VTODOs. Slate is seeded through PUT (8 clients);
 the peers through their storage (Radicale: .ics files in the collection's folder, then one
-request so it builds its cache), because seeding them by PUT takes minutes per thousand.
+request so it builds its cache; Xandikos: the files committed once into the collection's git
+repository), because seeding them by PUT takes minutes per thousand.
 PUT throughput is timed separately on every server with the same 8 clients.
 """
 

@@ -103,7 +103,7 @@ extension Slate {
     /// The series' bytes with each occurrence changed in Slate since the client stored it
     /// rewritten in its override (only the changed lines). An occurrence deleted in Slate
     /// keeps the override as the client stored it.
-    private func rewritingOccurrences(_ data: Data, of seriesID: UUID) throws -> Data {
+    func rewritingOccurrences(_ data: Data, of seriesID: UUID) throws -> Data {
         let context = makeContext()
         var data = data
         for row in try occurrences(ofSeries: seriesID, in: context) {
