@@ -12,6 +12,7 @@ for callgrind_annotate. Prints each request's instructions per count and their g
 
 import concurrent.futures
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -99,7 +100,7 @@ def main():
             status = client.request(method, path, body, headers)[0]
             subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
             assert status == 207, (label, status)
-            name = f"{label.split(',')[0].replace(' ', '-')}-{count}"
+            name = re.sub(r"[^A-Za-z0-9]+", "-", label.split(",")[0]) + f"-{count}"
             subprocess.run(["callgrind_control", "-d", name, str(server.pid)], check=True, stdout=subprocess.DEVNULL)
             results[(label, count)] = latest_total(work, server.pid)
             print(f"{label} at {count}: {results[(label, count)]:,} instructions", flush=True)
