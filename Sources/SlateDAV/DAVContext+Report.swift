@@ -35,20 +35,33 @@ extension DAVContext {
         let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
-        var found: [(CalendarCollectionInfo, CalendarObject, href: String)] = []
-        var missing: [String] = []
+        // The hrefs by collection, each collection's objects read at once.
+        var asked: [(href: String, collection: String, name: String)?] = []
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
             guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
-                missing.append(href)
+                asked.append(nil)
                 continue
             }
             if collections[collectionName] == nil { collections[collectionName] = .some(try slate.calendarCollection(named: collectionName)) }
-            guard let info = collections[collectionName] ?? nil, let object = try slate.calendarObject(named: name, in: info.id) else {
-                missing.append(href)
+            asked.append((href, collectionName, name))
+        }
+        var objects: [String: [String: CalendarObject]] = [:]
+        for (collectionName, info) in collections {
+            guard let info else { continue }
+            let names = asked.compactMap { $0?.collection == collectionName ? $0?.name : nil }
+            let found = try slate.calendarObjects(named: names, in: info.id)
+            objects[collectionName] = Dictionary(zip(names, found).compactMap { name, object in object.map { (name, $0) } },
+                                                 uniquingKeysWith: { first, _ in first })
+        }
+        var found: [(CalendarCollectionInfo, CalendarObject, href: String)] = []
+        var missing: [String] = []
+        for (index, entry) in asked.enumerated() {
+            guard let entry, let info = collections[entry.collection] ?? nil, let object = objects[entry.collection]?[entry.name] else {
+                missing.append(hrefs[index])
                 continue
             }
-            found.append((info, object, href))
+            found.append((info, object, entry.href))
         }
         try add(objects: found, names: names, to: &multiStatus, revision: slate.revision)
         for href in missing { multiStatus.add(href: href, status: 404) }

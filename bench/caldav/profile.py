@@ -4,7 +4,7 @@
     python3 bench/caldav/profile.py [SLATE_BINARY] [COUNTS]     e.g. .build/release/slate 2000,10000
 
 Seeds one collection per count by PUT (the server running normally), then restarts the
-server under `valgrind --tool=callgrind --collect-atstart=no` and, for each request of
+server under `valgrind --tool=callgrind --instr-atstart=no` and, for each request of
 bench/caldav/bench.py, switches collection on, sends it (after one warm-up), switches it
 off and dumps: one callgrind file per request and count in the work folder it prints,
 for callgrind_annotate. Prints each request's instructions per count and their growth.
@@ -47,20 +47,44 @@ def wait_for(port, seconds=120):
 def serve(db, port, work, under_valgrind):
     command = [SLATE, "--db", db, "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "off"]
     if under_valgrind:
-        command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", f"--callgrind-out-file={work}/callgrind.%p"] + command
+        command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/callgrind.%p"] + command
     process = subprocess.Popen(command, stdout=open(f"{work}/serve.out", "a"), stderr=subprocess.STDOUT)
     wait_for(port, 600 if under_valgrind else 60)
     return process
 
 
+def wait_idle(pid, quiet=0.05, seconds=600):
+    """Until the server spends less than `quiet` CPU seconds in 2 s: under callgrind its
+    background work (the alert scheduler reading the seeded bodies) would count as the
+    request's."""
+    def cpu():
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    deadline = time.time() + seconds
+    last = cpu()
+    while time.time() < deadline:
+        time.sleep(2)
+        now = cpu()
+        if now - last < quiet:
+            return
+        last = now
+
+
 def main():
-    work = tempfile.mkdtemp(prefix="caldav-profile-")
+    # PROFILE_WORK=<folder of an earlier run> reuses its seeded database.
+    work = os.environ.get("PROFILE_WORK") or tempfile.mkdtemp(prefix="caldav-profile-")
     db = f"{work}/slate.sqlite"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    if not os.environ.get("PROFILE_WORK"):
+        seed(db, port, work, base)
+    profile(db, port, work, base)
+
+
+def seed(db, port, work, base):
     subprocess.run([SLATE, "--db", db, "user", "add", "bench", "--password-stdin"], input=PASSWORD.encode(), check=True,
                    stdout=subprocess.DEVNULL)
-    port = free_port()
     server = serve(db, port, work, False)
-    base = f"http://127.0.0.1:{port}"
     for count in COUNTS:
         path = f"/dav/calendars/bench/p{count}/"
         assert Client(base, "bench", PASSWORD).request("MKCALENDAR", path)[0] == 201
@@ -76,7 +100,10 @@ def main():
     server.terminate()
     server.wait()
 
+
+def profile(db, port, work, base):
     server = serve(db, port, work, True)
+    wait_idle(server.pid)
     client = Client(base, "bench", PASSWORD)
     results = {}
     for count in COUNTS:
@@ -87,6 +114,7 @@ def main():
         current = client.request("GET", changed)[1]
         client.request("PUT", changed, current.replace(b"SUMMARY:Bench task", b"SUMMARY:Edited bench task", 1),
                        {"Content-Type": "text/calendar"})
+        wait_idle(server.pid)
         requests = {
             "PROPFIND Depth 1 (etags)": ("PROPFIND", PROPFIND_ETAGS, {"Depth": "1"}),
             "calendar-query, full data": ("REPORT", query(True), {"Depth": "1"}),
@@ -96,6 +124,7 @@ def main():
         }
         for label, (method, body, headers) in requests.items():
             client.request(method, path, body, headers)   # warm-up
+            wait_idle(server.pid)
             subprocess.run(["callgrind_control", "-i", "on", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
             status = client.request(method, path, body, headers)[0]
             subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
@@ -117,10 +146,8 @@ def latest_total(work, pid):
     """The instruction total of the newest dump of `pid`."""
     dumps = sorted((f for f in os.listdir(work) if f.startswith(f"callgrind.{pid}.")), key=lambda f: int(f.rsplit(".", 1)[1]))
     with open(os.path.join(work, dumps[-1])) as handle:
-        for line in handle:
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1])
-    return 0
+        values = {line.split(":")[0]: int(line.split()[1]) for line in handle if line.startswith(("summary:", "totals:"))}
+    return values.get("totals") or values.get("summary", 0)
 
 
 if __name__ == "__main__":

@@ -96,7 +96,8 @@ extension Slate {
         guard let body = try makeContext().model(CalendarResourceBody.self, id: stored.id) else {
             return Data(VTodoRendering.fresh(object.task, uid: stored.uid, parentUID: parentUID, calendar: calendar).utf8)
         }
-        let data = VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+        let data = body.isUnchanged(object.task) ? body.data
+            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
         return try rewritingOccurrences(data, of: object.task.id)
     }
 

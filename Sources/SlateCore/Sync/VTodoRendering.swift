@@ -101,6 +101,30 @@ enum VTodoRendering {
         }
     }
 
+    /// A digest of every field the rendering compares (and the alerts): equal stamps mean
+    /// the stored bytes need no rewrite. FNV-1a over the fields' text.
+    static func stamp(_ task: TaskItem) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01B3
+        }
+        add(task.title)
+        add(task.notes)
+        add(String(task.priority.rawValue))
+        add(task.due.map { String($0.timeIntervalSinceReferenceDate) } ?? "-")
+        add(task.isAllDay ? "d" : "t")
+        add(task.isCompleted ? "c" : "o")
+        add(task.completedAt.map { String($0.timeIntervalSinceReferenceDate) } ?? "-")
+        task.tags.forEach(add)
+        add(task.parentID?.uuidString ?? "-")
+        add(task.recurrence?.storageValue ?? "-")
+        add(String(task.order))
+        add(task.isFlagged ? "f" : "u")
+        task.alerts.forEach { add($0.text) }
+        return String(hash, radix: 16)
+    }
+
     /// The fields an occurrence's override carries (its repeat, parent, order and flag are the series').
     static let occurrenceFields: [Field] = [.title, .notes, .priority, .due, .completion, .tags]
 
