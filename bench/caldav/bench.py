@@ -30,8 +30,9 @@ def todo(uid, index):
 
 
 class Client:
-    def __init__(self, base, user, password):
+    def __init__(self, base, user, password, timeout=300):
         parts = urllib.parse.urlsplit(base)
+        self.timeout = timeout
         self.host, self.port = parts.hostname, parts.port
         self.auth = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
         self.connection = None
@@ -39,7 +40,7 @@ class Client:
     def request(self, method, path, body=b"", headers=None):
         for attempt in range(2):
             if self.connection is None:
-                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=300)
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             try:
                 self.connection.request(method, path, body=body, headers={"Authorization": self.auth, **(headers or {})})
                 response = self.connection.getresponse()
