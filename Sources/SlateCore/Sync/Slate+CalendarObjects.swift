@@ -19,8 +19,8 @@ extension Slate {
     /// The objects of a collection, without their text.
     public func calendarObjects(in collection: CalendarCollectionID) throws -> [CalendarObject] {
         let tasks = try revisionedTasks(TaskQuery(scope: collection.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
-        let rows = try calendarResources()
         let context = makeContext()
+        let rows = try calendarResources(of: tasks.map(\.model.id), in: context)
         let series = try occurrencesBySeries(in: context)
         guard !series.isEmpty else {
             return tasks.map { CalendarObject(name: rows[$0.model.id]?.name ?? Self.defaultName($0.model.id), task: $0.model, revision: $0.revision, stored: rows[$0.model.id]) }
@@ -54,6 +54,21 @@ extension Slate {
     func isServedInSeries(_ id: UUID, in context: ModelContext) throws -> Bool {
         guard let row = try context.model(CalendarOccurrence.self, id: id) else { return false }
         return try context.model(TaskItem.self, id: row.seriesID) != nil
+    }
+
+    /// The stored resources of these tasks by task id (by id, in chunks of 500: a listing
+    /// reads its own collection's rows, not the whole account's).
+    func calendarResources(of ids: [UUID], in context: ModelContext) throws -> [UUID: CalendarResource] {
+        let accountID = self.accountID
+        var rows: [UUID: CalendarResource] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            for row in try context.fetch(FetchDescriptor<CalendarResource>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
+                rows[row.id] = row
+            }
+        }
+        return rows
     }
 
     /// The account's stored resources by task id.
