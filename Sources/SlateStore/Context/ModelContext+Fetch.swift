@@ -164,6 +164,19 @@ extension ModelContext {
         }
     }
 
+    /// The rows of `partition` that left a group (see `ModelSchema.groupColumn`: moved to
+    /// another, or deleted) after the partition's `revision` and up to `through`, oldest
+    /// first. A row that moved twice appears twice; its first entry names the group it was
+    /// in at `revision`.
+    public func departures<Model: PersistentModel>(
+        of type: Model.Type, since revision: Int, through: Int? = nil, partition: any DatabaseValueConvertible
+    ) throws -> [Departure] {
+        try container.pool.read { database in
+            try ChangeLog.departures(table: Model.schema.tableName, since: revision, through: through,
+                                     partition: partition.databaseValue, in: database)
+        }
+    }
+
     /// Rows of `Model` changed after store sequence `since`, whatever their partition: rows
     /// of no partition by their revision (the sequence), the others through the commit log.
     private static func changesOfEveryPartition<Model: PersistentModel>(
