@@ -47,29 +47,47 @@ public final class AlertScheduler: Sendable {
     // MARK: Keeping cursors
 
     /// Brings cursors up to date with the tasks changed since the last call (every task
-    /// the first time), and with what CalDAV clients recorded about their alarms
-    /// (Thunderbird's acknowledgements and snoozes, see `ClientAlarmState`). Blocking: call
-    /// it off the cooperative pool.
+    /// the first time), with what CalDAV clients recorded about their alarms
+    /// (Thunderbird's acknowledgements and snoozes, see `ClientAlarmState`), and with
+    /// accounts whose time zone changed (their day rules fire at another moment). Blocking:
+    /// call it off the cooperative pool.
     public func syncCursors() throws {
         let context = ModelContext(container, undo: false)
         let since = syncedRevision.withLock { $0 }
         let changes = try context.changes(of: TaskItem.self, since: since)
         // A client's bytes may change without the task (only its alarm state did).
         let stored = try context.changes(of: CalendarResourceBody.self, since: since)
+        // The first time every task is read anyway.
+        let accounts = since == 0 ? nil : try context.changes(of: Account.self, since: since)
         var tasks = changes.upserted
-        let changedTasks = Set(tasks.map(\.id))
-        for body in stored.upserted where !changedTasks.contains(body.id) {
-            if let task = try context.model(TaskItem.self, id: body.id) { tasks.append(task) }
+        var included = Set(tasks.map(\.id))
+        for body in stored.upserted where !included.contains(body.id) {
+            if let task = try context.model(TaskItem.self, id: body.id) {
+                tasks.append(task)
+                included.insert(task.id)
+            }
+        }
+        for account in accounts?.upserted ?? [] {
+            let accountID = account.id
+            for task in try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID && $0.isCompleted == false }))
+            where !task.alerts.isEmpty && included.insert(task.id).inserted {
+                tasks.append(task)
+            }
         }
         let bodies = Dictionary(stored.upserted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let cursors = try self.cursors(of: tasks.map(\.id), context: context)
         var calendars = AccountCalendars(context: context)
+        var storesBodies: [UUID: Bool] = [:]
         for task in tasks {
             let calendar = try calendars[task.accountID]
-            let existing = try context.revisioned(AlertCursor.self, id: task.id)
+            let existing = cursors[task.id]
             var cursor = existing?.model ?? AlertCursor(taskID: task.id, accountID: task.accountID, nextFire: nil, handledThrough: task.modified)
-            // The first time, every stored body is among `bodies`: no lookup for the others.
-            let clientState = try bodies[task.id].map { ClientAlarmState.read($0.data, calendar: calendar) }
-                ?? (since == 0 ? nil : ClientAlarmState.stored(for: task.id, context: context, calendar: calendar))
+            // Stored bytes that changed are among `bodies`; the others are looked up only in an
+            // account that keeps any (one that never used CalDAV has none), and never the first time.
+            var clientState = bodies[task.id].flatMap { ClientAlarmState.read($0.data, calendar: calendar) }
+            if clientState == nil, since != 0, bodies[task.id] == nil, try keepsBodies(task.accountID, in: &storesBodies, context: context) {
+                clientState = try ClientAlarmState.stored(for: task.id, context: context, calendar: calendar)
+            }
             clientState?.apply(to: &cursor)
             cursor.nextFire = AlertCursor.nextFire(of: task, after: cursor.handledThrough, snoozedUntil: cursor.snoozedUntil, calendar: calendar)
             if let existing {
@@ -80,7 +98,29 @@ public final class AlertScheduler: Sendable {
             }
         }
         if context.hasChanges { _ = try context.save() }
-        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision)) }
+        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision, accounts?.revision ?? changes.revision)) }
+    }
+
+    /// The cursors of these tasks, by task id, read a few hundred at a time.
+    private func cursors(of taskIDs: [UUID], context: ModelContext) throws -> [UUID: Revisioned<AlertCursor>] {
+        var found: [UUID: Revisioned<AlertCursor>] = [:]
+        for start in stride(from: 0, to: taskIDs.count, by: 500) {
+            let chunk = Array(taskIDs[start..<min(start + 500, taskIDs.count)])
+            for read in try context.fetchRevisioned(FetchDescriptor<AlertCursor>(predicate: #Predicate { chunk.contains($0.taskID) })) {
+                found[read.model.taskID] = read
+            }
+        }
+        return found
+    }
+
+    /// True when the account has stored any CalDAV client's bytes (asked once per pass).
+    private func keepsBodies(_ accountID: UUID, in known: inout [UUID: Bool], context: ModelContext) throws -> Bool {
+        if let answer = known[accountID] { return answer }
+        var descriptor = FetchDescriptor<CalendarResourceBody>(predicate: #Predicate { $0.accountID == accountID })
+        descriptor.fetchLimit = 1
+        let answer = try !context.fetch(descriptor).isEmpty
+        known[accountID] = answer
+        return answer
     }
 
     // MARK: Firing
