@@ -339,7 +339,8 @@ def main():
         print(f"\n{options.tasks:,} tasks across {options.accounts} accounts; {total:,} alerts due in one minute "
               f"(spread over {options.spread:.0f} s), to email, Web Push and an open page each:")
         for name, channel in report.items():
-            print(f"  {name:6} {channel['delivered']:,}/{total:,} delivered, {channel['repeated']} twice, "
+            extra = f" over {channel['connections']} SMTP connections" if "connections" in channel else ""
+            print(f"  {name:6} {channel['delivered']:,}/{total:,} delivered{extra}, {channel['repeated']} twice, "
                   f"{channel['missing']} missing; lateness p50 {channel['p50']:.2f} s, p99 {channel['p99']:.2f} s, "
                   f"max {channel['max']:.2f} s")
         print(f"  all    lateness p50 {overall['p50']:.2f} s, p99 {overall['p99']:.2f} s (target < 5 s), max {overall['max']:.2f} s")
@@ -391,9 +392,10 @@ def tally(arrivals, expected, channel):
 
 
 def check_email(path, expected):
-    arrivals = []
+    arrivals, peers = [], set()
     for line in open(path):
         record = json.loads(line)
+        peers.add(tuple(record["peer"]))
         message = message_from_string(record["data"])
         subject = str(make_header(decode_header(message["Subject"])))
         kinds = {part.get_content_type() for part in message.walk() if not part.is_multipart()}
@@ -403,7 +405,9 @@ def check_email(path, expected):
         if expected.get(title) and record["rcpt"] != [f"{expected[title][0]}@bench.test"]:
             fail(f"{title} was mailed to {record['rcpt']}")
         arrivals.append((title, record["t"], message["Message-ID"]))
-    return tally(arrivals, expected, "email")
+    result = tally(arrivals, expected, "email")
+    result["connections"] = len(peers)
+    return result
 
 
 def check_push(path, expected, keys, vapid_key, port):

@@ -29,7 +29,7 @@ def smtp(out_path):
 
     class Handler:
         async def handle_DATA(self, server, session, envelope):
-            out.write(json.dumps({"t": time.time(), "rcpt": envelope.rcpt_tos,
+            out.write(json.dumps({"t": time.time(), "rcpt": envelope.rcpt_tos, "peer": list(session.peer),
                                   "data": envelope.content.decode("utf-8", "replace")}) + "\n")
             return "250 OK"
 
