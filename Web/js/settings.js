@@ -1,4 +1,4 @@
-// Settings: the CalDAV address, the account's API tokens — each with its label, when it was created, last used
+// Settings: the CalDAV address and an app password per device, the account's tokens — each with its label, when it was created, last used
 // and when it expires — a form to create one (its secret is shown once, here) and a way to
 // revoke one. Self-contained: main.js only shows it for ?view=settings.
 import { alertSettingsSection } from "./alertsettings.js";
@@ -61,31 +61,92 @@ function tokenRow(token, onRevoke) {
   return row;
 }
 
-/** "Sync with your phone": the CalDAV address and how to sign in with an app password. */
-function syncBox() {
+/** A labelled, read-only value that selects itself on focus (for copying). */
+function copyField(labelText, value, id) {
+  const input = el("input", "settings-token-value");
+  if (id) input.id = id;
+  input.readOnly = true;
+  input.value = value;
+  input.addEventListener("focus", () => input.select());
+  return field(labelText, input);
+}
+
+/** What a device needs to sign in, shown once after its app password is made. */
+function deviceSetupBox(record, account, address) {
+  const box = el("div", "settings-new-token");
+  box.id = "device-setup";
+  box.setAttribute("role", "status");
+  box.append(
+    el("p", null, `Add a CalDAV account on “${record.label}” with these. Copy the password now: it is not shown again.`),
+    copyField("Server", address),
+    copyField("User name", account),
+    copyField("Password", record.token, "device-password"));
+  return box;
+}
+
+/**
+ * "Sync with your phone": the CalDAV address, and an app password made per device (shown
+ * once, with the server and user name it goes with). Devices are listed with the tokens,
+ * where "last used" is their last sync and revoking one signs that device out.
+ */
+function syncBox(onCreated) {
   const box = el("div", "settings-sync");
   const heading = el("h3", null, "Sync with your phone");
   heading.id = "sync-heading";
-  const address = el("input", "settings-token-value");
-  address.id = "caldav-address";
-  address.readOnly = true;
-  address.value = `${location.origin}/dav/`;
-  address.setAttribute("aria-label", "The CalDAV server address");
+  const address = `${location.origin}/dav/`;
+  const form = el("form", "settings-create");
+  form.id = "device-form";
+  const name = el("input");
+  name.name = "device";
+  name.maxLength = 100;
+  name.placeholder = "e.g. Ana’s iPhone";
+  const create = el("button", "primary", "Make an app password");
+  create.type = "submit";
+  const error = el("p", "form-error");
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  form.append(field("Device", name), create, error);
+  const setup = el("div");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    const label = name.value.trim();
+    if (!label) {
+      error.textContent = "Name the device, e.g. “Ana’s iPhone”: its app password is listed under that name.";
+      error.hidden = false;
+      return;
+    }
+    create.disabled = true;
+    try {
+      const [{ data: record }, { data: session }] = await Promise.all([
+        request("POST", "/tokens", { body: { label, expiresIn: "never" } }),
+        request("GET", "/session"),
+      ]);
+      setup.replaceChildren(deviceSetupBox(record, session.account, address));
+      name.value = "";
+      await onCreated();
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    } finally {
+      create.disabled = false;
+    }
+  });
   box.append(heading,
     el("p", "settings-intro",
       "Reminders on iPhone, iPad and Mac, DAVx⁵ with tasks.org or jtx Board, Thunderbird and todoman sync your lists over CalDAV. " +
-      "Add a CalDAV account with this server address, your account name, and as the password a token made below for that device " +
-      "(one per device: its “last used” is its last sync, and revoking it signs that device out)."),
-    field("Server address", address));
+      "Make an app password for each device and add a CalDAV account there with the server, user name and password shown."),
+    copyField("Server address", address, "caldav-address"), form, setup);
   return box;
 }
 
 /** Renders the settings view into `section` (reads the tokens afresh each time). */
 export async function showSettings(section) {
-  const heading = el("h3", null, "API tokens");
+  const heading = el("h3", null, "Devices and API tokens");
   heading.id = "tokens-heading";
   const intro = el("p", "settings-intro",
-    "Tokens let scripts and apps use the API as you: send one as “Authorization: Bearer <token>”. Revoke any you no longer use.");
+    "Each device's app password and each script's token. A device's “last used” is its last sync; revoking it signs the device out. " +
+    "Scripts send a token as “Authorization: Bearer <token>”.");
   const form = el("form", "settings-create");
   form.id = "token-form";
   const label = el("input");
@@ -145,7 +206,7 @@ export async function showSettings(section) {
     }
   });
 
-  section.replaceChildren(syncBox(), heading, intro, form, fresh, list, empty);
+  section.replaceChildren(syncBox(reload), heading, intro, form, fresh, list, empty);
   await reload();
   // Alerts come after the tokens; a failure to read them leaves the rest usable.
   try {
