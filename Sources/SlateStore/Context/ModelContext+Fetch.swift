@@ -127,20 +127,6 @@ extension ModelContext {
         return try container.pool.readStatement { try $0.scalar(sql, [id.databaseValue]) }.flatMap(Int.fromDatabaseValue)
     }
 
-    /// The revision at which each of `ids` that is deleted was deleted (its tombstone's), by
-    /// id; ids of rows that exist, or that never did, are absent. One indexed query.
-    public func deletionRevisions<Model: PersistentModel>(of type: Model.Type, ids: [UUID]) throws -> [UUID: Int] {
-        guard !ids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql = "SELECT id, revision FROM _slate_tombstones WHERE table_name = ? AND id IN (\(marks))"
-        let rows = try container.pool.readStatement { try $0.rows(sql, [.text(Model.schema.tableName)] + ids.map(\.databaseValue)) }
-        var revisions: [UUID: Int] = [:]
-        for row in rows {
-            if let id = UUID.fromDatabaseValue(row["id"]), let revision = Int.fromDatabaseValue(row["revision"]) { revisions[id] = revision }
-        }
-        return revisions
-    }
-
     /// The model with `id` and its revision, or nil.
     public func revisioned<Model: PersistentModel>(_ type: Model.Type, id: UUID) throws -> Revisioned<Model>? {
         let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"

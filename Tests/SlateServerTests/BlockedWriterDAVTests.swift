@@ -40,7 +40,8 @@ import Testing
         // More blocked PUTs than the machine has cores, each over a connection of its own.
         let writers = try (0..<(ProcessInfo.processInfo.activeProcessorCount * 3)).map { index in
             let client = try LoopbackClient(port: port, timeout: 40)
-            let body = DAVHarness.todo(uid: "queued-\(index)", summary: "Queued \(index)")
+            let body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Test//EN", "BEGIN:VTODO", "UID:queued-\(index)",
+                        "DTSTAMP:20261201T090000Z", "SUMMARY:Queued \(index)", "END:VTODO", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
             try client.send("PUT /dav/calendars/ana/inbox/queued-\(index).ics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                 + "Content-Type: text/calendar\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             return client
