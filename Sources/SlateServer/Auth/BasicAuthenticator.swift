@@ -10,7 +10,7 @@ import Synchronization
 /// Retry-After past it), Argon2id on the password workers, a dummy hash for unknown names.
 /// Credentials checked once are remembered as a digest until a commit touches credentials
 /// or accounts (a revocation, a password change), so a sync of many requests checks once.
-/// An app password's use is recorded (at most every five minutes, in the background) as its
+/// An app password's use is recorded (at most hourly, in the background) as its
 /// last sync.
 public struct BasicAuthenticator: Sendable {
     let directory: AccountDirectory
@@ -88,9 +88,9 @@ public struct BasicAuthenticator: Sendable {
         return try remembered(Self.key(name, secret))
     }
 
-    /// How often an app password's last use is written: at most every five minutes, so
-    /// that a device's "last sync" is close without a write per request.
-    static let useInterval: TimeInterval = 300
+    /// How often an app password's last use is written: at most hourly, because the write
+    /// changes the credentials' stamp and so empties every remembered check.
+    static let useInterval: TimeInterval = 3600
 
     private func remembered(_ key: String) throws -> UUID? {
         guard let stamp = try directory.container.changeStamp(of: [Credential.self, Account.self]),
