@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
-        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
+        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateDAV", "SlateStore"]),
         .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore"]),
         .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],

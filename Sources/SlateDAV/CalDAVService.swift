@@ -8,7 +8,8 @@ import SlateHTTP
 ///
 /// ```swift
 /// let dav = CalDAVService(directory: AccountDirectory(container: container),
-///                         authenticate: { try await basic.accountID(for: $0) })
+///                         authenticate: { try await basic.accountID(for: $0) },
+///                         identify: { try basic.rememberedAccountID(for: $0) })
 /// let server = HTTPServer(configuration: configuration, responder: DAVMount(dav: dav.router, other: api.router))
 /// ```
 public struct CalDAVService: Sendable {
@@ -22,6 +23,9 @@ public struct CalDAVService: Sendable {
     ///   - directory: the accounts (and the store behind them).
     ///   - authenticate: names the account of a request (HTTP Basic with a password or an
     ///     app password) or throws an `HTTPError` 401 or 429.
+    ///   - identify: names the account of a request whose credentials `authenticate` checked
+    ///     before and that still hold, or nil; called on a database thread, so that such a
+    ///     request makes one hop off Swift's cooperative pool, not two.
     ///   - calendar: the calendar and time zone for all-day dates and floating times.
     ///   - logLevel: which requests get an access-log line on standard error.
     ///   - log: the service's log (its format and level) instead of a text log at `logLevel`.
@@ -29,9 +33,9 @@ public struct CalDAVService: Sendable {
     ///   - syncHistory: how many of an account's changes a sync token may be behind before
     ///     it is refused with 403 `valid-sync-token` (see `CalendarLimits.syncHistory`).
     public init(directory: AccountDirectory, authenticate: @escaping @Sendable (Request) async throws -> UUID,
-                calendar: Calendar = .current, logLevel: AccessLog.Level = .errors,
+                identify: (@Sendable (Request) throws -> UUID?)? = nil, calendar: Calendar = .current, logLevel: AccessLog.Level = .errors,
                 log: ServiceLog? = nil, metrics: MetricsRegistry? = nil, syncHistory: Int = CalendarLimits.syncHistory) {
-        let handler = DAVHandler(directory: directory, authenticate: authenticate, calendar: calendar, syncHistory: syncHistory)
+        let handler = DAVHandler(directory: directory, authenticate: authenticate, identify: identify, calendar: calendar, syncHistory: syncHistory)
         var router = Router()
         for method in Self.methods {
             router.on(method, "/dav", handler.respond)

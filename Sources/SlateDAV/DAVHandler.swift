@@ -6,6 +6,9 @@ import SlateHTTP
 struct DAVHandler: Sendable {
     let directory: AccountDirectory
     let authenticate: @Sendable (Request) async throws -> UUID
+    /// The account of a request whose credentials were checked before (nil: check them
+    /// with `authenticate`), called on a database thread.
+    let identify: (@Sendable (Request) throws -> UUID?)?
     let calendar: Calendar
     let syncHistory: Int
 
@@ -22,13 +25,43 @@ struct DAVHandler: Sendable {
         if request.method == .options {
             return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
         }
-        let accountID: UUID
+        let method = request.method.rawValue
+        let work = { @Sendable (accountID: UUID?) throws -> Response in try self.serve(request, accountID: accountID) }
         do {
-            accountID = try await authenticate(request)
-        } catch let error as HTTPError where error.status.code == 401 {
-            return Self.unauthorized(error.message)
+            // One hop to a database thread: a credential checked before is recognised there,
+            // in the same snapshot (or group commit) as the work.
+            if let identify {
+                if let response = try await hop(method, { try identify(request).map { try work($0) } }) { return response }
+            }
+            let accountID: UUID
+            do {
+                accountID = try await authenticate(request)
+            } catch let error as HTTPError where error.status.code == 401 {
+                return Self.unauthorized(error.message)
+            }
+            return try await hop(method) { try work(accountID) }
+        } catch {
+            return try Self.response(for: error)
         }
-        guard let account = try directory.accounts().first(where: { $0.id == accountID }) else {
+    }
+
+    /// Methods that change something: run on the writer thread, in the next group commit.
+    static let changing: Set<String> = ["PUT", "DELETE", "PROPPATCH", "MKCALENDAR", "MKCOL"]
+
+    /// Runs `body` on a reader thread in one snapshot, or, for a change, on the writer
+    /// thread inside the next group commit (rolled back alone when it throws). Never on
+    /// Swift's cooperative pool: a change waiting for the write lock then stalls only other
+    /// changes, never reads or live streams.
+    private func hop<T: Sendable>(_ method: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let container = directory.container
+        if Self.changing.contains(method) { return try await BoardThreads.shared.write(to: container, body) }
+        return try await BoardThreads.shared.read { try container.boardSnapshot(body) }
+    }
+
+    /// The request for `accountID`, on a database thread (blocking reads and writes
+    /// allowed). Throws what the method refused; `response(for:)` answers it.
+    private func serve(_ request: Request, accountID: UUID?) throws -> Response {
+        guard let accountID, let account = try directory.account(id: accountID) else {
             return Self.unauthorized("The account no longer exists.")
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
@@ -36,23 +69,27 @@ struct DAVHandler: Sendable {
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
-        do {
-            switch request.method.rawValue {
-            case "PROPFIND": return try context.propfind(target)
-            case "PROPPATCH": return try context.proppatch(target)
-            case "REPORT": return try context.report(target)
-            case "GET", "HEAD": return try context.get(target)
-            case "PUT": return try context.put(target)
-            case "DELETE": return try context.delete(target)
-            case "MKCALENDAR", "MKCOL": return try context.makeCollection(target)
-            default:
-                return DAVContext.failure(.methodNotAllowed, nil, "\(request.method) is not allowed here; use \(Self.allow).", headers: ["Allow": Self.allow])
-            }
-        } catch let error as CalendarObjectError {
+        switch request.method.rawValue {
+        case "PROPFIND": return try context.propfind(target)
+        case "PROPPATCH": return try context.proppatch(target)
+        case "REPORT": return try context.report(target)
+        case "GET", "HEAD": return try context.get(target)
+        case "PUT": return try context.put(target)
+        case "DELETE": return try context.delete(target)
+        case "MKCALENDAR", "MKCOL": return try context.makeCollection(target)
+        default:
+            return DAVContext.failure(.methodNotAllowed, nil, "\(request.method) is not allowed here; use \(Self.allow).", headers: ["Allow": Self.allow])
+        }
+    }
+
+    /// The answer to what a method threw (after its writes were rolled back).
+    static func response(for error: any Error) throws -> Response {
+        switch error {
+        case let error as CalendarObjectError:
             return DAVContext.response(for: error)
-        } catch let error as XMLReadError {
+        case let error as XMLReadError:
             return DAVContext.failure(.badRequest, nil, "The XML body was refused: \(error.description)")
-        } catch let error as SlateError {
+        case let error as SlateError:
             switch error {
             case .notFound: return DAVContext.failure(.notFound, nil, error.description)
             case .conflict: return DAVContext.failure(.preconditionFailed, nil, error.description)
@@ -64,6 +101,8 @@ struct DAVHandler: Sendable {
                 return response
             case .store: throw error
             }
+        default:
+            throw error
         }
     }
 

@@ -93,6 +93,7 @@ enum ServeCommand {
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
+                                identify: { try basic.rememberedAccountID(for: $0) },
                                 log: log, metrics: metrics)
         let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
