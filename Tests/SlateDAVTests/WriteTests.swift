@@ -164,6 +164,25 @@ struct WriteTests {
         #expect(try dav.slate("ben").tasks().isEmpty)
         #expect(try dav.slate().listsWithoutCounts().count == 1)
     }
+
+    @Test("A UID that is another account's task id, live or deleted, tells nothing and takes nothing from it")
+    func uidOfAnotherAccountsTask() async throws {
+        let dav = try DAVHarness()
+        let live = try dav.slate().addTask(TaskDraft(title: "Ana's live task"))
+        let gone = try dav.slate().addTask(TaskDraft(title: "Ana's deleted task"))
+        try dav.slate().deleteTasks([gone.id])
+        let unused = UUID()
+        for uid in [live.id, gone.id, unused] {
+            let reply = try await dav.put("\(uid.uuidString).ics", DAVHarness.todo(uid: uid.uuidString, summary: "Ben's"), as: "ben")
+            #expect(reply.status == 201)
+        }
+        // Ben's tasks get ids of his own, the same way whether the UID was taken elsewhere or not.
+        let ids = Set(try dav.slate("ben").tasks().map(\.id))
+        #expect(ids.count == 3 && ids.isDisjoint(with: [live.id, gone.id, unused]))
+        // Ana's deletion is still there for her devices to learn.
+        #expect(try dav.slate().changes(since: 0).deletedTaskIDs.contains(gone.id))
+        #expect(try dav.slate().tasks().map(\.title) == ["Ana's live task"])
+    }
 }
 
 extension Data {

@@ -157,11 +157,15 @@ extension Slate {
         try calendarCollections().first { $0.id == id }?.name ?? Self.inboxCollectionName
     }
 
-    /// A new task's id: the UID itself when it is a UUID no task or resource uses yet.
+    /// A new task's id: worked out from the UID and this account when the UID is a UUID (as
+    /// an import does, `ImportedID`), else new. Never the UID itself: whether that is free
+    /// depends on every account's rows, so the id answered would tell one account whether
+    /// another has a task with that id, and taking it would forget another account's
+    /// deletion of it. The resource row keeps the UID.
     private func newTaskID(for uid: String, in context: ModelContext) throws -> UUID {
-        if let id = UUID(uuidString: uid), try context.model(TaskItem.self, id: id) == nil,
-           try context.model(CalendarResource.self, id: id) == nil {
-            return id
+        if let basis = UUID(uuidString: uid) {
+            let id = ImportedID.id(for: basis, account: accountID)
+            if try context.model(TaskItem.self, id: id) == nil, try context.model(CalendarResource.self, id: id) == nil { return id }
         }
         return UUID()
     }
