@@ -32,7 +32,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "SlateStore", dependencies: ["CSQLite"]),
-        .target(name: "SlateCore", dependencies: ["SlateStore"]),
+        .target(name: "SlateCore", dependencies: ["SlateStore", "CCrypto"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(

@@ -2,8 +2,9 @@
 #define SLATE_CCRYPTO_SHIM_H
 
 // OpenSSL's libcrypto, seen from Swift: the few primitives Web Push needs (RFC 8291
-// message encryption, RFC 8292 VAPID signatures), each on raw bytes. No cryptography is
-// written here: P-256 keys, ECDH, HMAC-SHA256, AES-128-GCM and ECDSA are libcrypto's.
+// message encryption, RFC 8292 VAPID signatures), each on raw bytes, and SHA-256 for the
+// ids SlateCore derives (ImportedID). No cryptography is written here: P-256 keys, ECDH,
+// HMAC-SHA256, AES-128-GCM, ECDSA and SHA-256 are libcrypto's.
 // The EC_KEY interface is deprecated in OpenSSL 3 but still supported, and it takes raw
 // key bytes without the long EVP_PKEY_fromdata dance.
 
@@ -16,6 +17,7 @@
 #include <openssl/hmac.h>
 #include <openssl/obj_mac.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 #include <string.h>
 
 /// A new P-256 key pair: `private_key` 32 bytes, `public_key` 65 bytes (uncompressed point).

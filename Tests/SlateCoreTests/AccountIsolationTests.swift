@@ -56,7 +56,7 @@ import Testing
 
 @Suite struct ImportedIDTests {
     @Test func sha256MatchesTheStandardVectors() {
-        func hex(_ text: String) -> String { SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        func hex(_ text: String) -> String { sha256(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
