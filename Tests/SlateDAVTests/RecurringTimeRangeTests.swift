@@ -64,12 +64,13 @@ struct RecurringTimeRangeTests {
         #expect(try await matching(dav, "20261222T000000Z", "20261223T000000Z") == ["ex.ics", "moved.ics"])
     }
 
-    @Test("Weekly BYDAY, and a TZID start that keeps its wall-clock time across daylight saving time")
+    @Test("Weekly BYDAY (with BYHOUR/BYMINUTE at the start's time), and a TZID start that keeps its wall-clock time across daylight saving time")
     func weekdaysAndZones() async throws {
         let dav = try DAVHarness()
-        // From Tuesday 2026-12-01, on Mondays and Thursdays, four times: Tue 1, Thu 3, Mon 7, Thu 10.
+        // From Tuesday 2026-12-01, on Mondays and Thursdays, four times: Tue 1, Thu 3, Mon 7, Thu 10
+        // (BYHOUR and BYMINUTE repeat the start's time, as python-caldav writes them).
         try await dav.put("days.ics", DAVHarness.todo(uid: "days", summary: "Mondays and Thursdays", extra: [
-            "DTSTART:20261201T090000Z", "DUE:20261201T100000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,TH;COUNT=4"]))
+            "DTSTART:20261201T090000Z", "DUE:20261201T100000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=9;BYMINUTE=0;COUNT=4"]))
         // 09:00 in Paris: 08:00Z in winter, 07:00Z in summer.
         try await dav.put("paris.ics", DAVHarness.todo(uid: "paris", summary: "Paris mornings", extra: [
             "DTSTART;TZID=Europe/Paris:20261201T090000", "DUE;TZID=Europe/Paris:20261201T091500", "RRULE:FREQ=WEEKLY"]))

@@ -162,7 +162,7 @@ enum CalendarTimeRange {
             return table(start, end, dtstart: dtstart, due: due, duration: duration, completed: completed, created: created)
         }
         let expansion = CalendarRecurrenceRange(
-            base: base, rule: component.property("RRULE").flatMap { CalendarRecurrenceRange.Rule($0.value, calendar: ruleCalendar(component, calendar)) },
+            base: base, rule: component.property("RRULE").flatMap { CalendarRecurrenceRange.Rule($0.value, base: base, calendar: ruleCalendar(component, calendar)) },
             added: dates(component.properties("RDATE"), calendar: calendar, zones: zones),
             excluded: dates(component.properties("EXDATE"), calendar: calendar, zones: zones) + overridden,
             calendar: ruleCalendar(component, calendar))

@@ -10,7 +10,7 @@ import Foundation
 /// (found by arithmetic, so a daily series begun decades ago costs what a new one does),
 /// and at most `maximumInstances` instances after it. Past that bound — possible only when
 /// EXDATEs remove that many instances in a row — and for rules with other parts (BYMONTHDAY,
-/// BYSETPOS, ordinal BYDAY, …), the VTODO is counted as overlapping whenever its series
+/// BYSETPOS, ordinal BYDAY, a BYHOUR other than the start's hour, …), the VTODO is counted as overlapping whenever its series
 /// spans the range: a query may then return a task it need not, never miss one.
 struct CalendarRecurrenceRange {
     static let maximumInstances = 1_000
@@ -28,7 +28,9 @@ struct CalendarRecurrenceRange {
         /// False when the rule has parts this expansion does not follow.
         var isExact = true
 
-        init?(_ value: String, calendar: Calendar) {
+        /// `base`: the first instance; a BYHOUR, BYMINUTE or BYSECOND that only repeats its
+        /// time of day (as python-caldav and some clients write) changes nothing.
+        init?(_ value: String, base: Date, calendar: Calendar) {
             var parts: [String: String] = [:]
             for part in value.split(separator: ";") {
                 let pair = part.split(separator: "=", maxSplits: 1)
@@ -69,6 +71,9 @@ struct CalendarRecurrenceRange {
                 } else {
                     isExact = false
                 }
+            }
+            for (name, component) in [("BYHOUR", Calendar.Component.hour), ("BYMINUTE", .minute), ("BYSECOND", .second)] {
+                if let text = parts[name], Int(text) == calendar.component(component, from: base) { parts[name] = nil }
             }
             if !parts.isEmpty { isExact = false }
         }
