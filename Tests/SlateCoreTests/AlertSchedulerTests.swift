@@ -249,6 +249,29 @@ extension Slate {
         #expect(try harness.scheduler.nextWake() == nil && harness.sent(task).count == 2)
     }
 
+    /// Thunderbird's stored snooze counts when its bytes arrive, not again whenever the task
+    /// changes in Slate: a dismissal made in Slate since then stands.
+    @Test func aDismissalInSlateIsNotUndoneByTheClientsOlderSnoozeWhenTheTaskChanges() async throws {
+        let harness = try SchedulerHarness()  // 10:15 Paris, 09:15 UTC
+        let bytes = Data([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "BEGIN:VTODO",
+            "UID:tb-2", "SUMMARY:Book the hall", "DUE:20261129T100000Z", "X-MOZ-SNOOZE-TIME:20261129T103000Z",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "END:VALARM", "END:VTODO", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").utf8)
+        _ = try harness.slate.storeCalendarObject(bytes, named: "tb-2.ics", in: .inbox)
+        let task = try #require(try harness.slate.tasks().first { $0.title == "Book the hall" })
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == date(2026, 11, 29, 11, 0))
+        harness.clock.advance(by: 50 * 60)  // 11:05 Paris
+        try await harness.pass()
+        #expect(Set(harness.sent(task).map(\.fireAt)) == [date(2026, 11, 29, 11, 0)])
+        try harness.slate.dismissAlert(taskID: task.id)
+        #expect(try harness.scheduler.nextWake() == nil, "dismissed in Slate: the snooze to 11:30 is dismissed too")
+        _ = try harness.slate.updateTask(task.id, TaskPatch(notes: "edited in Slate"))
+        try await harness.pass()
+        #expect(try harness.scheduler.nextWake() == nil, "the client's older snooze does not come back with the edit")
+    }
+
     @Test func aTestAlertGoesToEveryChannelAndDeviceOnce() async throws {
         let harness = try SchedulerHarness()
         let id = try harness.slate.requestTestAlert()

@@ -107,6 +107,11 @@ import Testing
         // The same key in different objects, or as a value, is fine.
         #expect(JSONDuplicateKey.first(in: Data(#"{"a":{"a":"a"},"b":[{"a":1},{"a":2}],"c":"a"}"#.utf8)) == nil)
         #expect(JSONDuplicateKey.first(in: Data(#"{"a":"x\"","b":{"\"":1,"\"":2}}"#.utf8)) == JSONDuplicateKey(key: "\"", line: 1))
+        // 120,000 keys (a 1 MiB body, checked before sign-in): each key inserted in place, not
+        // into a copy of the keys so far; a duplicate at the very end is still found.
+        let keys = (0..<120_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+        #expect(JSONDuplicateKey.first(in: Data(("{" + keys + "}").utf8)) == nil)
+        #expect(JSONDuplicateKey.first(in: Data(("{" + keys + ",\"k7\":1}").utf8)) == JSONDuplicateKey(key: "k7", line: 1))
     }
 }
 

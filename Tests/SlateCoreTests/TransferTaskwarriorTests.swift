@@ -113,6 +113,9 @@ import Testing
         (#"[{"status":"pending"}]"#, "task 1: description is missing"),
         (#"[{"description":"x","priority":"X"}]"#, "task 1: priority must be H, M or L; got 'X'"),
         (#"[{"description":"x","recur":"weekdays"}]"#, "task 1: recur has no Slate form: 'weekdays'; Slate repeats every n days, weeks, months or years"),
+        // 3 × this count overflows an Int: it was a crash of the whole server.
+        (#"[{"description":"x","recur":"4611686018427387904quarters"}]"#,
+         "task 1: The repeat interval must be between 1 and 1000; got 4611686018427387904."),
         (#"[{"description":"x","status":"gone"}]"#, "task 1: status must be pending, waiting, completed, deleted or recurring; got 'gone'"),
         (#"[{"description":"x","tags":[1]}]"#, "task 1: tags must be a list of text values; got 1"),
         (#""tasks""#, "A Taskwarrior export must be a JSON array of tasks."),

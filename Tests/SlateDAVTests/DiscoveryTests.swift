@@ -110,5 +110,16 @@ struct DiscoveryTests {
         let nested = try await dav.send("PROPFIND", "/dav/", headers: ["Depth": "0"], body: deep)
         #expect(nested.status == 400)
         #expect(nested.text.contains("deeper than"))
+        // Declarations are bounded too: each element that declares one copies its scope.
+        let declarations = (0..<300).map { " xmlns:p\($0)=\"urn:x:\($0)\"" }.joined()
+        let many = try await dav.send("PROPFIND", "/dav/", headers: ["Depth": "0"],
+                                      body: "<d:propfind xmlns:d=\"DAV:\"\(declarations)><d:prop><d:displayname/></d:prop></d:propfind>")
+        #expect(many.status == 400)
+        #expect(many.text.contains("more than 64 attributes"), "\(many.text)")
+        let spread = (0..<300).map { "<d:prop xmlns:p\($0)=\"urn:x:\($0)\"><d:displayname/></d:prop>" }.joined()
+        let scattered = try await dav.send("PROPFIND", "/dav/", headers: ["Depth": "0"],
+                                           body: "<d:propfind xmlns:d=\"DAV:\">\(spread)</d:propfind>")
+        #expect(scattered.status == 400)
+        #expect(scattered.text.contains("more than 256 namespaces"), "\(scattered.text)")
     }
 }

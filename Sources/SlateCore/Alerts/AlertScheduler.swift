@@ -52,6 +52,13 @@ public final class AlertScheduler: Sendable {
     /// accounts whose time zone changed (their day rules fire at another moment). Blocking:
     /// call it off the cooperative pool.
     public func syncCursors() throws {
+        markSynced(try stageCursors())
+    }
+
+    /// `syncCursors` without recording how far it got: returns the revision to record with
+    /// `markSynced` once its transaction has committed (a pass rolled back must read the
+    /// same changes again, or their cursors are never written).
+    func stageCursors() throws -> Int {
         let context = ModelContext(container, undo: false)
         let since = syncedRevision.withLock { $0 }
         let changes = try context.changes(of: TaskItem.self, since: since)
@@ -82,10 +89,13 @@ public final class AlertScheduler: Sendable {
             let calendar = try calendars[task.accountID]
             let existing = cursors[task.id]
             var cursor = existing?.model ?? AlertCursor(taskID: task.id, accountID: task.accountID, nextFire: nil, handledThrough: task.modified)
-            // Stored bytes that changed are among `bodies`; the others are looked up only in an
-            // account that keeps any (one that never used CalDAV has none), and never the first time.
+            // Stored bytes that changed are among `bodies`. Unchanged bytes count only for a new
+            // cursor (a snooze or dismissal in Slate since then must not be undone by the
+            // client's older state whenever the task changes), only in an account that keeps
+            // any (one that never used CalDAV has none), and never the first time.
             var clientState = bodies[task.id].flatMap { ClientAlarmState.read($0.data, calendar: calendar) }
-            if clientState == nil, since != 0, bodies[task.id] == nil, try keepsBodies(task.accountID, in: &storesBodies, context: context) {
+            if clientState == nil, existing == nil, since != 0, bodies[task.id] == nil,
+               try keepsBodies(task.accountID, in: &storesBodies, context: context) {
                 clientState = try ClientAlarmState.stored(for: task.id, context: context, calendar: calendar)
             }
             clientState?.apply(to: &cursor)
@@ -98,7 +108,12 @@ public final class AlertScheduler: Sendable {
             }
         }
         if context.hasChanges { _ = try context.save() }
-        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision, accounts?.revision ?? changes.revision)) }
+        return min(changes.revision, stored.revision, accounts?.revision ?? changes.revision)
+    }
+
+    /// Records that cursors are current up to `revision` (after its pass committed).
+    func markSynced(_ revision: Int) {
+        syncedRevision.withLock { $0 = max($0, revision) }
     }
 
     /// The cursors of these tasks, by task id, read a few hundred at a time.
@@ -150,7 +165,11 @@ public final class AlertScheduler: Sendable {
                 moments.append(snoozed)
                 cursor.snoozedUntil = nil
             }
-            for moment in Set(moments).sorted() {
+            // A moment already recorded is not recorded again: a cursor made afresh (an undone
+            // delete, a re-import) starts from the task's `modified`, which may be before
+            // alerts that were delivered then; a second row would break the pass's commit.
+            let delivered = try moments.isEmpty ? [] : deliveredMoments(of: task.id, from: moments.min()!, context: context)
+            for moment in Set(moments).sorted() where !delivered.contains(moment) {
                 let age = now.timeIntervalSince(moment)
                 guard age <= maximumAge else {
                     log("alert skipped: task \(task.id.uuidString.lowercased()) was due to alert at \(Timestamp.format(moment)), older than \(Int(maximumAge)) s")
@@ -169,6 +188,13 @@ public final class AlertScheduler: Sendable {
         }
         if context.hasChanges { _ = try context.save() }
         return recorded
+    }
+
+    /// The moments from `earliest` on for which the task already has deliveries (an indexed
+    /// lookup: `alert_deliveries_once` starts with the task).
+    private func deliveredMoments(of taskID: UUID, from earliest: Date, context: ModelContext) throws -> Set<Date> {
+        let descriptor = FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.taskID == taskID && $0.fireAt >= earliest })
+        return Set(try context.fetch(descriptor).map(\.fireAt))
     }
 
     func channelTargets(for accountID: UUID, context: ModelContext) throws -> [String] {
@@ -220,10 +246,11 @@ public final class AlertScheduler: Sendable {
             var delay = Self.idleWake
             do {
                 let now = clock()
-                let made = try await BoardThreads.shared.write(to: container) {
-                    try self.syncCursors()
-                    return try self.fireDue() + self.expandTestRequests(now: now)
+                let (made, synced) = try await BoardThreads.shared.write(to: container) {
+                    let synced = try self.stageCursors()
+                    return (try self.fireDue() + self.expandTestRequests(now: now), synced)
                 }
+                markSynced(synced)
                 if made > 0 { for bell in senders { bell.ring() } }
                 if let wake = try await BoardThreads.shared.read({ try self.nextFire() }) {
                     delay = min(delay, wake.timeIntervalSince(clock()))

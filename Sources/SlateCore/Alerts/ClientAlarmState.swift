@@ -32,9 +32,9 @@ struct ClientAlarmState: Equatable {
     }
 
     /// Applies the state to the scheduler's cursor: alerts firing up to the acknowledgement
-    /// are done; a snooze still ahead of what was handled comes back at its time. Applying
-    /// it again (the task changed in Slate, the client's bytes stayed) changes nothing: a
-    /// snooze that has fired is behind `handledThrough`.
+    /// are done; a snooze still ahead of what was handled comes back at its time. The
+    /// scheduler applies it when the client's bytes change or the cursor is new, never again
+    /// for unchanged bytes: a snooze or dismissal made in Slate since would be undone.
     func apply(to cursor: inout AlertCursor) {
         if let lastAcknowledged { cursor.handledThrough = max(cursor.handledThrough, lastAcknowledged) }
         if let snoozedUntil, snoozedUntil > cursor.handledThrough { cursor.snoozedUntil = snoozedUntil }

@@ -50,6 +50,10 @@ public struct JSONDuplicateKey: Sendable, Hashable {
                     index += 1
                 }
                 guard case .object(var keys, true)? = stack.last else { break }
+                // The slot lets go of the set first, so that inserting changes it in place: a
+                // second reference would copy every key on every insert (quadratic, and this
+                // runs on every request body before sign-in).
+                stack[stack.count - 1] = .array
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<min(index, bytes.count)])
                 let key = hasEscape ? unescaped(text) : String(decoding: text, as: UTF8.self)
                 guard keys.insert(key).inserted else { return JSONDuplicateKey(key: key, line: line) }

@@ -244,6 +244,8 @@ enum TaskwarriorFormat {
         guard let (frequency, multiple) = units[unit], count >= 1 else {
             throw record.error("recur", "has no Slate form: '\(text)'; Slate repeats every n days, weeks, months or years")
         }
-        return try ImportRules.recurrence(Recurrence(frequency, interval: count * multiple), at: record.location, field: "recur")!
+        // A count too large to multiply is out of range anyway: the rules refuse it by its own number.
+        let (interval, overflow) = count.multipliedReportingOverflow(by: multiple)
+        return try ImportRules.recurrence(Recurrence(frequency, interval: overflow ? count : interval), at: record.location, field: "recur")!
     }
 }

@@ -34,10 +34,16 @@ struct XMLReader {
     static let maximumDepth = 32
     static let maximumElements = 20_000
     static let maximumSize = 1 << 20
+    /// Attributes on one element, and namespace declarations in the whole body: each
+    /// element's scope is a copy of its parent's once it declares one, so without a bound a
+    /// megabyte of declarations costs seconds (on the writer thread, for PROPPATCH).
+    static let maximumAttributes = 64
+    static let maximumNamespaces = 256
 
     private let bytes: [UInt8]
     private var index = 0
     private var elements = 0
+    private var namespaces = 0
 
     private init(_ data: Data) { bytes = Array(data) }
 
@@ -86,6 +92,9 @@ struct XMLReader {
             skipSpace()
             if peek("/>") { index += 2; selfClosing = true; break }
             if peek(">") { index += 1; break }
+            guard rawAttributes.count < Self.maximumAttributes else {
+                throw XMLReadError("Element <\(qualified)> has more than \(Self.maximumAttributes) attributes.")
+            }
             let attribute = try name()
             skipSpace()
             guard peek("=") else { throw XMLReadError("Attribute \(attribute) has no value.") }
@@ -108,6 +117,12 @@ struct XMLReader {
         var scope = inherited
         var attributes: [String: String] = [:]
         for (name, value) in rawAttributes {
+            if name == "xmlns" || name.hasPrefix("xmlns:") {
+                namespaces += 1
+                guard namespaces <= Self.maximumNamespaces else {
+                    throw XMLReadError("The XML declares more than \(Self.maximumNamespaces) namespaces.")
+                }
+            }
             if name == "xmlns" { scope[""] = value } else if name.hasPrefix("xmlns:") { scope[String(name.dropFirst(6))] = value } else {
                 attributes[String(name.split(separator: ":").last ?? "")] = value
             }
