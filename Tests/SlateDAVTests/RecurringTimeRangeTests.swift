@@ -83,4 +83,15 @@ struct RecurringTimeRangeTests {
         #expect(try await matching(dav, "20270706T065500Z", "20270706T071000Z") == ["paris.ics"])
         #expect(try await matching(dav, "20270706T074000Z", "20270706T081000Z") == [])
     }
+
+    @Test("The bound: a rule with parts not expanded (BYMONTHDAY) matches wherever its series spans the range, never before its start or after its UNTIL")
+    func notExpandedIsASuperset() async throws {
+        let dav = try DAVHarness()
+        try await dav.put("monthday.ics", DAVHarness.todo(uid: "monthday", summary: "On the 15th", extra: [
+            "DTSTART:20261215T090000Z", "DUE:20261215T100000Z", "RRULE:FREQ=MONTHLY;BYMONTHDAY=15;UNTIL=20270615T090000Z"]))
+        #expect(try await matching(dav, "20270115T000000Z", "20270116T000000Z") == ["monthday.ics"])
+        #expect(try await matching(dav, "20270120T000000Z", "20270121T000000Z") == ["monthday.ics"])  // not an instance: the superset
+        #expect(try await matching(dav, "20261201T000000Z", "20261202T000000Z") == [])
+        #expect(try await matching(dav, "20270701T000000Z", "20270702T000000Z") == [])
+    }
 }
