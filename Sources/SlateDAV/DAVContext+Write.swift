@@ -4,7 +4,8 @@ import SlateHTTP
 
 extension DAVContext {
     /// PUT of a task's resource, with `If-Match` / `If-None-Match: *` (412 when they fail).
-    /// The ETag is sent because the stored bytes are exactly the bytes sent (RFC 4791 §5.3.4).
+    /// The ETag is sent when a GET returns exactly the bytes sent (RFC 4791 §5.3.4): always,
+    /// except when the client sent back the override of an occurrence deleted in Slate.
     func put(_ target: DAVTarget) throws -> Response {
         guard case .object(let collectionName, let name) = target else {
             return Self.failure(.methodNotAllowed, nil, "PUT stores a task's resource (…/<list>/<name>.ics), not a collection.",
@@ -27,7 +28,7 @@ extension DAVContext {
         }
         let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected,
                                                    history: syncHistory)
-        return Response(status: result.created ? .created : .noContent, headers: ["ETag": result.object.etag])
+        return Response(status: result.created ? .created : .noContent, headers: result.isServedAsSent ? ["ETag": result.object.etag] : [:])
     }
 
     /// DELETE of a task's resource (with its subtasks) or of a whole list.

@@ -13,6 +13,11 @@ features ran. This runner changes two things, in this process only, and nothing 
    mutability, synchronous writes, time zones) get that object as a VTODO: while they
    run, a PUT body's VEVENT becomes a VTODO and its DTEND a DUE.
 
+3. CheckRecurrenceSearch grades its todo features only after an event search finds the
+   recurring event fixture, which a task list cannot hold: here its todo searches run
+   without that precondition (the same searches and grading as the tester's own, see
+   `recurrence_search`); its event features are unsupported, as above.
+
 Everything else (the checks, their grading, the report) is the tester's own. Used by
 tests/caldav/server_tester.py; arguments are the tester's.
 """
@@ -90,6 +95,42 @@ def run_check(self, *args, **kwargs):
 
 
 checks.Check.run_check = run_check
+
+
+def recurrence_search(self):
+    """CheckRecurrenceSearch's todo part (caldav-server-tester 1.7.0, checks.py), without its
+    event precondition: the monthly recurring task fixture (DTSTART 12 January, 12:00 UTC)
+    must be the one task in a January 12 time range, then its implicit February instance is
+    searched for with and without completed tasks, and with server-side expansion."""
+    tl = self.checker.tasklist
+    base = self.checker.fixture_base_year
+    for feature in ("search.recurrences.includes-implicit.event", "search.recurrences.includes-implicit.infinite-scope",
+                    "search.recurrences.expanded.event", "search.recurrences.expanded.exception"):
+        self.set_feature(feature, {"support": "unsupported",
+                                   "behaviour": "not measured: its fixture is an event; this server holds tasks only"})
+
+    def search(month, **options):
+        return tl.search(start=datetime(base, month, 12, tzinfo=UTC), end=datetime(base, month, 13, tzinfo=UTC),
+                         todo=True, post_filter=False, **options)
+
+    if not self.checker.features_checked.is_supported("search.time-range.todo") or \
+            len(search(1, include_completed=True)) != 1:
+        for feature in ("search.recurrences.includes-implicit.todo", "search.recurrences.includes-implicit.todo.pending",
+                        "search.recurrences.expanded.todo"):
+            self.set_feature(feature, "unknown")
+        return
+    found = search(2, include_completed=True)
+    self.set_feature("search.recurrences.includes-implicit.todo", len(found) == 1)
+    self.set_feature("search.recurrences.includes-implicit.todo.pending", bool(found) and len(search(2)) == 1)
+    try:
+        expanded = search(2, server_expand=True)
+        self.set_feature("search.recurrences.expanded.todo",
+                         len(expanded) == 1 and expanded[0].component["dtstart"] == datetime(base, 2, 12, 12, tzinfo=UTC))
+    except Exception:
+        self.set_feature("search.recurrences.expanded.todo", False)
+
+
+checks.CheckRecurrenceSearch._run_check = recurrence_search
 
 
 def task_fixtures(self, calendar, cal_id, name, add_if_not_existing):

@@ -83,8 +83,11 @@ public struct CalendarFilter: Sendable {
         return found.contains { matches($0, root, calendar: calendar, zones: CalendarTimeZones($0)) }
     }
 
-    private func matches(_ component: ICalendarComponent, _ filter: Component, calendar: Calendar, zones: CalendarTimeZones) -> Bool {
-        if let range = filter.timeRange, !CalendarTimeRange.overlaps(component, range, calendar: calendar, zones: zones) { return false }
+    /// `overridden`: the instances that RECURRENCE-ID overrides beside `component` replace.
+    private func matches(_ component: ICalendarComponent, _ filter: Component, calendar: Calendar, zones: CalendarTimeZones,
+                         overridden: [Date] = []) -> Bool {
+        if let range = filter.timeRange,
+           !CalendarTimeRange.overlaps(component, range, calendar: calendar, zones: zones, overridden: overridden) { return false }
         for property in filter.properties where !matches(component.properties(property.name), property, calendar: calendar, zones: zones) {
             return false
         }
@@ -92,11 +95,23 @@ public struct CalendarFilter: Sendable {
             let found = component.components.filter { $0.name == child.name }
             if child.isNotDefined {
                 if !found.isEmpty { return false }
-            } else if !found.contains(where: { matches($0, child, calendar: calendar, zones: zones) }) {
+            } else if !found.contains(where: {
+                matches($0, child, calendar: calendar, zones: zones, overridden: Self.overrides(of: $0, among: found, calendar: calendar, zones: zones))
+            }) {
                 return false
             }
         }
         return true
+    }
+
+    /// The RECURRENCE-IDs of the overrides of `master` (same UID) among `siblings`.
+    private static func overrides(of master: ICalendarComponent, among siblings: [ICalendarComponent], calendar: Calendar,
+                                  zones: CalendarTimeZones) -> [Date] {
+        guard siblings.count > 1, master.property("RECURRENCE-ID") == nil, let uid = master.property("UID")?.value else { return [] }
+        return siblings.compactMap { sibling in
+            guard sibling.property("UID")?.value == uid, let id = sibling.property("RECURRENCE-ID") else { return nil }
+            return try? VTodoContent.date(id, calendar: calendar, zones: zones).0
+        }
     }
 
     private func matches(_ properties: [ICalendarProperty], _ filter: Property, calendar: Calendar, zones: CalendarTimeZones) -> Bool {
@@ -119,10 +134,13 @@ public struct CalendarFilter: Sendable {
 }
 
 /// RFC 4791 §9.9: when a VTODO overlaps a time range, from whichever of DTSTART,
-/// DURATION, DUE, COMPLETED and CREATED it has.
+/// DURATION, DUE, COMPLETED and CREATED it has; a repeating one when one of its instances
+/// does (see `CalendarRecurrenceRange`, which says how far it expands).
 enum CalendarTimeRange {
+    /// `overridden`: the starts of the instances that RECURRENCE-ID overrides beside this
+    /// VTODO replace (they are tested on their own).
     static func overlaps(_ component: ICalendarComponent, _ range: CalendarFilter.TimeRange, calendar: Calendar,
-                         zones: CalendarTimeZones = .none) -> Bool {
+                         zones: CalendarTimeZones = .none, overridden: [Date] = []) -> Bool {
         let start = range.start ?? .distantPast
         let end = range.end ?? .distantFuture
         func date(_ name: String) -> Date? {
@@ -136,10 +154,31 @@ enum CalendarTimeRange {
         let dtstart = date("DTSTART")
         let due = date("DUE")
         let duration = component.property("DURATION").flatMap { BasicDate.parseDuration($0.value.trimmingCharacters(in: .whitespaces)) }
+            .map { TimeInterval($0) }
         let completed = date("COMPLETED")
         let created = date("CREATED")
+        guard let base = dtstart ?? due, component.property("RECURRENCE-ID") == nil,
+              component.property("RRULE") != nil || component.property("RDATE") != nil else {
+            return table(start, end, dtstart: dtstart, due: due, duration: duration, completed: completed, created: created)
+        }
+        let expansion = CalendarRecurrenceRange(
+            base: base, rule: component.property("RRULE").flatMap { CalendarRecurrenceRange.Rule($0.value, base: base, calendar: ruleCalendar(component, calendar)) },
+            added: dates(component.properties("RDATE"), calendar: calendar, zones: zones),
+            excluded: dates(component.properties("EXDATE"), calendar: calendar, zones: zones) + overridden,
+            calendar: ruleCalendar(component, calendar))
+        let span = max(duration ?? 0, dtstart.flatMap { start in due.map { $0.timeIntervalSince(start) } } ?? 0)
+        return expansion.anyInstance(in: range, span: span) { instance in
+            let shift = instance.timeIntervalSince(base)
+            return table(start, end, dtstart: dtstart?.addingTimeInterval(shift), due: due?.addingTimeInterval(shift),
+                         duration: duration, completed: completed, created: created)
+        }
+    }
+
+    /// RFC 4791 §9.9's VTODO table.
+    static func table(_ start: Date, _ end: Date, dtstart: Date?, due: Date?, duration: TimeInterval?,
+                      completed: Date?, created: Date?) -> Bool {
         if let dtstart, let duration {
-            let finish = dtstart.addingTimeInterval(TimeInterval(duration))
+            let finish = dtstart.addingTimeInterval(duration)
             return start <= finish && (end > dtstart || end >= finish)
         }
         if let dtstart, let due { return (start < due || start <= dtstart) && (end > dtstart || end >= due) }
@@ -151,6 +190,30 @@ enum CalendarTimeRange {
         if let completed { return start <= completed && end >= completed }
         if let created { return end > created }
         return true
+    }
+
+    /// The calendar a rule steps in: its start's zone (wall-clock times repeat across DST),
+    /// UTC for a UTC start, else the server's.
+    private static func ruleCalendar(_ component: ICalendarComponent, _ calendar: Calendar) -> Calendar {
+        guard let property = component.property("DTSTART") ?? component.property("DUE") else { return calendar }
+        var stepping = calendar
+        if property.value.uppercased().hasSuffix("Z") {
+            stepping.timeZone = TimeZone(identifier: "UTC")!
+        } else if let tzid = property.parameter("TZID"), let zone = CalendarTimeZones.knownZone(tzid) {
+            stepping.timeZone = zone
+        }
+        return stepping
+    }
+
+    /// The dates of RDATE or EXDATE lines (comma-separated values; PERIOD values by their start).
+    private static func dates(_ properties: [ICalendarProperty], calendar: Calendar, zones: CalendarTimeZones) -> [Date] {
+        properties.flatMap { property in
+            property.value.split(separator: ",").compactMap { value -> Date? in
+                var single = property
+                single.value = String(value.split(separator: "/").first ?? value)
+                return try? VTodoContent.date(single, calendar: calendar, zones: zones).0
+            }
+        }
     }
 }
 

@@ -37,17 +37,45 @@ extension Slate {
     }
 
     /// A series' entity tag: the newest revision among its task and its occurrences' tasks,
-    /// so that a change in Slate to an occurrence (served in the series' bytes) moves it.
+    /// and the deletions of occurrences deleted in Slate (their overrides then leave the
+    /// series' bytes), so that any change in Slate to what the series' bytes hold moves it.
     func seriesRevision(_ revision: Int, _ occurrences: [CalendarOccurrence], known: [UUID: Int] = [:], in context: ModelContext) throws -> Int {
         var newest = revision
+        var gone: [CalendarOccurrence] = []
         for occurrence in occurrences {
             if let known = known[occurrence.id] {
                 newest = max(newest, known)
             } else if let read = try context.revisioned(TaskItem.self, id: occurrence.id) {
                 newest = max(newest, read.revision)
+            } else {
+                gone.append(occurrence)
             }
         }
+        for deleted in try deletionRevisions(of: gone, in: context).values { newest = max(newest, deleted) }
         return newest
+    }
+
+    /// The revision at which each of these occurrences' tasks was deleted, by task id: read
+    /// from the departures since the oldest of their rows was written (a row is written with
+    /// its task, so before the deletion). A deletion without a departure (made before
+    /// departures were recorded) counts as the account's current revision.
+    func deletionRevisions(of occurrences: [CalendarOccurrence], in context: ModelContext) throws -> [UUID: Int] {
+        guard !occurrences.isEmpty else { return [:] }
+        var since = Int.max
+        for occurrence in occurrences {
+            since = min(since, try context.revisioned(CalendarOccurrence.self, id: occurrence.id)?.revision ?? 0)
+        }
+        let wanted = Set(occurrences.map(\.id))
+        var deleted: [UUID: Int] = [:]
+        for departure in try context.departures(of: TaskItem.self, since: max(since - 1, 0), partition: accountID)
+        where wanted.contains(departure.id) {
+            deleted[departure.id] = departure.revision
+        }
+        if deleted.count < wanted.count {
+            let current = try revision()
+            for id in wanted where deleted[id] == nil { deleted[id] = current }
+        }
+        return deleted
     }
 
     /// True when `id` is an occurrence served inside a series' resource that exists.
@@ -117,13 +145,16 @@ extension Slate {
     }
 
     /// The series' bytes with each occurrence changed in Slate since the client stored it
-    /// rewritten in its override (only the changed lines). An occurrence deleted in Slate
-    /// keeps the override as the client stored it.
+    /// rewritten in its override (only the changed lines). The override of an occurrence
+    /// deleted in Slate is removed, whole.
     func rewritingOccurrences(_ data: Data, of seriesID: UUID) throws -> Data {
         let context = makeContext()
         var data = data
         for row in try occurrences(ofSeries: seriesID, in: context) {
-            guard let task = try context.model(TaskItem.self, id: row.id) else { continue }
+            guard let task = try context.model(TaskItem.self, id: row.id) else {
+                data = VTodoRendering.removingOverride(data, key: row.recurrenceKey, calendar: calendar)
+                continue
+            }
             data = VTodoRendering.rewrite(data, basis: row.basis, task: task, parentUID: nil, calendar: calendar,
                                           occurrence: row.recurrenceKey)
         }

@@ -39,14 +39,21 @@ extension Slate {
     /// Turns the client's RECURRENCE-ID overrides into occurrence tasks (created, updated,
     /// or deleted when the client dropped the override) and moves the series' due date to
     /// the first occurrence after the latest completed one. `series` is being stored.
-    func applyOverrides(_ content: VTodoContent, to series: inout TaskItem, isNew: Bool, in context: ModelContext) throws {
+    /// Returns false when the client sent the override of an occurrence deleted in Slate:
+    /// it stays deleted, so the bytes served are not the bytes sent.
+    @discardableResult
+    func applyOverrides(_ content: VTodoContent, to series: inout TaskItem, isNew: Bool, in context: ModelContext) throws -> Bool {
         let existing = isNew ? [] : try occurrences(ofSeries: series.id, in: context)
-        guard !content.overrides.isEmpty || !existing.isEmpty else { return }
+        guard !content.overrides.isEmpty || !existing.isEmpty else { return true }
+        var servedAsSent = true
         var byKey = Dictionary(existing.map { ($0.recurrenceKey, $0) }, uniquingKeysWith: { first, _ in first })
         for override in content.overrides {
             if let row = byKey.removeValue(forKey: override.key) {
                 // Known: follow the client's changes. One deleted in Slate stays deleted.
-                guard let read = try context.revisioned(TaskItem.self, id: row.id) else { continue }
+                guard let read = try context.revisioned(TaskItem.self, id: row.id) else {
+                    servedAsSent = false
+                    continue
+                }
                 var task = read.model
                 apply(override.content, to: &task)
                 if task != read.model {
@@ -79,6 +86,7 @@ extension Slate {
             series.due = Self.firstOccurrence(after: latest, base: base, rule: rule, calendar: calendar)
                 .map { $0.addingTimeInterval(due.timeIntervalSince(base)) } ?? due
         }
+        return servedAsSent
     }
 
     /// The fields an override carries, onto its occurrence task (never its repeat).

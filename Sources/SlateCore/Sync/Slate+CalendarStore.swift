@@ -6,6 +6,10 @@ public struct CalendarStoreResult: Sendable {
     public let object: CalendarObject
     /// True when the resource is new (201), false when it replaced one (204).
     public let created: Bool
+    /// True when a GET returns exactly the bytes sent; false when Slate serves them changed
+    /// (an override of an occurrence deleted in Slate is left out): then no ETag is sent
+    /// with the reply (RFC 4791 §5.3.4) and the client reads the resource again.
+    public var isServedAsSent = true
 }
 
 extension Slate {
@@ -87,7 +91,7 @@ extension Slate {
         } else {
             task.parentID = nil
         }
-        try applyOverrides(content, to: &task, isNew: target == nil, in: context)
+        let isServedAsSent = try applyOverrides(content, to: &task, isNew: target == nil, in: context)
         task.due = task.due.map(Timestamp.truncatedToMilliseconds)
         task.modified = now
 
@@ -116,7 +120,7 @@ extension Slate {
             throw CalendarObjectError.preconditionFailed("The resource changed while it was being stored; read it again.")
         }
         guard let object = try calendarObject(named: name, in: collection) else { throw CalendarObjectError.notFound("resource \(name)") }
-        return CalendarStoreResult(object: object, created: existing == nil)
+        return CalendarStoreResult(object: object, created: existing == nil, isServedAsSent: isServedAsSent)
     }
 
     /// Links the subtasks a client stored before their parent (their RELATED-TO named this

@@ -23,7 +23,7 @@ extension Slate {
         let current = try revision()
         guard let token else {
             let objects = try calendarObjects(in: collection).sorted { $0.revision < $1.revision }
-            return page(objects, removed: [], current: current, floor: 0, limit: limit)
+            return page(objects.map { ($0, $0.revision) }, removed: [], current: current, floor: 0, limit: limit)
         }
         guard token >= 0, token <= current else {
             throw CalendarObjectError.invalidSyncToken("The sync token \(token) was not handed out by this server; sync again from scratch.")
@@ -35,13 +35,15 @@ extension Slate {
         let feed = try changes(since: token)
         let context = makeContext()
         let accountID = self.accountID
-        // Where each task that left a list since the token was at the token: its first departure.
+        // Where each task that left a list since the token was at the token (its first
+        // departure), and when each one deleted since went (its last).
         var left: [UUID: UUID?] = [:]
-        for departure in try context.departures(of: TaskItem.self, since: token, partition: accountID) where left[departure.id] == nil {
-            left[departure.id] = .some(departure.group)
+        var deletedAt: [UUID: Int] = [:]
+        for departure in try context.departures(of: TaskItem.self, since: token, partition: accountID) {
+            if left[departure.id] == nil { left[departure.id] = .some(departure.group) }
+            deletedAt[departure.id] = departure.revision
         }
         func wasHere(_ id: UUID) -> Bool { left[id].map { $0 == collection.listID } ?? false }
-        var changed: [CalendarObject] = []
         var removed: [String] = []
         var rows: [UUID: CalendarResource] = [:]
         func row(_ id: UUID) throws -> CalendarResource? {
@@ -50,12 +52,15 @@ extension Slate {
             rows[id] = found
             return found
         }
-        var series: Set<UUID> = []
+        // Tasks whose resource changed, each with the revision of the change that made it new
+        // to the client when that is later than the task's own (an occurrence that became a
+        // resource of its own when its series was deleted).
+        var series: [UUID: Int] = [:]
         for task in feed.tasks {
             if let occurrence = try context.model(CalendarOccurrence.self, id: task.id),
                try context.model(TaskItem.self, id: occurrence.seriesID) != nil {
                 // Served in its series' bytes: the series changed.
-                series.insert(occurrence.seriesID)
+                series[occurrence.seriesID] = series[occurrence.seriesID] ?? 0
                 continue
             }
             guard task.listID == collection.listID else {
@@ -63,18 +68,29 @@ extension Slate {
                 if wasHere(task.id) { removed.append(try row(task.id)?.name ?? Self.defaultName(task.id)) }
                 continue
             }
-            series.insert(task.id)
+            series[task.id] = series[task.id] ?? 0
         }
-        for id in series {
+        for id in feed.deletedTaskIDs {
+            if let occurrence = try context.model(CalendarOccurrence.self, id: id),
+               try context.model(TaskItem.self, id: occurrence.seriesID) != nil {
+                // Its override left the series' bytes: the series changed (its ETag counts the deletion).
+                series[occurrence.seriesID] = series[occurrence.seriesID] ?? 0
+                continue
+            }
+            // A deleted series' occurrences become resources of their own.
+            for occurrence in try occurrences(ofSeries: id, in: context) {
+                series[occurrence.id] = max(series[occurrence.id] ?? 0, deletedAt[id] ?? current)
+            }
+            // A deletion without a departure was made before departures were recorded: reported everywhere.
+            if wasHere(id) || left[id] == nil { removed.append(try row(id)?.name ?? Self.defaultName(id)) }
+        }
+        var changed: [(object: CalendarObject, revision: Int)] = []
+        for (id, announced) in series {
             guard let read = try context.revisioned(TaskItem.self, id: id), read.model.accountID == accountID,
                   read.model.listID == collection.listID else { continue }
             let revision = try seriesRevision(read.revision, try occurrences(ofSeries: id, in: context), in: context)
-            changed.append(CalendarObject(name: try row(id)?.name ?? Self.defaultName(id), task: read.model,
-                                          revision: revision, stored: try row(id)))
-        }
-        for id in feed.deletedTaskIDs where wasHere(id) || left[id] == nil {
-            // A deletion without a departure was made before departures were recorded: reported everywhere.
-            removed.append(try row(id)?.name ?? Self.defaultName(id))
+            changed.append((CalendarObject(name: try row(id)?.name ?? Self.defaultName(id), task: read.model,
+                                           revision: revision, stored: try row(id)), max(revision, announced)))
         }
         changed.sort { $0.revision < $1.revision }
         return page(changed, removed: removed, current: max(current, feed.revision), floor: token, limit: limit)
@@ -98,20 +114,24 @@ extension Slate {
     }
 
     /// At most `limit` objects, cut between two revisions so that the token resumes exactly
-    /// (a single change larger than `limit` is sent whole).
-    private func page(_ objects: [CalendarObject], removed: [String], current: Int, floor: Int, limit: Int?) -> CalendarChanges {
+    /// (a single change larger than `limit` is sent whole). `changes` are in the order of the
+    /// revision of the change that brings each object.
+    private func page(_ changes: [(object: CalendarObject, revision: Int)], removed: [String], current: Int, floor: Int,
+                      limit: Int?) -> CalendarChanges {
+        let objects = changes.map(\.object)
         guard let limit, objects.count > limit else {
             return CalendarChanges(changed: objects, removed: removed, token: current, isTruncated: false)
         }
+        let revisions = changes.map(\.revision)
         var end = max(limit, 0)
         if end > 0 {
-            while end > 0, objects[end].revision == objects[end - 1].revision { end -= 1 }
+            while end > 0, revisions[end] == revisions[end - 1] { end -= 1 }
             if end == 0 {
                 end = limit
-                while end < objects.count, objects[end].revision == objects[end - 1].revision { end += 1 }
+                while end < objects.count, revisions[end] == revisions[end - 1] { end += 1 }
             }
         }
-        let token = end == 0 ? floor : objects[end - 1].revision
+        let token = end == 0 ? floor : revisions[end - 1]
         return CalendarChanges(changed: Array(objects[..<end]), removed: removed, token: token, isTruncated: true)
     }
 }

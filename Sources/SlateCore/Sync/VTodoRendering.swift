@@ -168,6 +168,18 @@ enum VTodoRendering {
         return lines.applying(edits)
     }
 
+    /// `data` without the override whose RECURRENCE-ID has `key` (from its BEGIN:VTODO to
+    /// its END:VTODO, alarms included); every other byte is kept.
+    static func removingOverride(_ data: Data, key: String, calendar: Calendar) -> Data {
+        guard let ordinal = overrideOrdinal(data, key: key, calendar: calendar) else { return data }
+        let lines = ContentLines(data)
+        guard let begin = lines.todoBegins().dropFirst(ordinal).first else { return data }
+        var end = begin + 1
+        while end < lines.raw.count, !(lines.names[end] == "END" && lines.depths[end] == lines.depths[begin]) { end += 1 }
+        guard end < lines.raw.count else { return data }
+        return lines.applying([(at: begin, remove: Array(begin...end), insert: [])])
+    }
+
     /// The position among the object's VTODOs of the override whose RECURRENCE-ID has `key`.
     static func overrideOrdinal(_ data: Data, key: String, calendar: Calendar) -> Int? {
         guard let roots = try? ICalendarText.parse(data), let root = roots.first else { return nil }
@@ -245,6 +257,11 @@ struct ContentLines {
     func mainTodo() -> [Int]? {
         let bodies = todoBodies()
         return bodies.first { !$0.contains(where: { names[$0] == "RECURRENCE-ID" }) } ?? bodies.first
+    }
+
+    /// The index of each VTODO's BEGIN line, in order.
+    func todoBegins() -> [Int] {
+        raw.indices.filter { names[$0] == "BEGIN" && value($0) == "VTODO" }
     }
 
     /// The direct property lines of every VTODO, in order (a VTODO without properties: its
