@@ -14,7 +14,7 @@ PORT ?= 8080
 # Load the sample board into a demo database, show it, then serve it (Ctrl-C stops).
 # `make run HOST=0.0.0.0` makes it reachable from a phone on the same network.
 run: bootstrap
-	$(SWIFT) build -c release --product slate
+	$(RELEASE_BUILD)
 	mkdir -p $(dir $(DEMO_DB))
 	$(SLATE) sample
 	$(SLATE) list --status all
@@ -41,13 +41,17 @@ test:
 PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE_SLATE = .build/release/slate
+# The one release build of `slate`: `make run`, `make install`, the package and every
+# benchmark use this binary. Package.swift links the Swift runtime into every release
+# executable (-static-stdlib), so no flag is needed here and no build redoes another's.
+RELEASE_BUILD = $(SWIFT) build -c release --product slate
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
 INSTALL_WEB = $(DESTDIR)$(PREFIX)/share/slate/web
 INSTALL_MAN = $(DESTDIR)$(PREFIX)/share/man/man1
 
-# One release build serves `install`, `deb` and the packaging tests.
+# One release build serves `run`, `install`, `deb`, the packaging tests and the benchmarks.
 release: bootstrap
-	$(SWIFT) build -c release --product slate --static-swift-stdlib
+	$(RELEASE_BUILD)
 
 install: release install-files
 
@@ -87,9 +91,8 @@ bench-store: bootstrap
 	bench/store/run
 
 # `slate` against Taskwarrior as whole processes; installs Taskwarrior and hyperfine if missing.
-# Also times slate built with --static-swift-stdlib (see BENCHMARKS.md).
 bench-cli:
-	bench/cli/run --static-stdlib
+	bench/cli/run
 
 # The REST API under wrk beside the bridge's ceiling, memory over 60 s, 1,000 SSE streams.
 bench-server:

@@ -76,6 +76,22 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// One release build: every `swift build -c release` on Linux links the Swift runtime and
+// Foundation into its executables (`-static-stdlib`, for compiling and linking alike, so
+// the Makefile's `run`, `release` and `install`, the packages and the benchmarks all build
+// and measure the same binary, and none rebuilds over another's objects with other flags).
+// Without the runtime's 20 shared libraries to load and relocate, a `slate` command starts
+// in about half the instructions (BENCHMARKS.md, CLI). Debug builds (tests) stay dynamic.
+if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
+    let staticRuntime: [String] = ["-static-stdlib"]
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
+        if target.type == .executable {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
+        }
+    }
+}
+
 // Fuzzing (`scripts/fuzz`): with SLATE_FUZZ=1 the package is the library modules plus one
 // libFuzzer executable per parser (fuzz/Targets/*), and nothing else, so that one
 // `swift build --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address` builds them
