@@ -49,8 +49,8 @@ public final class DatabasePool: Sendable {
     }
 
     deinit {
-        // Readers close first, so the writer is the last connection: it folds the WAL
-        // into the file and removes it, leaving one self-contained file.
+        // Readers close first, then the writer. Neither folds the WAL back into the file
+        // (see `enableWriteAheadLog`): the file and its `-wal` together hold the store.
         idleReaders.withLock { $0.removeAll() }
     }
 
@@ -73,12 +73,19 @@ public final class DatabasePool: Sendable {
             // In WAL mode NORMAL is durable against application crashes (kill -9);
             // FULL also survives power loss, at the cost of an fsync per commit.
             try database.execute("PRAGMA synchronous = FULL")
+            // The WAL outlives the connection and is folded back after the commit that makes
+            // it long (see `WriteAheadLog`): a commit costs one fsync.
+            database.leaveWriteAheadLogOnClose()
+            database.foldsLongWriteAheadLog()
         }
     }
 
     /// Runs `body` with the writer connection, one caller at a time.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.withLock { database in try body(database) }
+        try writer.withLock { database in
+            defer { database.checkpointIfLogIsLong() }
+            return try body(database)
+        }
     }
 
     /// The reader connection a `snapshot` pinned for the work inside it, on its thread.
@@ -152,6 +159,8 @@ public final class DatabasePool: Sendable {
             reader = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
         }
         try reader.execute("PRAGMA query_only = ON")
+        // The last connection to close may be a reader: it leaves the WAL too.
+        if !isReadOnly { reader.leaveWriteAheadLogOnClose() }
         return reader
     }
 }
