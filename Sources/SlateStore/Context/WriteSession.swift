@@ -95,20 +95,23 @@ final class WriteSession {
     func update(_ table: TableSchema, _ values: [DatabaseValue], expectedRevision: Int?) throws {
         var values = values
         let id = values[0]
-        let before = try checkedImage(table, id, expectedRevision: expectedRevision)
+        let stored = try checkedRow(table, id, expectedRevision: expectedRevision)
         // A sequence number left at 0 keeps the one the store assigned.
         for position in table.sequencePositions where values[position] == .integer(0) {
-            let name = quote(table.columns[position].name)
-            values[position] = try database.scalar(
-                "SELECT \(name) FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id]) ?? .integer(0)
+            values[position] = stored[table.columns[position].name]
         }
         notePartition(table, values)
-        if let position = table.partitionPosition, let before, case .text(let old) = before[table.columns[position].name] {
+        if let position = table.partitionPosition, case .text(let old) = stored[table.columns[position].name] {
             // A row moved to another partition is a change of the one it left too.
             _ = try revision(for: old)
         }
-        try database.execute(table.updateSQL, Array(values.dropFirst()) + [try revisionValue(for: partitionOf(table, values)), id])
-        try note(table, id, inserted: false, before: before, values: values)
+        // Only the columns whose value changes: SQLite rewrites the entry of every index on a
+        // column the UPDATE assigns, same value or not (a task's twelve, for a completion that
+        // changes three columns), and each rewritten page is one more page in the WAL.
+        let changed = table.columns.indices.dropFirst().filter { values[$0] != stored[table.columns[$0].name] }
+        let stamp = try revisionValue(for: partitionOf(table, values))
+        try database.execute(table.updateSQL(changing: changed), changed.map { values[$0] } + [stamp, id])
+        try note(table, id, inserted: false, before: recordsImages ? stored : nil, values: values)
     }
 
     /// Inserts the row, or updates it when its id exists.
@@ -124,7 +127,7 @@ final class WriteSession {
 
     /// Deletes a row after applying the delete rule of every reference to it.
     func delete(_ table: TableSchema, id: DatabaseValue, expectedRevision: Int?) throws {
-        _ = try checkedImage(table, id, expectedRevision: expectedRevision)
+        try checkRevision(table, id, expectedRevision: expectedRevision)
         try cascadeDelete(table, id: id)
     }
 
@@ -269,7 +272,20 @@ final class WriteSession {
         try database.rows(table.selectImageSQL, [id]).first
     }
 
-    private func checkedImage(_ table: TableSchema, _ id: DatabaseValue, expectedRevision: Int?) throws -> Row? {
+    /// The stored row (with `_pk` and `_rev`); refuses a missing row or another revision.
+    private func checkedRow(_ table: TableSchema, _ id: DatabaseValue, expectedRevision: Int?) throws -> Row {
+        let modelID = UUID.fromDatabaseValue(id) ?? UUID()
+        guard let stored = try image(table, id), let actual = Int.fromDatabaseValue(stored["_rev"]) else {
+            throw StoreError.notFound(model: table.modelName, id: modelID)
+        }
+        if let expectedRevision, expectedRevision != actual {
+            throw StoreError.conflict(model: table.modelName, id: modelID, expectedRevision: expectedRevision, actualRevision: actual)
+        }
+        return stored
+    }
+
+    /// Refuses a missing row or another revision than `expectedRevision`.
+    private func checkRevision(_ table: TableSchema, _ id: DatabaseValue, expectedRevision: Int?) throws {
         let stored = try database.scalar("SELECT \"_rev\" FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
         let modelID = UUID.fromDatabaseValue(id) ?? UUID()
         guard let stored, let actual = Int.fromDatabaseValue(stored) else {
@@ -278,7 +294,6 @@ final class WriteSession {
         if let expectedRevision, expectedRevision != actual {
             throw StoreError.conflict(model: table.modelName, id: modelID, expectedRevision: expectedRevision, actualRevision: actual)
         }
-        return recordsImages ? try image(table, id) : nil
     }
 
     private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?, values: [DatabaseValue]? = nil) throws {

@@ -10,6 +10,14 @@ extension TableSchema {
         return "CREATE TABLE \(quote(tableName)) (\(definitions.joined(separator: ", "))) STRICT"
     }
 
+    /// `UPDATE` of the columns at `positions` (in `columns`) and `_rev`, by id: bind their
+    /// values in that order, then the revision, then the id.
+    func updateSQL(changing positions: [Int]) -> String {
+        var sql = "UPDATE " + quote(tableName) + " SET "
+        for position in positions { sql += quote(columns[position].name) + " = ?, " }
+        return sql + "\"_rev\" = ? WHERE \"id\" = ?"
+    }
+
     /// One column's definition, as used by CREATE TABLE and ALTER TABLE ADD COLUMN.
     func columnDefinitionSQL(_ column: ColumnInfo) -> String {
         var sql = "\(quote(column.name)) \(column.type.rawValue)"
