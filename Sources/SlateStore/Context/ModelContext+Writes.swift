@@ -60,6 +60,7 @@ extension ModelContext {
                     database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
                 for change in changes { try apply(change, in: session) }
+                try session.applyDerivedChanges()
                 if recordsImages {
                     let scope = UndoLog.partition(of: session.partitions)
                     // The entry is found again by the revision its history knows the commit by.

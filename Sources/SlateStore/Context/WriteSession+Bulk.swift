@@ -96,6 +96,13 @@ extension WriteSession {
                     "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(partitionSQL) IS ? ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
                     [.text(table.tableName), try revisionValue(for: partition), list, row["partition"]])
             }
+            if !table.trackedPositions.isEmpty {
+                let columns = table.trackedPositions.map { ", " + quote(table.columns[$0].name) }.joined()
+                try database.forEachRow("SELECT \"_pk\"\(columns) FROM \(tableName) WHERE \(inChunk)", [list]) { statement in
+                    let values = (0..<Int32(table.trackedPositions.count)).map { statement.value(at: $0 + 1) }
+                    noteDerived(table, pk: statement.int64(at: 0), before: { values }, after: nil)
+                }
+            }
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }

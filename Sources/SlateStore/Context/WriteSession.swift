@@ -35,6 +35,9 @@ final class WriteSession {
     var nextSequence: [String: Int64] = [:]
     private(set) var changes: [String: TableChanges] = [:]
     var partitions: Set<String> = []
+    /// The rows this session wrote in tables with a full-text index, by table and `_pk`:
+    /// what `applyDerivedChanges` brings the index up to date from.
+    var derived: [String: [Int64: DerivedRow]] = [:]
 
     init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
@@ -85,6 +88,7 @@ final class WriteSession {
         let id = values[0]
         notePartition(table, values)
         try database.execute(table.insertSQL, values + [try revisionValue(for: partitionOf(table, values))])
+        noteDerived(table, pk: database.lastInsertedRowID, before: { nil }, after: tracked(table, values: values))
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
@@ -111,6 +115,9 @@ final class WriteSession {
         let changed = table.columns.indices.dropFirst().filter { values[$0] != stored[table.columns[$0].name] }
         let stamp = try revisionValue(for: partitionOf(table, values))
         try database.execute(table.updateSQL(changing: changed), changed.map { values[$0] } + [stamp, id])
+        if let pk = Int64.fromDatabaseValue(stored["_pk"]) {
+            noteDerived(table, pk: pk, before: { tracked(table, row: stored) }, after: tracked(table, values: values))
+        }
         try note(table, id, inserted: false, before: recordsImages ? stored : nil, values: values)
     }
 
@@ -166,6 +173,11 @@ final class WriteSession {
                         try database.execute(
                             "UPDATE \(quote(child.tableName)) SET \(quote(column.name)) = NULL, \"_rev\" = ? WHERE \"id\" = ?",
                             [try revisionValue(for: partition), dependent])
+                        if let before, let pk = Int64.fromDatabaseValue(before["_pk"]) {
+                            var after = before
+                            after.values[column.name] = .null
+                            noteDerived(child, pk: pk, before: { tracked(child, row: before) }, after: tracked(child, row: after))
+                        }
                         try note(child, dependent, inserted: false, before: before)
                     }
                 case nil:
@@ -180,9 +192,18 @@ final class WriteSession {
     /// Deletes one row whose dependents are already handled, with its tombstone and image.
     private func deleteRow(_ table: TableSchema, id: DatabaseValue) throws {
         let before = recordsImages ? try image(table, id) : nil
+        var stored: (pk: Int64, values: [DatabaseValue])?
+        if !table.trackedPositions.isEmpty {
+            if let before, let pk = Int64.fromDatabaseValue(before["_pk"]) {
+                stored = (pk, tracked(table, row: before) ?? [])
+            } else if let found = try storedTracked(table, id: id) {
+                stored = (found.pk, found.values)
+            }
+        }
         let partition = try partitionValue(table, id)
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
         guard database.changesCount == 1 else { return }
+        if let stored { noteDerived(table, pk: stored.pk, before: { stored.values }, after: nil) }
         if case .text(let text) = id {
             try ChangeLog.recordDeletion(table: table.tableName, id: text, partition: partition,
                                          revision: try revision(for: partition), in: database)
@@ -227,9 +248,12 @@ final class WriteSession {
         switch (current, target) {
         case (nil, nil):
             return
-        case (.some, nil):
+        case (.some(let row), nil):
             let partition = try partitionValue(table, id)
             try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
+            if let pk = Int64.fromDatabaseValue(row["_pk"]) {
+                noteDerived(table, pk: pk, before: { tracked(table, row: row) }, after: nil)
+            }
             try ChangeLog.recordDeletion(table: table.tableName, id: image.id, partition: partition,
                                          revision: try revision(for: partition), in: database)
             record(table, id, \.deleted)
@@ -245,11 +269,15 @@ final class WriteSession {
                     "INSERT INTO \(quote(table.tableName)) (\(names)) VALUES (\(marks))",
                     [row["_pk"]] + values + [stamp])
             }
+            noteDerived(table, pk: database.lastInsertedRowID, before: { nil }, after: tracked(table, row: row))
             try ChangeLog.forgetDeletion(table: table.tableName, id: image.id, in: database)
             record(table, id, \.inserted)
-        case (.some, .some(let row)):
+        case (.some(let stored), .some(let row)):
             let values = table.columnNames.dropFirst().map { row[$0] }
             try database.execute(table.updateSQL, values + [stamp, id])
+            if let pk = Int64.fromDatabaseValue(stored["_pk"]) {
+                noteDerived(table, pk: pk, before: { tracked(table, row: stored) }, after: tracked(table, row: row))
+            }
             record(table, id, \.updated)
         }
     }

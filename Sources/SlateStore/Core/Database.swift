@@ -136,6 +136,9 @@ public final class Database: @unchecked Sendable {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid (`_pk` of a model table) of the row the last INSERT on this connection made.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// True inside a transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

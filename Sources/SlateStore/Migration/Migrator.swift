@@ -2,8 +2,10 @@ import Foundation
 
 /// Creates or upgrades a database to the container's schema, all in one transaction.
 struct Migrator {
-    /// The version of the store's own tables (`_slate_…`).
-    static let internalLayout = 2
+    /// The version of the store's own tables (`_slate_…`) and of how it keeps what it
+    /// derives from rows: 2, per-partition revisions; 3, the full-text index kept by saves
+    /// (`WriteSession.applyDerivedChanges`) instead of triggers.
+    static let internalLayout = 3
 
     let tables: [TableSchema]
     let version: Int
@@ -23,12 +25,13 @@ struct Migrator {
     /// table, its DDL, indexes and search index. FNV-1a, so it is the same in every process.
     var fingerprint: Int64 {
         // The layout of the store's own tables, so that a file from before a change to
-        // them (per-partition revisions: layout 2) is brought up to it when opened.
+        // them (per-partition revisions: layout 2; no search triggers: 3) is brought up to
+        // it when opened.
         var text = "\(version)\nlayout \(Self.internalLayout)\n"
         for table in tables {
             text += ([table.createTableSQL] + table.createIndexesSQL).joined(separator: "\n")
             if !table.searchableColumns.isEmpty {
-                text += "\n" + ([table.createSearchIndexSQL] + table.searchTriggersSQL).joined(separator: "\n")
+                text += "\n" + table.createSearchIndexSQL
             }
             text += "\n"
         }
@@ -68,6 +71,13 @@ struct Migrator {
             for table in tables { try inferChanges(for: table, in: database) }
             for stage in pending {
                 try run(stage, stage.didMigrate, database)
+            }
+            if !pending.isEmpty {
+                // A custom stage may have changed text with SQL, past the saves that keep
+                // the full-text index.
+                for table in tables where !table.searchableColumns.isEmpty {
+                    try database.execute("INSERT INTO \(quote(table.ftsTableName))(\(quote(table.ftsTableName))) VALUES ('rebuild')")
+                }
             }
             if stored != 0 && stored < version {
                 // An upgrade is a commit: every row may read differently now, so it gets the
@@ -196,6 +206,5 @@ struct Migrator {
             try database.execute(table.createSearchIndexSQL)
             try database.execute("INSERT INTO \(quote(table.ftsTableName))(\(quote(table.ftsTableName))) VALUES ('rebuild')")
         }
-        for trigger in table.searchTriggersSQL { try database.execute(trigger) }
     }
 }

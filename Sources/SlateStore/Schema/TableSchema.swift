@@ -25,6 +25,14 @@ struct TableSchema: Sendable {
     let insertSQL: String
     let updateSQL: String
     let selectImageSQL: String
+    /// Positions (in `columns`) of the columns the full-text index is made from, in
+    /// `columns` order: a save keeps their values for each row it touches (`DerivedRow`)
+    /// and brings the index up to date at its end.
+    let trackedPositions: [Int]
+    /// Where each searchable column is among the tracked values, in `searchableColumns` order.
+    let searchPositions: [Int]
+    /// `SELECT "_pk", "_rev", <tracked columns> FROM <table> WHERE "id" = ?`.
+    let selectTrackedSQL: String
 
     init<Model: PersistentModel>(_ model: Model.Type) {
         let schema = Model.schema
@@ -45,6 +53,10 @@ struct TableSchema: Sendable {
         let assignments = names.dropFirst().map { "\($0) = ?" } + ["\"_rev\" = ?"]
         updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?"
         selectImageSQL = "SELECT \"_pk\", \(names.joined(separator: ", ")), \"_rev\" FROM \(table) WHERE \"id\" = ?"
+        let tracked = schema.columns.indices.filter { schema.searchableColumns.contains(schema.columns[$0].name) }
+        trackedPositions = tracked
+        searchPositions = schema.searchableColumns.compactMap { name in tracked.firstIndex { schema.columns[$0].name == name } }
+        selectTrackedSQL = "SELECT \"_pk\", \"_rev\"" + tracked.map { ", " + names[$0] }.joined() + " FROM \(table) WHERE \"id\" = ?"
     }
 
     /// The model's type name, for error messages: `String(describing:)` of a type reflects
