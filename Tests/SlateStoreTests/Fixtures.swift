@@ -35,7 +35,8 @@ struct Item: PersistentModel, Equatable {
             .reference(\.parentID, "parentID", to: Item.self, onDelete: .cascade),
         ],
         indexes: [Index("items_by_rank", on: ["projectID", "rank"])],
-        searchable: ["title", "notes"]
+        searchable: ["title", "notes"],
+        counts: [CountIndex("by_project_done", on: ["projectID", "isDone"]), CountIndex("by_level", on: ["level"])]
     )
 }
 

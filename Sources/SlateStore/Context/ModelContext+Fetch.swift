@@ -20,8 +20,18 @@ extension ModelContext {
     }
 
     /// The number of committed models matching `descriptor` (limit and offset ignored).
+    ///
+    /// When the model declares a `CountIndex` on exactly the columns the descriptor fixes
+    /// with `==`, the count is read from it: one lookup, however many rows match.
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         let query = try SelectQuery(descriptor)
+        if let fixed = query.equalities, !fixed.isEmpty, let table = container.tables[Model.schema.tableName],
+           let index = table.countIndex(on: Set(fixed.keys)) {
+            let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
+            return try container.pool.readStatement { database in
+                Int.fromDatabaseValue(try database.scalar(table.countReadSQL(index), arguments) ?? .integer(0)) ?? 0
+            }
+        }
         return try container.pool.readStatement { database in
             Int.fromDatabaseValue(try database.scalar(query.countSQL, query.arguments) ?? .integer(0)) ?? 0
         }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What a save did to the columns the full-text index is made from, for one row (by
-/// `_pk`, which is also the index's rowid): the index is brought up to date once, at the
-/// end of the save and in its transaction, from the first and the last state of each row.
+/// What a save did to the columns the full-text index and the count indexes are made from,
+/// for one row (by `_pk`, which is also the search index's rowid): both are brought up to
+/// date once, at the end of the save and in its transaction, from the first and the last
+/// state of each row.
 ///
 /// Triggers used to do it row by row. A trigger makes each INSERT a statement with a
 /// savepoint, at which FTS5 writes its pending terms out as a new segment (and the
@@ -48,14 +49,32 @@ extension WriteSession {
         return found
     }
 
-    /// Brings the full-text index of every table the save wrote up to date: the old text
-    /// of each row that had some out, the new text in. Call once, after the last change.
+    /// Brings the full-text index and the count indexes of every table the save wrote up
+    /// to date: the old text of each row that had some out, the new text in; each count
+    /// moved by the rows that left or joined its key. Call once, after the last change.
     func applyDerivedChanges() throws {
         for (name, rows) in derived where !rows.isEmpty {
-            guard let table = tables[name], !table.searchableColumns.isEmpty else { continue }
-            try updateSearchIndex(table, rows)
+            guard let table = tables[name] else { continue }
+            if !table.searchableColumns.isEmpty { try updateSearchIndex(table, rows) }
+            if !table.countIndexes.isEmpty { try updateCounts(table, rows) }
         }
         derived.removeAll()
+    }
+
+    private func updateCounts(_ table: TableSchema, _ rows: [Int64: DerivedRow]) throws {
+        for (index, positions) in zip(table.countIndexes, table.countPositions) {
+            var deltas: [[DatabaseValue]: Int] = [:]
+            for row in rows.values {
+                if let before = row.before { deltas[positions.map { before[$0] }, default: 0] -= 1 }
+                if let after = row.after { deltas[positions.map { after[$0] }, default: 0] += 1 }
+            }
+            let name = DatabaseValue.text(table.storedName(of: index))
+            let upsert = table.countUpsertSQL(index)
+            for (key, delta) in deltas where delta != 0 {
+                let count = try database.scalar(upsert, [name] + key + [.integer(Int64(delta))])
+                if count == .integer(0) { try database.execute(table.countRemoveSQL(index), [name] + key) }
+            }
+        }
     }
 
     private func updateSearchIndex(_ table: TableSchema, _ rows: [Int64: DerivedRow]) throws {

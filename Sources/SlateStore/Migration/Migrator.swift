@@ -4,8 +4,9 @@ import Foundation
 struct Migrator {
     /// The version of the store's own tables (`_slate_…`) and of how it keeps what it
     /// derives from rows: 2, per-partition revisions; 3, the full-text index kept by saves
-    /// (`WriteSession.applyDerivedChanges`) instead of triggers.
-    static let internalLayout = 3
+    /// (`WriteSession.applyDerivedChanges`) instead of triggers; 4, count indexes
+    /// (`_slate_counts`).
+    static let internalLayout = 4
 
     let tables: [TableSchema]
     let version: Int
@@ -33,6 +34,7 @@ struct Migrator {
             if !table.searchableColumns.isEmpty {
                 text += "\n" + table.createSearchIndexSQL
             }
+            for index in table.countIndexes { text += "\ncount " + table.storedName(of: index) + " " + index.columns.joined(separator: ",") }
             text += "\n"
         }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -71,6 +73,14 @@ struct Migrator {
             for table in tables { try inferChanges(for: table, in: database) }
             for stage in pending {
                 try run(stage, stage.didMigrate, database)
+            }
+            // Counted again from the rows: an index may be new, and a stage may have changed
+            // rows with SQL, past the saves that keep the counts.
+            try database.execute("DELETE FROM _slate_counts")
+            for table in tables {
+                for index in table.countIndexes {
+                    try database.execute(table.countRebuildSQL(index), [.text(table.storedName(of: index))])
+                }
             }
             if !pending.isEmpty {
                 // A custom stage may have changed text with SQL, past the saves that keep
@@ -149,6 +159,9 @@ struct Migrator {
                 seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL,
                 partition TEXT) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_undo_by_partition ON _slate_undo(partition, stack, seq);
+            CREATE TABLE IF NOT EXISTS _slate_counts (
+                name TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL,
+                PRIMARY KEY (name, key)) STRICT, WITHOUT ROWID;
             """)
     }
 

@@ -41,7 +41,9 @@ struct PredicateTranslation<Model: PersistentModel> {
         guard let column = schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }
-        return SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
+        var expression = SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
+        expression.columnName = column.name
+        return expression
     }
 
     /// A readable name for an expression node: its type without generic arguments.

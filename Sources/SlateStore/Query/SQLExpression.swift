@@ -7,6 +7,11 @@ struct SQLExpression {
     /// Set when the fragment is exactly one stored column, so key paths applied to it
     /// (`.rawValue` of an enum) can still be recognised.
     var rawValueKeyPath: RawValueMatcher?
+    /// The column's name, when the fragment is exactly one stored column.
+    var columnName: String?
+    /// When the fragment is nothing but `column == value` tests joined by AND: each column
+    /// and its value (what a count index can answer, see `CountIndex`).
+    var equalities: [(column: String, value: DatabaseValue)]?
 
     init(_ sql: String, _ arguments: [DatabaseValue] = [], rawValueKeyPath: RawValueMatcher? = nil) {
         self.sql = sql

@@ -8,6 +8,9 @@ struct SelectQuery<Model: PersistentModel> {
     let whereSQL: String
     let arguments: [DatabaseValue]
     let orderBy: String
+    /// Each column the descriptor fixes and its value, when its whole filter is `==` tests
+    /// of columns joined by AND and there is no search text (what a count index answers).
+    let equalities: [String: DatabaseValue]?
 
     init(_ descriptor: FetchDescriptor<Model>) throws {
         let schema = Model.schema
@@ -16,7 +19,9 @@ struct SelectQuery<Model: PersistentModel> {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         var order: [String] = []
+        var equalities: [String: DatabaseValue]? = [:]
         if let query = TextSearch.matchQuery(for: descriptor.searchText) {
+            equalities = nil
             guard !schema.searchableColumns.isEmpty else {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
             }
@@ -33,6 +38,14 @@ struct SelectQuery<Model: PersistentModel> {
             let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
             conditions.append(clause.sql)
             arguments += clause.arguments
+            if let fixed = clause.equalities, equalities != nil {
+                for (column, value) in fixed {
+                    // A column fixed twice to different values matches nothing: left to SQL.
+                    if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
+                }
+            } else {
+                equalities = nil
+            }
         }
         order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
         order.append("\(alias).\"_pk\"")
@@ -40,6 +53,7 @@ struct SelectQuery<Model: PersistentModel> {
         self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         self.arguments = arguments
         self.orderBy = " ORDER BY " + order.joined(separator: ", ")
+        self.equalities = equalities
     }
 
     /// The SELECT for the rows, with limit and offset.

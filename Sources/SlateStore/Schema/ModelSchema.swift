@@ -11,6 +11,8 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     public let indexes: [Index]
     /// Columns whose text the full-text index covers.
     public let searchableColumns: [String]
+    /// Counts of rows per value of some columns, kept by every save (see `CountIndex`).
+    public let countIndexes: [CountIndex]
     /// The column that says whose a row is (an account id), if rows are partitioned:
     /// tombstones and commits then record it, so changes can be read per partition.
     public let partitionColumn: String?
@@ -24,6 +26,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     ///   - references: to-one relationships, each a foreign-key property with a delete rule.
     ///   - indexes: secondary indexes.
     ///   - searchable: text columns to keep in the full-text index.
+    ///   - counts: counts of rows to keep per value of some columns, for `fetchCount`.
     ///   - partition: the column that says whose a row is, such as "accountID".
     public init(
         table: String,
@@ -31,12 +34,14 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         references: [Column<Model>] = [],
         indexes: [Index] = [],
         searchable: [String] = [],
+        counts: [CountIndex] = [],
         partition: String? = nil
     ) {
         self.tableName = table
         self.columns = [Column.identifier] + columns + references
         self.indexes = indexes
         self.searchableColumns = searchable
+        self.countIndexes = counts
         self.partitionColumn = partition
         self.selectList = (self.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
     }
