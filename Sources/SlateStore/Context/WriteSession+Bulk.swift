@@ -103,6 +103,7 @@ extension WriteSession {
                     noteDerived(table, pk: statement.int64(at: 0), before: { values }, after: nil)
                 }
             }
+            tombstoneTables[table.tableName] = true
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }

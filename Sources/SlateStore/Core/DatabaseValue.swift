@@ -129,9 +129,9 @@ extension Date: DatabaseValueConvertible {
 
 /// UUIDs are stored as their canonical upper-case text, readable in any SQLite shell.
 extension UUID: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .text(uuidString) }
+    public var databaseValue: DatabaseValue { .text(UUIDText.format(self)) }
     public static func fromDatabaseValue(_ value: DatabaseValue) -> UUID? {
-        if case .text(let text) = value { return UUID(uuidString: text) }
+        if case .text(let text) = value { return UUIDText.uuid(text) }
         return nil
     }
     public static var columnType: ColumnType { .text }
