@@ -50,6 +50,12 @@ public final class Slate: Sendable {
     /// The account named `name`, created if it does not exist.
     public static func ensureAccount(named name: String, in container: ModelContainer, now: Date) throws -> Account {
         let context = ModelContext(container, undo: false)
+        // The name as given first (every command opens the local account so; a server's
+        // store holds many accounts, and reading them all cost more than the rest of
+        // opening), then any spelling of it: names are unique without case.
+        var exact = FetchDescriptor<Account>()
+        exact.where(\.name, is: name)
+        if let existing = try context.fetch(exact).first { return existing }
         let lowered = name.lowercased()
         if let existing = try context.fetch(FetchDescriptor<Account>()).first(where: { $0.name.lowercased() == lowered }) {
             return existing

@@ -47,6 +47,14 @@ struct SelectQuery<Model: PersistentModel> {
                 equalities = nil
             }
         }
+        for (keyPath, value) in descriptor.equalityFilters {
+            guard let column = schema.column(for: keyPath) else {
+                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+            }
+            conditions.append("(\(alias).\(quote(column.name)) IS ?)")
+            arguments.append(value)
+            if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
+        }
         order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
         order.append("\(alias).\"_pk\"")
         self.from = from
