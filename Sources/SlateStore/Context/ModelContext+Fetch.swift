@@ -169,10 +169,10 @@ extension ModelContext {
         _ element: (Model, Int) -> Element
     ) throws -> [Element] {
         var results: [Element] = []
-        if let readable = Model.self as? any RowReadable.Type {
+        if let reader = Model.rowReader {
             // The SELECT lists the schema's columns in order, then `_rev`.
             try database.forEachRow(sql, arguments) { statement in
-                let model = try read(readable, from: StoredRow(statement: statement, model: Model.self)) as! Model
+                let model = try reader(StoredRow(statement: statement, model: Model.self))
                 results.append(element(model, Int(statement.int64(at: statement.columnCount - 1))))
             }
             return results
@@ -188,7 +188,4 @@ extension ModelContext {
         return results
     }
 
-    private static func read<Model: RowReadable>(_ type: Model.Type, from row: StoredRow) throws -> Model {
-        try Model(row: row)
-    }
 }
