@@ -5,7 +5,7 @@ extension ModelContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         // Builds the models directly rather than mapping `fetchRevisioned`: the wrappers
         // and the second array were a few percent of a large fetch.
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { database in
             try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database) { model, _ in model }
@@ -14,14 +14,14 @@ extension ModelContext {
 
     /// Like `fetch`, with each row's revision (for ETags and `expectedRevision`).
     public func fetchRevisioned<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Revisioned<Model>] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
     }
 
     /// The number of committed models matching `descriptor` (limit and offset ignored).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         return try container.pool.readStatement { database in
             Int.fromDatabaseValue(try database.scalar(query.countSQL, query.arguments) ?? .integer(0)) ?? 0
         }
@@ -32,7 +32,7 @@ extension ModelContext {
     public func fetchCounts<Model: PersistentModel, Value: DatabaseValueConvertible & Hashable>(
         _ descriptor: FetchDescriptor<Model>, groupedBy keyPath: KeyPath<Model, Value>
     ) throws -> [Value: Int] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }

@@ -84,7 +84,7 @@ final class WriteSession {
         }
         let id = values[0]
         notePartition(table, values)
-        try database.execute(table.insertSQL, values + [try revisionValue(for: partitionOf(table, values))])
+        try insertRow(table, values, stamp: try revisionValue(for: partitionOf(table, values)))
         if case .text(let text) = id {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
@@ -107,7 +107,7 @@ final class WriteSession {
             // A row moved to another partition is a change of the one it left too.
             _ = try revision(for: old)
         }
-        try database.execute(table.updateSQL, Array(values.dropFirst()) + [try revisionValue(for: partitionOf(table, values)), id])
+        try updateRow(table, values, stamp: try revisionValue(for: partitionOf(table, values)))
         try note(table, id, inserted: false, before: before, values: values)
     }
 
@@ -234,19 +234,14 @@ final class WriteSession {
             let values = table.columnNames.map { row[$0] }
             let taken = try database.scalar("SELECT 1 FROM \(quote(table.tableName)) WHERE \"_pk\" = ?", [row["_pk"]]) != nil
             if taken {
-                try database.execute(table.insertSQL, values + [stamp])
+                try insertRow(table, values, stamp: stamp)
             } else {
-                let names = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
-                let marks = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
-                try database.execute(
-                    "INSERT INTO \(quote(table.tableName)) (\(names)) VALUES (\(marks))",
-                    [row["_pk"]] + values + [stamp])
+                try insertRow(table, key: row["_pk"], values, stamp: stamp)
             }
             try ChangeLog.forgetDeletion(table: table.tableName, id: image.id, in: database)
             record(table, id, \.inserted)
         case (.some, .some(let row)):
-            let values = table.columnNames.dropFirst().map { row[$0] }
-            try database.execute(table.updateSQL, values + [stamp, id])
+            try updateRow(table, table.columnNames.map { row[$0] }, stamp: stamp)
             record(table, id, \.updated)
         }
     }

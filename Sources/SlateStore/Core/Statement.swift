@@ -5,9 +5,9 @@ import Foundation
 final class Statement {
     let handle: OpaquePointer
     let sql: String
-    unowned let database: Database
+    unowned let database: SQLiteDatabase
 
-    init(database: Database, sql: String) throws {
+    init(database: SQLiteDatabase, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {
@@ -110,7 +110,7 @@ final class Statement {
         return UUID(uuidString: String(decoding: text, as: UTF8.self))
     }
 
-    private static func canonicalUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+    static func canonicalUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let ok = withUnsafeMutableBytes(of: &raw) { output -> Bool in
             var position = 0

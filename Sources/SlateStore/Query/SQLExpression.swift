@@ -7,6 +7,17 @@ struct SQLExpression {
     /// Set when the fragment is exactly one stored column, so key paths applied to it
     /// (`.rawValue` of an enum) can still be recognised.
     var rawValueKeyPath: RawValueMatcher?
+    /// PostgreSQL only (SQLite has no boolean type and ignores both): true when the SQL is a
+    /// boolean condition rather than a value (a stored Bool is a value, 0 or 1).
+    var isCondition = false
+    /// PostgreSQL only: what is known about the fragment being NULL.
+    var nullness = Nullness.maybe
+
+    /// Whether a fragment can be NULL: the translator for PostgreSQL writes `=` (which can
+    /// use an index) where SQLite's `IS` would be, when one side is never NULL.
+    enum Nullness {
+        case never, maybe, always
+    }
 
     init(_ sql: String, _ arguments: [DatabaseValue] = [], rawValueKeyPath: RawValueMatcher? = nil) {
         self.sql = sql

@@ -8,15 +8,31 @@ struct SelectQuery<Model: PersistentModel> {
     let whereSQL: String
     let arguments: [DatabaseValue]
     let orderBy: String
+    let dialect: SQLDialect
+    /// Bound in ORDER BY (PostgreSQL's search rank), after `arguments`.
+    let orderArguments: [DatabaseValue]
 
-    init(_ descriptor: FetchDescriptor<Model>) throws {
+    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+        self.dialect = dialect
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         var order: [String] = []
-        if let query = TextSearch.matchQuery(for: descriptor.searchText) {
+        var orderArguments: [DatabaseValue] = []
+        if dialect == .postgreSQL, let query = SearchDocument.query(for: descriptor.searchText) {
+            guard !schema.searchableColumns.isEmpty else {
+                throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
+            }
+            // The GIN index on `_search` serves the match; ts_rank orders by it when asked.
+            conditions.append("\(alias).\"_search\" @@ CAST(? AS tsquery)")
+            arguments.append(.text(query))
+            if descriptor.ranksBySearch {
+                order.append("ts_rank(\(alias).\"_search\", CAST(? AS tsquery)) DESC")
+                orderArguments.append(.text(query))
+            }
+        } else if dialect == .sqlite, let query = TextSearch.matchQuery(for: descriptor.searchText) {
             guard !schema.searchableColumns.isEmpty else {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
             }
@@ -30,15 +46,16 @@ struct SelectQuery<Model: PersistentModel> {
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
         }
         for predicate in [descriptor.predicate].compactMap({ $0 }) + descriptor.filters {
-            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
+            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias, dialect: dialect)
             conditions.append(clause.sql)
             arguments += clause.arguments
         }
-        order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
+        order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
         order.append("\(alias).\"_pk\"")
         self.from = from
         self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         self.arguments = arguments
+        self.orderArguments = orderArguments
         self.orderBy = " ORDER BY " + order.joined(separator: ", ")
     }
 
@@ -46,10 +63,11 @@ struct SelectQuery<Model: PersistentModel> {
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
-        var arguments = self.arguments
+        var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
         }
         return (sql, arguments)
     }
