@@ -81,9 +81,11 @@ public struct PostgreSQLLocation: Sendable, CustomStringConvertible {
 
     /// Sorts libpq's connection failures into "fix the configuration" and "try later".
     static func connectionError(_ reason: String, database: String) -> StoreError {
-        // libpq's first line says where it tried; the server's FATAL says why.
+        // libpq says where it tried, then (after "FATAL:") what the server answered.
         let lines = reason.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let fatal = lines.first { $0.hasPrefix("FATAL:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) }
+        let fatal = reason.range(of: "FATAL:").map {
+            reason[$0.upperBound...].split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
         let said = fatal ?? lines.first ?? reason
         let refusals = ["password authentication failed", "no password supplied", "does not exist", "not permitted to log in",
                         "no pg_hba.conf entry", "permission denied", "authentication failed", "invalid"]
