@@ -61,6 +61,10 @@ struct DAVHandler: Sendable {
                 var response = DAVContext.failure(.serviceUnavailable, nil, error.description)
                 response.headers["Retry-After"] = "1"
                 return response
+            case .unavailable:
+                var response = DAVContext.failure(.serviceUnavailable, nil, SlateError.unavailableMessage)
+                response.headers["Retry-After"] = "2"
+                return response
             case .store: throw error
             }
         }

@@ -3,6 +3,7 @@ import SlateCore
 import SlateHTTP
 import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 @testable import SlateServer
 
@@ -11,7 +12,7 @@ import Testing
 /// per address and per account that the real owner can get past, and a bounded queue for
 /// the password hashing.
 @Suite struct SignInLimitTests {
-    let container = try! Slate.openContainer(path: nil)
+    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
 
     func signIn(_ api: SlateAPI, _ name: String, _ password: String, from address: String = "127.0.0.1") async throws -> (Int, HTTPHeaders, [String: Any]) {
         var request = Request(method: .post, target: "/api/v1/session", headers: ["Content-Type": "application/json"],

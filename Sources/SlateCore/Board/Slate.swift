@@ -32,19 +32,34 @@ public final class Slate: Sendable {
         self.clock = clock
     }
 
-    /// Opens (creating if needed) the database at `path` (nil: in memory) for the local account.
-    public static func open(path: String?, calendar: Calendar = .current,
+    /// Opens (creating if needed) the database at `path` (nil: in memory; a `postgresql://`
+    /// URL: that server, see `openContainer`) for the local account.
+    public static func open(path: String?, password: String? = nil, calendar: Calendar = .current,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
-        let container = try openContainer(path: path)
+        let container = try openContainer(path: path, password: password)
         let account = try ensureAccount(named: Account.localName, in: container, now: clock())
         return Slate(container: container, accountID: account.id, calendar: calendar, clock: clock)
     }
 
-    /// Opens the store with Slate's schema, migrating an older file.
-    public static func openContainer(path: String?) throws -> ModelContainer {
-        try ModelContainer(
-            for: SlateSchema.models,
-            configuration: ModelConfiguration(path: path, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations))
+    /// Opens the store with Slate's schema, migrating an older one: the SQLite file at
+    /// `path` (nil: in memory), or, when `path` is a `postgresql://` URL, that PostgreSQL
+    /// database (`password`, if given, instead of one in the URL or libpq's own sources).
+    public static func openContainer(path: String?, password: String? = nil) throws -> ModelContainer {
+        try ModelContainer(for: SlateSchema.models, configuration: try configuration(for: path, password: password))
+    }
+
+    /// True when `database` names a PostgreSQL server rather than a file.
+    public static func isServerURL(_ database: String?) -> Bool {
+        database.map(PostgreSQLLocation.isURL) ?? false
+    }
+
+    /// Slate's store configuration for a file, memory or a PostgreSQL URL.
+    static func configuration(for database: String?, password: String?) throws -> ModelConfiguration {
+        guard let database, PostgreSQLLocation.isURL(database) else {
+            return ModelConfiguration(path: database, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
+        }
+        return ModelConfiguration(postgreSQL: try PostgreSQLLocation(url: database, password: password),
+                                  schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
     }
 
     /// The account named `name`, created if it does not exist.
