@@ -43,9 +43,15 @@ enum ChangeLog {
 
     /// Starts a write: bumps and returns the store sequence of this commit. Now and then
     /// it also trims the commit log to its last `commitLogLength` commits.
+    ///
+    /// On PostgreSQL the same statement announces the commit to other processes
+    /// (`pg_notify`, delivered at COMMIT, dropped on rollback: `PostgreSQLListener`). Taking
+    /// this row first is what runs every node's writers one at a time.
     static func nextRevision(_ database: Database) throws -> Int {
+        let announce = database.dialect == .postgreSQL
+            ? ", pg_notify(\(PostgreSQLListener.channelSQL()), CAST(value AS text))" : ""
         guard case .integer(let value) = try database.scalar(
-            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
+            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value\(announce)")
         else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
         if value % 1_000 == 0 {
             let floor = DatabaseValue.integer(value - Int64(commitLogLength))

@@ -19,6 +19,8 @@ public final class ModelContainer: Sendable {
     let pool: ConnectionPool
     let tables: [String: TableSchema]
     let notifier = CommitNotifier()
+    /// Hears other processes' commits on PostgreSQL (connects on the first wait).
+    let listener: PostgreSQLListener?
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
     /// The copy of the file written just before this container migrated it (beside the
@@ -57,6 +59,7 @@ public final class ModelContainer: Sendable {
                 location: location, readOnly: configuration.isReadOnly, lockTimeout: configuration.busyTimeout,
                 maximumReaders: configuration.maximumReaders)
             pool = .postgreSQL(server)
+            listener = PostgreSQLListener(location: location)
             migrationBackup = nil
             try server.write { database in try migrator.open(database, readOnly: configuration.isReadOnly) }
             notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
@@ -71,6 +74,7 @@ public final class ModelContainer: Sendable {
                 path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
                 busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
             pool = .sqlite(file)
+            listener = nil
             var stored = 0
             let isCurrent = try file.write { database -> Bool in
                 do {
@@ -162,6 +166,23 @@ public final class ModelContainer: Sendable {
         guard let (commit, reached) = found else { return nil }
         notifier.publish(commit, checkedUpTo: reached)
         return commit.tables.isEmpty ? nil : commit
+    }
+
+    /// True when other processes' commits are announced to this one (PostgreSQL's
+    /// LISTEN/NOTIFY) rather than found by looking (SQLite: watch `publishExternalChanges`).
+    public var announcesCommits: Bool { listener != nil }
+
+    /// Blocks until another process may have committed, at most `timeout`: on PostgreSQL
+    /// until a commit is announced, or the listening connection is made again after it was
+    /// lost (anything may have happened meanwhile); on SQLite, which announces nothing, for
+    /// `timeout`. True when `publishExternalChanges()` should look now. Call it from a
+    /// thread of its own (it blocks), in a loop with `publishExternalChanges()`.
+    public func waitForExternalCommits(timeout: TimeInterval) -> Bool {
+        guard let listener else {
+            Thread.sleep(forTimeInterval: timeout)
+            return true
+        }
+        return listener.wait(timeout: timeout)
     }
 
     /// A number that changes whenever a commit touches one of `models`' tables, for

@@ -79,20 +79,26 @@ public struct PostgreSQLLocation: Sendable, CustomStringConvertible {
         return connection
     }
 
-    /// Sorts libpq's connection failures into "fix the configuration" and "try later".
+    /// Sorts libpq's connection failures into "fix the configuration" (`.cannotOpen`) and
+    /// "try later" (`.unavailable`), in words that say what to do.
     static func connectionError(_ reason: String, database: String) -> StoreError {
         // libpq says where it tried, then (after "FATAL:") what the server answered.
-        let lines = reason.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let fatal = reason.range(of: "FATAL:").map {
+        let answer = reason.range(of: "FATAL:").map {
             reason[$0.upperBound...].split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        } ?? reason.split(separator: "\n").first.map { String($0).replacingOccurrences(of: #"^connection to server .* failed: "#, with: "", options: .regularExpression) } ?? reason
+        let passwordHint = "give it with --database-password-file FILE or SLATE_DATABASE_PASSWORD (or PGPASSWORD, ~/.pgpass)"
+        if answer.contains("no password supplied") {
+            return .cannotOpen(path: database, reason: "the server asks for a password and none was given; \(passwordHint)")
         }
-        let said = fatal ?? lines.first ?? reason
-        let refusals = ["password authentication failed", "no password supplied", "does not exist", "not permitted to log in",
-                        "no pg_hba.conf entry", "permission denied", "authentication failed", "invalid"]
-        if let fatal, refusals.contains(where: { fatal.contains($0) }) {
-            return .cannotOpen(path: database, reason: fatal)
+        if answer.contains("password authentication failed") {
+            return .cannotOpen(path: database, reason: "\(answer): the password is wrong; \(passwordHint)")
         }
-        return .unavailable(database: database, reason: said)
+        let refusals = ["does not exist", "not permitted to log in", "no pg_hba.conf entry", "permission denied",
+                        "authentication failed", "invalid", "SSL"]
+        if reason.contains("FATAL:"), refusals.contains(where: { answer.contains($0) }) {
+            return .cannotOpen(path: database, reason: answer)
+        }
+        return .unavailable(database: database, reason: answer)
     }
 }
 
