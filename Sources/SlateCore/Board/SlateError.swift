@@ -82,6 +82,23 @@ extension SlateError {
     /// What a client is told when the database cannot be reached (the details are the
     /// server's to log).
     public static let unavailableMessage = "The database cannot be reached right now; try again in a moment."
+
+    /// The domain's reading of a failure of the database itself that is nobody's mistake and
+    /// passes (it is locked, or cannot be reached), wherever it was thrown; nil for anything
+    /// else. Surfaces answer it as 503 rather than as an internal error.
+    public static func transient(_ error: any Error) -> SlateError? {
+        if let error = error as? SlateError {
+            switch error {
+            case .busy, .unavailable: return error
+            default: return nil
+            }
+        }
+        guard let error = error as? StoreError else { return nil }
+        switch error {
+        case .busy, .unavailable: return SlateError(error)
+        default: return nil
+        }
+    }
 }
 
 extension Slate {
