@@ -25,7 +25,7 @@ public enum SlateCommandLine {
             TaskCommands.clearCompleted, ListsCommands.spec, BoardCommands.stats, BoardCommands.undo,
             BoardCommands.redo, BoardCommands.export, BoardCommands.import, BoardCommands.sample,
             ServerCommands.serve, ServerCommands.user, ServerCommands.token,
-            ServiceCommands.backup, ServiceCommands.restore, AlertCommands.alerts,
+            ServiceCommands.backup, ServiceCommands.restore, MigrateCommand.spec, AlertCommands.alerts,
         ])
 
     /// Runs `slate` with `arguments` (without the program name) and returns the exit
