@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
 .PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-web screenshots format clean \
-	release install install-files uninstall deb ops-test
+	release install install-files uninstall deb ops-test pg-test
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -25,6 +25,7 @@ test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/pg-test
 	scripts/fuzz --smoke
 	scripts/api-contract-test
 	scripts/caldav-test
@@ -110,6 +111,12 @@ screenshots:
 ops-test:
 	scripts/bootstrap --test
 	scripts/ops-test
+
+# The store, core, API and CalDAV suites on a throwaway PostgreSQL cluster, and several
+# nodes on one database (also a step of `make test`).
+pg-test:
+	scripts/bootstrap --test
+	scripts/pg-test
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

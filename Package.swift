@@ -31,7 +31,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "SlateStore", dependencies: ["CSQLite"]),
+        // The second backend of SlateStore, for many nodes: libpq, never a hand-written protocol.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"]),
         .target(name: "SlateCore", dependencies: ["SlateStore"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
@@ -64,13 +70,16 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
+        // The database the store, core and API suites run on (SQLite, or PostgreSQL when
+        // SLATE_TEST_POSTGRES_URL is set: scripts/pg-cluster).
+        .target(name: "TestDatabases", dependencies: ["SlateStore"], path: "Tests/Support/TestDatabases"),
         // Shared by the tests that start child processes.
         .target(name: "ProcessSupport", path: "Tests/Support/ProcessSupport"),
-        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel"]),
-        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
+        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel", "TestDatabases"]),
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore", "TestDatabases"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
-        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore"]),
-        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore"]),
+        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateStore", "TestDatabases"]),
+        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore", "TestDatabases"]),
         .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,7 +14,9 @@ public struct SlateAPI: Sendable {
     /// `container`, and `/api/v1/session` to sign in and out.
     /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
     public init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(container: container, secureCookies: secureCookies, clock: clock, signIn: SignInGuard())
+        // On a shared database the limits count every node's attempts (`SignInLedger`).
+        self.init(container: container, secureCookies: secureCookies, clock: clock,
+                  signIn: SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: container))))
     }
 
     /// The API with its own sign-in, guarded by `signIn` (its limits and password workers).

@@ -1,4 +1,5 @@
 import Foundation
+import TestDatabases
 import Testing
 
 @testable import SlateCore
@@ -7,7 +8,7 @@ import Testing
 /// Tasks read column by column (`RowReadable`) equal tasks decoded through `Decodable`.
 @Suite struct RowReadingTests {
     @Test func tasksReadByColumnEqualTasksDecoded() throws {
-        let container = try Slate.openContainer(path: nil)
+        let container = try Slate.openContainer(path: TestDatabase.freshStore())
         let account = try Slate.ensureAccount(named: "ana", in: container, now: Date(timeIntervalSince1970: 1_795_943_700))
         let slate = Slate(container: container, accountID: account.id, calendar: Calendar(identifier: .gregorian))
         let list = try slate.createList(name: "Errands")

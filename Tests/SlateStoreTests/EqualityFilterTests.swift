@@ -48,6 +48,10 @@ import Testing
         #expect(query.whereSQL == #" WHERE (t."projectID" IS ?) AND (t."rank" IS ?)"#)
         #expect(query.arguments == [.null, .integer(3)])
         #expect(query.equalities == ["projectID": .null, "rank": .integer(3)])
+        // PostgreSQL's `IS NOT DISTINCT FROM` cannot use an index: `=`, or `IS NULL` for nil.
+        let server = try SelectQuery(descriptor, dialect: .postgreSQL)
+        #expect(server.whereSQL == #" WHERE (t."projectID" IS NULL) AND (t."rank" = ?)"#)
+        #expect(server.arguments == [.integer(3)])
     }
 
     @Test func aColumnFixedToTwoValuesMatchesNothing() throws {

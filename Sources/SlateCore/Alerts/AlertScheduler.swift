@@ -17,6 +17,12 @@ import Synchronization
 ///   `X-Slate-Delivery`, Web Push `Topic` and notification tag, email `Message-ID`).
 /// - Alerts that came due while the server was down are sent marked late when younger than
 ///   `maximumAge`; older ones are skipped and logged.
+/// - Several nodes on one PostgreSQL database each run a scheduler: every step that records
+///   something does so against the revisions it read (a cursor, a delivery), so of two
+///   schedulers firing or claiming the same thing one commits and the other's whole step is
+///   refused and runs again on what is left. A claim is a lease (`claimLease`): a delivery
+///   left `sending` by a node that died is sent again (marked as a possible repeat) once
+///   its lease is over, by whichever node gets to it first.
 public final class AlertScheduler: Sendable {
     let container: ModelContainer
     let channels: [any AlertChannel]
@@ -34,6 +40,10 @@ public final class AlertScheduler: Sendable {
     public static let lateAfter: TimeInterval = 60
     /// Attempts before a failing delivery is given up.
     public static let maximumAttempts = 8
+    /// How long a claimed delivery is its claimer's: on a shared database, another node
+    /// takes it over (as interrupted) only after this. Longer than a batch can take to send
+    /// (500 deliveries, 32 at once, each given up after 20 s).
+    public static let claimLease: TimeInterval = 10 * 60
 
     public init(container: ModelContainer, channels: [any AlertChannel], maximumAge: TimeInterval = 12 * 3600,
                 clock: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -188,17 +198,25 @@ public final class AlertScheduler: Sendable {
         return outcomes.filter { $0.state == .sent }.count
     }
 
-    /// Once per scheduler (that is, per start): deliveries left `sending` by a killed
-    /// process are due again now. One server runs per file (`ServingLock`), so no other
-    /// process is sending them.
+    /// Deliveries left `sending` by a killed process are due again now. On a file, once per
+    /// scheduler (that is, per start): one server runs per file (`ServingLock`), so no other
+    /// process is sending them. On a shared database, at every pass, those whose claim's
+    /// lease is over (their node died, or is hopelessly stuck).
     private func recoverInterrupted(now: Date) throws {
-        guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
+        let shared = container.announcesCommits
+        if !shared {
+            guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
+        }
         let context = ModelContext(container, undo: false)
         let sending = AlertDelivery.State.sending
-        for var delivery in try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == sending })) {
+        let predicate = shared
+            ? #Predicate<AlertDelivery> { $0.state == sending && $0.nextAttempt <= now }
+            : #Predicate<AlertDelivery> { $0.state == sending }
+        for read in try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: predicate)) {
+            var delivery = read.model
             delivery.state = .pending
             delivery.nextAttempt = now
-            context.update(delivery)
+            context.update(delivery, expectedRevision: read.revision)
             log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) was interrupted while sending: sending it again, marked as a possible repeat")
         }
         if context.hasChanges { _ = try context.save() }
@@ -208,22 +226,25 @@ public final class AlertScheduler: Sendable {
     private func expandTestRequests(now: Date) throws {
         let context = ModelContext(container, undo: false)
         let pending = AlertDelivery.State.pending, request = TestAlert.requestChannel
-        let requests = try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
+        let requests = try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
         guard !requests.isEmpty else { return }
-        for var test in requests {
+        for read in requests {
+            var test = read.model
             for channel in try channelTargets(for: test.accountID, context: context) {
                 context.insert(AlertDelivery(accountID: test.accountID, taskID: test.taskID, fireAt: test.fireAt, channel: channel,
                                              isLate: false, now: now, isTest: true))
             }
             test.state = .sent
             test.sentAt = now
-            context.update(test)
+            context.update(test, expectedRevision: read.revision)
         }
         _ = try context.save()
     }
 
-    /// Marks up to `batchSize` due deliveries `sending`, one more attempt each, and commits
-    /// that before any is sent.
+    /// Marks up to `batchSize` due deliveries `sending`, one more attempt each, for
+    /// `claimLease`, and commits that before any is sent. Each is claimed as it was read: a
+    /// delivery another node claimed meanwhile makes the claim refused (`conflict`), and
+    /// nothing is sent this pass.
     private func claimDue(now: Date) throws -> [Claim] {
         let context = ModelContext(container, undo: false)
         let pending = AlertDelivery.State.pending
@@ -232,13 +253,15 @@ public final class AlertScheduler: Sendable {
         descriptor.fetchLimit = Self.batchSize
         var calendars = AccountCalendars(context: context)
         var claims: [Claim] = []
-        for var delivery in try context.fetch(descriptor) {
+        for read in try context.fetchRevisioned(descriptor) {
+            var delivery = read.model
             let calendar = try calendars[delivery.accountID]
             let task = try delivery.isTest ? TestAlert.task(delivery, calendar: calendar) : context.model(TaskItem.self, id: delivery.taskID)
             claims.append(Claim(delivery: delivery, task: task, calendar: calendar))
             delivery.state = .sending
             delivery.attempts += 1
-            context.update(delivery)
+            delivery.nextAttempt = now.addingTimeInterval(Self.claimLease)
+            context.update(delivery, expectedRevision: read.revision)
         }
         if context.hasChanges { _ = try context.save() }
         return claims
@@ -324,6 +347,9 @@ public final class AlertScheduler: Sendable {
                 if let wake = try await BoardThreads.shared.read({ try self.nextWake() }) {
                     delay = min(delay, wake.timeIntervalSince(clock()))
                 }
+            } catch let error as StoreError where error.isRaceWithAnotherScheduler {
+                // Another node's scheduler did the same step first: do it again on what is left.
+                delay = Double.random(in: 0.05...0.5)
             } catch {
                 log("alert scheduler: \(error)")
                 delay = 5
@@ -390,5 +416,16 @@ final class Doorbell: Sendable {
             ring()
         }
         timer.cancel()
+    }
+}
+
+extension StoreError {
+    /// A write refused because another scheduler (another node) wrote the same rows first:
+    /// a cursor or delivery changed since it was read, or the same new row inserted twice.
+    var isRaceWithAnotherScheduler: Bool {
+        switch self {
+        case .conflict, .constraintViolation: true
+        default: false
+        }
     }
 }

@@ -5,12 +5,19 @@ import SlateStore
 /// through SlateCore rather than the store.
 extension VAPIDKey {
     /// The server's one VAPID key; on the first call `make` creates it and it is stored.
+    /// Two nodes starting at once both make one: the first stored is everyone's.
     public static func stored(in store: BoardStore, making make: () throws -> VAPIDKey) throws -> VAPIDKey {
         let context = ModelContext(store, undo: false)
         if let key = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return key }
         let key = try make()
         context.insert(key)
-        _ = try context.save()
+        do {
+            _ = try context.save()
+        } catch StoreError.constraintViolation {
+            context.rollback()
+            if let first = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return first }
+            throw SlateError.store("the VAPID key could neither be stored nor read")
+        }
         return key
     }
 }

@@ -95,4 +95,7 @@ public enum SlateSchema {
                                                          CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self]
         + alertModels
     public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts]
+    /// What several nodes on one PostgreSQL database share that a single server on a file
+    /// keeps in memory: the sign-in limiter's counts (`SignInLedger`).
+    static let serverModels: [any PersistentModel.Type] = [SignInCounter.self]
 }

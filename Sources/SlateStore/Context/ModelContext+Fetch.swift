@@ -5,7 +5,7 @@ extension ModelContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         // Builds the models directly rather than mapping `fetchRevisioned`: the wrappers
         // and the second array were a few percent of a large fetch.
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { database in
             try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database) { model, _ in model }
@@ -14,7 +14,7 @@ extension ModelContext {
 
     /// Like `fetch`, with each row's revision (for ETags and `expectedRevision`).
     public func fetchRevisioned<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Revisioned<Model>] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
     }
@@ -22,10 +22,13 @@ extension ModelContext {
     /// The number of committed models matching `descriptor` (limit and offset ignored).
     ///
     /// When the model declares a `CountIndex` on exactly the columns the descriptor fixes
-    /// with `==`, the count is read from it: one lookup, however many rows match.
+    /// with `==`, the count is read from it on SQLite: one lookup, however many rows match.
+    /// PostgreSQL counts the rows with SQL, as it did before count indexes: they are not
+    /// kept there (one count row per key would also make every writer of an account, on
+    /// every node, wait on the same row).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        let query = try SelectQuery(descriptor)
-        if let fixed = query.equalities, !fixed.isEmpty, let table = container.tables[Model.schema.tableName],
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
+        if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables[Model.schema.tableName],
            let index = table.countIndex(on: Set(fixed.keys)) {
             let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
             return try container.pool.readStatement { database in
@@ -42,7 +45,7 @@ extension ModelContext {
     public func fetchCounts<Model: PersistentModel, Value: DatabaseValueConvertible & Hashable>(
         _ descriptor: FetchDescriptor<Model>, groupedBy keyPath: KeyPath<Model, Value>
     ) throws -> [Value: Int] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }

@@ -21,13 +21,23 @@ extension WriteSession {
     /// Records a change to the row with rowid `pk`: `before` (read only the first time the
     /// save touches the row) and `after` are its tracked values, nil for absent.
     func noteDerived(_ table: TableSchema, pk: Int64, before: () throws -> [DatabaseValue]?, after: [DatabaseValue]?) rethrows {
-        guard !table.trackedPositions.isEmpty else { return }
+        guard keepsDerived(table) else { return }
         if derived[table.tableName]?[pk] != nil {
             derived[table.tableName]![pk]!.after = after
         } else {
             derived[table.tableName, default: [:]][pk] = DerivedRow(before: try before(), after: after)
         }
     }
+
+    /// Whether saves keep `table`'s full-text and count indexes here. Only on SQLite: on
+    /// PostgreSQL each row carries its own search document (`_search`, written with the row,
+    /// see `WriteSession+Rows`) and counts are counted (see `ModelContext.fetchCount`).
+    func keepsDerived(_ table: TableSchema) -> Bool {
+        database.dialect == .sqlite && !table.trackedPositions.isEmpty
+    }
+
+    /// The rowid of the row the last INSERT made (SQLite; the derived indexes are keyed by it).
+    var lastInsertedRowID: Int64 { (database as? SQLiteDatabase)?.lastInsertedRowID ?? 0 }
 
     /// The tracked values of a row given by all its values, in `table.columns` order.
     func tracked(_ table: TableSchema, values: [DatabaseValue]) -> [DatabaseValue] {

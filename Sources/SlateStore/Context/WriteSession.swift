@@ -90,8 +90,8 @@ final class WriteSession {
         }
         let id = values[0]
         notePartition(table, values)
-        try database.execute(table.insertSQL, values + [try revisionValue(for: partitionOf(table, values))])
-        noteDerived(table, pk: database.lastInsertedRowID, before: { nil }, after: tracked(table, values: values))
+        try insertRow(table, values, stamp: try revisionValue(for: partitionOf(table, values)))
+        noteDerived(table, pk: lastInsertedRowID, before: { nil }, after: tracked(table, values: values))
         if case .text(let text) = id, try mayHaveTombstones(table) {
             try ChangeLog.forgetDeletion(table: table.tableName, id: text, in: database)
         }
@@ -112,12 +112,18 @@ final class WriteSession {
             // A row moved to another partition is a change of the one it left too.
             _ = try revision(for: old)
         }
-        // Only the columns whose value changes: SQLite rewrites the entry of every index on a
-        // column the UPDATE assigns, same value or not (a task's twelve, for a completion that
-        // changes three columns), and each rewritten page is one more page in the WAL.
-        let changed = table.columns.indices.dropFirst().filter { values[$0] != stored[table.columns[$0].name] }
         let stamp = try revisionValue(for: partitionOf(table, values))
-        try database.execute(table.updateSQL(changing: changed), changed.map { values[$0] } + [stamp, id])
+        if database.dialect == .sqlite {
+            // Only the columns whose value changes: SQLite rewrites the entry of every index on
+            // a column the UPDATE assigns, same value or not (a task's twelve, for a completion
+            // that changes three columns), and each rewritten page is one more page in the WAL.
+            let changed = table.columns.indices.dropFirst().filter { values[$0] != stored[table.columns[$0].name] }
+            try database.execute(table.updateSQL(changing: changed), changed.map { values[$0] } + [stamp, id])
+        } else {
+            // PostgreSQL writes a new version of the whole row whatever it assigns (and its
+            // search document with it): the full UPDATE, as before.
+            try updateRow(table, values, stamp: stamp)
+        }
         if let pk = Int64.fromDatabaseValue(stored["_pk"]) {
             noteDerived(table, pk: pk, before: { tracked(table, row: stored) }, after: tracked(table, values: values))
         }
@@ -196,7 +202,7 @@ final class WriteSession {
     private func deleteRow(_ table: TableSchema, id: DatabaseValue) throws {
         let before = recordsImages ? try image(table, id) : nil
         var stored: (pk: Int64, values: [DatabaseValue])?
-        if !table.trackedPositions.isEmpty {
+        if keepsDerived(table) {
             if let before, let pk = Int64.fromDatabaseValue(before["_pk"]) {
                 stored = (pk, tracked(table, row: before) ?? [])
             } else if let found = try storedTracked(table, id: id) {
@@ -266,20 +272,15 @@ final class WriteSession {
             let values = table.columnNames.map { row[$0] }
             let taken = try database.scalar("SELECT 1 FROM \(quote(table.tableName)) WHERE \"_pk\" = ?", [row["_pk"]]) != nil
             if taken {
-                try database.execute(table.insertSQL, values + [stamp])
+                try insertRow(table, values, stamp: stamp)
             } else {
-                let names = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
-                let marks = Array(repeating: "?", count: values.count + 2).joined(separator: ", ")
-                try database.execute(
-                    "INSERT INTO \(quote(table.tableName)) (\(names)) VALUES (\(marks))",
-                    [row["_pk"]] + values + [stamp])
+                try insertRow(table, key: row["_pk"], values, stamp: stamp)
             }
-            noteDerived(table, pk: database.lastInsertedRowID, before: { nil }, after: tracked(table, row: row))
+            noteDerived(table, pk: lastInsertedRowID, before: { nil }, after: tracked(table, row: row))
             try ChangeLog.forgetDeletion(table: table.tableName, id: image.id, in: database)
             record(table, id, \.inserted)
         case (.some(let stored), .some(let row)):
-            let values = table.columnNames.dropFirst().map { row[$0] }
-            try database.execute(table.updateSQL, values + [stamp, id])
+            try updateRow(table, table.columnNames.map { row[$0] }, stamp: stamp)
             if let pk = Int64.fromDatabaseValue(stored["_pk"]) {
                 noteDerived(table, pk: pk, before: { tracked(table, row: stored) }, after: tracked(table, row: row))
             }
@@ -304,10 +305,13 @@ final class WriteSession {
     /// once and written again, by undo or a sync client). A table without any, like every
     /// table of a first import, skips the DELETE per inserted row (≈7,000 instructions).
     func mayHaveTombstones(_ table: TableSchema) throws -> Bool {
+        // PostgreSQL: several nodes write at once, so no session can know a table stays
+        // without tombstones; the DELETE runs, as before.
+        guard database.dialect == .sqlite else { return true }
         if let known = tombstoneTables[table.tableName] { return known }
-        let found = try database.scalar("SELECT EXISTS (SELECT 1 FROM _slate_tombstones WHERE table_name = ?)", [.text(table.tableName)])
-        tombstoneTables[table.tableName] = found == .integer(1)
-        return found == .integer(1)
+        let found = try database.scalar("SELECT 1 FROM _slate_tombstones WHERE table_name = ? LIMIT 1", [.text(table.tableName)]) != nil
+        tombstoneTables[table.tableName] = found
+        return found
     }
 
     /// The row as stored now, with `_pk` and `_rev`, or nil when absent.

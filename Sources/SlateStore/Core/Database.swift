@@ -1,18 +1,19 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection with a prepared-statement cache.
+/// One SQLite connection with a prepared-statement cache: the embedded backend of `Database`.
 ///
-/// A `Database` is handed to closures by `DatabasePool.read` and `.write`, which give
+/// A connection is handed to closures by `DatabasePool.read` and `.write`, which give
 /// each connection to one thread at a time. It is not meant to be kept beyond them.
 ///
 /// `@unchecked Sendable`: the pool moves a connection between threads but never
 /// lets two of them use it at once, and SQLite itself is opened in serialized
 /// (`SQLITE_OPEN_FULLMUTEX`) mode as a second line of defence.
-public final class Database: @unchecked Sendable {
+public final class SQLiteDatabase: Database, @unchecked Sendable {
     let handle: OpaquePointer
     /// The file path, or ":memory:".
     public let path: String
+    public let dialect = SQLDialect.sqlite
     private var statements: [String: Statement] = [:]
     private var savepointDepth = 0
     private let busyTimeout: TimeInterval
@@ -126,11 +127,11 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Steps through a query's rows, handing the live statement to `body`.
-    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (Statement) throws -> Void) throws {
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (ResultRow) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
-        while try statement.step(arguments: arguments) { try body(statement) }
+        while try statement.step(arguments: arguments) { try body(.sqlite(statement)) }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

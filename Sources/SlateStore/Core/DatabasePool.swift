@@ -9,8 +9,8 @@ import Synchronization
 public final class DatabasePool: Sendable {
     /// The file path, or ":memory:".
     public let path: String
-    private let writer: Mutex<Database>
-    private let idleReaders: Mutex<[Database]>
+    private let writer: Mutex<SQLiteDatabase>
+    private let idleReaders: Mutex<[SQLiteDatabase]>
     private let maximumIdleReaders: Int
     private let busyTimeout: TimeInterval
     private let isInMemory: Bool
@@ -29,20 +29,20 @@ public final class DatabasePool: Sendable {
                 throw StoreError.cannotOpen(path: path, reason: "the folder \(folder.path) does not exist")
             }
         }
-        let connection: Database
+        let connection: SQLiteDatabase
         if isInMemory {
-            connection = try Database(path: ":memory:", mode: .create, busyTimeout: busyTimeout)
+            connection = try SQLiteDatabase(path: ":memory:", mode: .create, busyTimeout: busyTimeout)
         } else if readOnly {
             // Writable files are opened read-write with query_only, so that closing removes
             // the -wal and -shm files a read-only connection would leave behind.
-            if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+            if let writable = try? SQLiteDatabase(path: path, mode: .existing, busyTimeout: busyTimeout) {
                 try writable.execute("PRAGMA query_only = ON")
                 connection = writable
             } else {
-                connection = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+                connection = try SQLiteDatabase(path: path, mode: .readOnly, busyTimeout: busyTimeout)
             }
         } else {
-            connection = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
+            connection = try SQLiteDatabase(path: path, mode: .create, busyTimeout: busyTimeout)
         }
         self.writer = Mutex(connection)
         self.idleReaders = Mutex([])
@@ -81,7 +81,7 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` with the writer connection, one caller at a time.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    public func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try writer.withLock { database in
             defer { database.checkpointIfLogIsLong() }
             return try body(database)
@@ -91,13 +91,13 @@ public final class DatabasePool: Sendable {
     /// The reader connection a `snapshot` pinned for the work inside it, on its thread.
     private struct PinnedReader: Sendable {
         let pool: ObjectIdentifier
-        let database: Database
+        let database: SQLiteDatabase
     }
 
     @TaskLocal private static var pinned: PinnedReader?
 
     /// The connection pinned by an enclosing `snapshot` of this pool, if any.
-    private var pinnedReader: Database? {
+    private var pinnedReader: SQLiteDatabase? {
         guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self) else { return nil }
         return pinned.database
     }
@@ -120,7 +120,7 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` with a reader connection that sees the last committed state.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
@@ -139,7 +139,7 @@ public final class DatabasePool: Sendable {
     /// Runs one statement's worth of reading with a reader connection, without a
     /// transaction of its own: a single statement is already one snapshot, and BEGIN and
     /// COMMIT around it cost as much as a small query.
-    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+    func readStatement<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
@@ -151,12 +151,12 @@ public final class DatabasePool: Sendable {
         return try body(reader)
     }
 
-    private func makeReader() throws -> Database {
-        let reader: Database
-        if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+    private func makeReader() throws -> SQLiteDatabase {
+        let reader: SQLiteDatabase
+        if let writable = try? SQLiteDatabase(path: path, mode: .existing, busyTimeout: busyTimeout) {
             reader = writable
         } else {
-            reader = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+            reader = try SQLiteDatabase(path: path, mode: .readOnly, busyTimeout: busyTimeout)
         }
         try reader.execute("PRAGMA query_only = ON")
         // The last connection to close may be a reader: it leaves the WAL too.

@@ -5,9 +5,9 @@ import Foundation
 final class Statement {
     let handle: OpaquePointer
     let sql: String
-    unowned let database: Database
+    unowned let database: SQLiteDatabase
 
-    init(database: Database, sql: String) throws {
+    init(database: SQLiteDatabase, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {

@@ -86,8 +86,9 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
 
     private init(source: Source) { self.source = source }
 
-    /// The ORDER BY term.
-    func sql(alias: String) throws -> String {
+    /// The ORDER BY term. NULLs come first going up and last going down, unless
+    /// `nilsLast`: SQLite's order, written out for PostgreSQL (whose default is the reverse).
+    func sql(alias: String, dialect: SQLDialect = .sqlite) throws -> String {
         let keyPath: AnyKeyPath
         let ascending: Bool
         var nulls = ""
@@ -96,6 +97,7 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
             keyPath = path
             ascending = isAscending
             if nilsLast, isAscending { nulls = " NULLS LAST" }
+            if dialect == .postgreSQL, nulls.isEmpty { nulls = isAscending ? " NULLS FIRST" : " NULLS LAST" }
         case .descriptor(let descriptor):
             guard let path = descriptor.keyPath else {
                 throw StoreError.unsupportedPredicate("a sort descriptor without a key path")
@@ -106,6 +108,7 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
             }
             keyPath = path
             ascending = descriptor.order == .forward
+            if dialect == .postgreSQL { nulls = ascending ? " NULLS FIRST" : " NULLS LAST" }
         }
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")

@@ -11,8 +11,12 @@ struct SelectQuery<Model: PersistentModel> {
     /// Each column the descriptor fixes and its value, when its whole filter is `==` tests
     /// of columns joined by AND and there is no search text (what a count index answers).
     let equalities: [String: DatabaseValue]?
+    let dialect: SQLDialect
+    /// Bound in ORDER BY (PostgreSQL's search rank), after `arguments`.
+    let orderArguments: [DatabaseValue]
 
-    init(_ descriptor: FetchDescriptor<Model>) throws {
+    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+        self.dialect = dialect
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
@@ -20,7 +24,20 @@ struct SelectQuery<Model: PersistentModel> {
         var arguments: [DatabaseValue] = []
         var order: [String] = []
         var equalities: [String: DatabaseValue]? = [:]
-        if let query = TextSearch.matchQuery(for: descriptor.searchText) {
+        var orderArguments: [DatabaseValue] = []
+        if dialect == .postgreSQL, let query = SearchDocument.query(for: descriptor.searchText) {
+            equalities = nil
+            guard !schema.searchableColumns.isEmpty else {
+                throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
+            }
+            // The GIN index on `_search` serves the match; ts_rank orders by it when asked.
+            conditions.append("\(alias).\"_search\" @@ CAST(? AS tsquery)")
+            arguments.append(.text(query))
+            if descriptor.ranksBySearch {
+                order.append("ts_rank(\(alias).\"_search\", CAST(? AS tsquery)) DESC")
+                orderArguments.append(.text(query))
+            }
+        } else if dialect == .sqlite, let query = TextSearch.matchQuery(for: descriptor.searchText) {
             equalities = nil
             guard !schema.searchableColumns.isEmpty else {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
@@ -35,7 +52,7 @@ struct SelectQuery<Model: PersistentModel> {
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
         }
         for predicate in [descriptor.predicate].compactMap({ $0 }) + descriptor.filters {
-            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
+            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias, dialect: dialect)
             conditions.append(clause.sql)
             arguments += clause.arguments
             if let fixed = clause.equalities, equalities != nil {
@@ -51,15 +68,17 @@ struct SelectQuery<Model: PersistentModel> {
             guard let column = schema.column(for: keyPath) else {
                 throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
             }
-            conditions.append("(\(alias).\(quote(column.name)) IS ?)")
-            arguments.append(value)
+            let test = dialect.sameValue("\(alias).\(quote(column.name))", value)
+            conditions.append("(\(test.sql))")
+            arguments += test.arguments
             if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
         }
-        order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
+        order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
         order.append("\(alias).\"_pk\"")
         self.from = from
         self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         self.arguments = arguments
+        self.orderArguments = orderArguments
         self.orderBy = " ORDER BY " + order.joined(separator: ", ")
         self.equalities = equalities
     }
@@ -68,10 +87,11 @@ struct SelectQuery<Model: PersistentModel> {
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
-        var arguments = self.arguments
+        var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
         }
         return (sql, arguments)
     }

@@ -29,7 +29,7 @@ extension RowReadable {
 /// The current row of a fetch, read by column position (the order of `schema.columns`).
 /// Valid only inside `RowReadable.init(row:)`.
 public struct StoredRow {
-    let statement: Statement
+    let statement: ResultRow
     let model: Any.Type
 
     /// The position of the column named `name` in `schema`, for a model to look up once.

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+
+/// One writer connection and a few reader connections to a PostgreSQL server, as
+/// `DatabasePool` has for a file.
+///
+/// When the server goes away (a restart, a network cut), a call fails with
+/// `StoreError.unavailable` and its connection is dropped; the next call connects again, so
+/// the store recovers by itself when the server returns. A call whose connection turns out
+/// to be dead before anything was committed (a connection idle across a restart) is run
+/// once more on a fresh one; a write whose COMMIT was lost on the way is never run again
+/// (it may have been committed): it is reported.
+final class PostgreSQLPool: Sendable {
+    let location: PostgreSQLLocation
+    /// The schema the store's tables live in: the first of the connection's `search_path`.
+    let schema: String
+    private let writer: Mutex<PostgreSQLDatabase?>
+    private let idleReaders: Mutex<[PostgreSQLDatabase]>
+    private let maximumIdleReaders: Int
+    private let lockTimeout: TimeInterval
+    private let isReadOnly: Bool
+
+    /// Connects the writer now, so that a wrong URL or password fails at start.
+    init(location: PostgreSQLLocation, readOnly: Bool, lockTimeout: TimeInterval, maximumReaders: Int) throws {
+        self.location = location
+        self.lockTimeout = lockTimeout
+        self.isReadOnly = readOnly
+        maximumIdleReaders = max(1, maximumReaders)
+        let first = try PostgreSQLDatabase(location: location, lockTimeout: lockTimeout)
+        guard case .text(let schema)? = try Self.schema(of: first, create: !readOnly) else {
+            throw StoreError.cannotOpen(
+                path: location.description,
+                reason: "no schema of the connection's search_path exists; create it first (CREATE SCHEMA …) or name an existing one")
+        }
+        self.schema = schema
+        if readOnly { try first.execute("SET default_transaction_read_only = on") }
+        writer = Mutex(first)
+        idleReaders = Mutex([])
+    }
+
+    /// The schema the connection's tables go into. When the first schema of its
+    /// `search_path` does not exist yet (`options=-csearch_path=slate`), it is created.
+    private static func schema(of database: PostgreSQLDatabase, create: Bool) throws -> DatabaseValue? {
+        if let schema = try database.scalar("SELECT current_schema()"), !schema.isNull { return schema }
+        guard create, case .text(let path)? = try database.scalar("SELECT current_setting('search_path')"),
+              let first = path.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty, first != "\"$user\""
+        else { return nil }
+        let name = first.hasPrefix("\"") ? String(first.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : first
+        try database.execute("CREATE SCHEMA IF NOT EXISTS \(quote(name))")
+        return try database.scalar("SELECT current_schema()")
+    }
+
+    /// Runs `body` with the writer connection, one caller at a time.
+    func write<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        try writer.withLock { slot in
+            var attempt = 0
+            while true {
+                let database = try slot ?? connect()
+                slot = database
+                do {
+                    return try body(database)
+                } catch {
+                    guard !database.isUsable else { throw error }
+                    slot = nil
+                    if database.lostDuringCommit {
+                        throw StoreError.unavailable(
+                            database: location.description,
+                            reason: "the connection was lost while committing, so the change may or may not have been saved; read it back before trying again")
+                    }
+                    attempt += 1
+                    guard attempt < 2, case StoreError.unavailable = error else { throw error }
+                }
+            }
+        }
+    }
+
+    /// The reader connection a `snapshot` pinned for the work inside it.
+    private struct PinnedReader: Sendable {
+        let pool: ObjectIdentifier
+        let database: PostgreSQLDatabase
+    }
+
+    @TaskLocal private static var pinned: PinnedReader?
+
+    private var pinnedReader: PostgreSQLDatabase? {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self) else { return nil }
+        return pinned.database
+    }
+
+    /// Runs `body` so that every read inside it uses one reader inside one REPEATABLE READ
+    /// transaction: they all see the same committed state.
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        if pinnedReader != nil { return try body() }
+        return try withReader { reader in
+            try reader.readTransaction {
+                try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
+            }
+        }
+    }
+
+    /// Runs `body` with a reader inside one read transaction.
+    func read<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let pinnedReader { return try body(pinnedReader) }
+        return try withReader { reader in try reader.readTransaction { try body(reader) } }
+    }
+
+    /// Runs one statement's worth of reading, without a transaction of its own.
+    func readStatement<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let pinnedReader { return try body(pinnedReader) }
+        return try withReader(body)
+    }
+
+    private func withReader<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            let reader = try idleReaders.withLock { $0.popLast() } ?? connect()
+            do {
+                let result = try body(reader)
+                idleReaders.withLock { readers in
+                    if readers.count < maximumIdleReaders, reader.isUsable { readers.append(reader) }
+                }
+                return result
+            } catch {
+                if reader.isUsable {
+                    idleReaders.withLock { readers in
+                        if readers.count < maximumIdleReaders, !reader.isInTransaction { readers.append(reader) }
+                    }
+                    throw error
+                }
+                // Every idle connection may be as dead as this one (the server restarted).
+                idleReaders.withLock { $0.removeAll() }
+                attempt += 1
+                guard attempt < 2, case StoreError.unavailable = error else { throw error }
+            }
+        }
+    }
+
+    private func connect() throws -> PostgreSQLDatabase {
+        let database = try PostgreSQLDatabase(location: location, lockTimeout: lockTimeout)
+        if isReadOnly { try database.execute("SET default_transaction_read_only = on") }
+        return database
+    }
+}
