@@ -97,6 +97,12 @@ extension WriteSession {
                     "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(owner.sql) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
                     [.text(table.tableName), try revisionValue(for: partition), list] + owner.arguments)
             }
+            if let position = table.groupPosition {
+                let group = quote(table.columns[position].name)
+                for row in try database.rows("SELECT \"id\", \(partitionSQL) AS partition, \(group) AS grp FROM \(tableName) WHERE \(inChunk)", [list]) {
+                    try noteDeparture(table, row["id"], partition: String.fromDatabaseValue(row["partition"]), group: row["grp"])
+                }
+            }
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Creates or upgrades a database to the container's schema, all in one transaction.
 struct Migrator {
     /// The version of the store's own tables (`_slate_…`).
-    static let internalLayout = 2
+    static let internalLayout = 3
 
     let tables: [TableSchema]
     let version: Int
@@ -170,6 +170,10 @@ struct Migrator {
                 seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL,
                 partition TEXT) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_undo_by_partition ON _slate_undo(partition, stack, seq);
+            CREATE TABLE IF NOT EXISTS _slate_departures (
+                seq INTEGER PRIMARY KEY, table_name TEXT NOT NULL, id TEXT NOT NULL, partition TEXT,
+                group_value ANY, revision INTEGER NOT NULL) STRICT;
+            CREATE INDEX IF NOT EXISTS _slate_departures_by_partition ON _slate_departures(table_name, partition, revision);
             """)
     }
 

@@ -12,8 +12,26 @@ struct SelectQuery<Model: PersistentModel> {
     /// Bound in ORDER BY (PostgreSQL's search rank), after `arguments`.
     let orderArguments: [DatabaseValue]
 
-    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) throws {
+        if let key = descriptor.translationKey,
+           let parts = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
+            self.init(parts, dialect: dialect)
+            return
+        }
+        let parts = try Self.translate(descriptor, dialect: dialect)
+        if let key = descriptor.translationKey {
+            TranslationCache.shared.remember(parts, of: Model.self, dialect: dialect, key: key)
+        }
+        self.init(parts, dialect: dialect)
+    }
+
+    private init(_ parts: TranslationCache.Parts, dialect: SQLDialect) {
+        (from, whereSQL, arguments, orderBy) = (parts.from, parts.whereSQL, parts.arguments, parts.orderBy)
+        orderArguments = parts.orderArguments
         self.dialect = dialect
+    }
+
+    private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) throws -> TranslationCache.Parts {
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
@@ -52,17 +70,27 @@ struct SelectQuery<Model: PersistentModel> {
         }
         order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
         order.append("\(alias).\"_pk\"")
-        self.from = from
-        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        self.arguments = arguments
-        self.orderArguments = orderArguments
-        self.orderBy = " ORDER BY " + order.joined(separator: ", ")
+        return TranslationCache.Parts(
+            from: from, whereSQL: conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "),
+            arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "), orderArguments: orderArguments)
     }
 
     /// The SELECT for the rows, with limit and offset.
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
+        var arguments = self.arguments + orderArguments
+        if limit != nil || offset != nil {
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
+        }
+        return (sql, arguments)
+    }
+
+    /// The SELECT for the ids and revisions of the rows, with limit and offset.
+    func identitySQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
+        var sql = "SELECT \(Self.alias).\"id\", \(Self.alias).\"_rev\" FROM \(from)\(whereSQL)\(orderBy)"
         var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
             let page = dialect.limit(limit, offset: offset)
