@@ -24,7 +24,7 @@ run: bootstrap
 test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/swift-test
 	scripts/pg-test
 	scripts/fuzz --smoke
 	scripts/api-contract-test

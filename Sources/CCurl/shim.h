@@ -1,8 +1,8 @@
 #ifndef SLATE_CCURL_SHIM_H
 #define SLATE_CCURL_SHIM_H
 
-// libcurl, seen from Swift: curl_easy_setopt is variadic, so sending one message over
-// SMTP (the only thing Slate asks of libcurl) is written here once.
+// libcurl, seen from Swift: curl_easy_setopt is variadic, so sending a message over SMTP
+// (the only thing Slate asks of libcurl) is written here once.
 
 #include <curl/curl.h>
 #include <string.h>
@@ -23,16 +23,26 @@ static size_t slate_smtp_read(char *buffer, size_t size, size_t count, void *con
     return take;
 }
 
+/// A connection to one SMTP server that stays open between messages: libcurl keeps the
+/// connection of an easy handle and reuses it for the next transfer to the same server
+/// (one TCP connection, one EHLO and STARTTLS, then MAIL FROM / RCPT TO / DATA per message).
+/// Use a handle from one thread at a time.
+static inline CURL *slate_smtp_open(void) { return curl_easy_init(); }
+
+static inline void slate_smtp_close(CURL *curl) { if (curl) curl_easy_cleanup(curl); }
+
 /// Sends `message` (a whole RFC 5322 message, CRLF line ends) from `from` to `to` through
-/// the SMTP server at `url` (smtp://host:port uses STARTTLS when the server offers it and
-/// `require_tls` is 0, and insists on it when 1; smtps:// is TLS from the start).
-/// `username`/`password` may be NULL. Returns a CURLcode; `error` (CURL_ERROR_SIZE bytes)
-/// says why on failure; `response` gets the server's last SMTP code.
-static inline int slate_smtp_send(const char *url, const char *username, const char *password, const char *from,
+/// the SMTP server at `url` on `curl`'s connection, opening one if it has none or it went
+/// stale (smtp://host:port uses STARTTLS when the server offers it and `require_tls` is 0,
+/// and insists on it when 1; smtps:// is TLS from the start). `username`/`password` may be
+/// NULL. Returns a CURLcode; `error` (CURL_ERROR_SIZE bytes) says why on failure;
+/// `response` gets the server's last SMTP code.
+static inline int slate_smtp_send(CURL *curl, const char *url, const char *username, const char *password, const char *from,
                                   const char *to, const char *message, size_t length, int require_tls,
                                   long timeout_seconds, char *error, long *response) {
-    CURL *curl = curl_easy_init();
     if (!curl) return CURLE_FAILED_INIT;
+    // Options back to their defaults; the handle keeps its open connection.
+    curl_easy_reset(curl);
     struct slate_smtp_body body = { message, length, 0 };
     struct curl_slist *recipients = curl_slist_append(NULL, to);
     error[0] = 0;
@@ -49,12 +59,16 @@ static inline int slate_smtp_send(const char *url, const char *username, const c
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout_seconds);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, timeout_seconds);
+    // A connection idle for a minute is not reused (servers may drop idle clients after a
+    // few minutes; RFC 5321 asks them to wait at least five).
+    curl_easy_setopt(curl, CURLOPT_MAXAGE_CONN, 60L);
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
     int result = (int) curl_easy_perform(curl);
     *response = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, response);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, NULL);
     curl_slist_free_all(recipients);
-    curl_easy_cleanup(curl);
     return result;
 }
 

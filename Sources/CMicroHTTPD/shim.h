@@ -97,4 +97,35 @@ static inline uint64_t slate_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
 static inline ssize_t slate_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t slate_mhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 
+#ifdef __linux__
+#include <sys/epoll.h>
+
+// The hang-up watch of open streams (SlateHTTP's HangUpWatch): an epoll set in which each
+// stream's socket waits, once, for its peer to close. struct epoll_event is packed on
+// x86-64, which Swift cannot build field by field, so the calls are made here.
+static inline int slate_hangup_poller(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+static inline int slate_hangup_watch(int poller, int socket, uint64_t key) {
+    struct epoll_event event;
+    event.events = EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLONESHOT;
+    event.data.u64 = key;
+    return epoll_ctl(poller, EPOLL_CTL_ADD, socket, &event);
+}
+
+static inline int slate_hangup_forget(int poller, int socket) {
+    struct epoll_event unused;
+    return epoll_ctl(poller, EPOLL_CTL_DEL, socket, &unused);
+}
+
+/// Waits up to `milliseconds` for hang-ups and writes the keys of up to `capacity` (at
+/// most 256) of them; returns how many, or -1.
+static inline int slate_hangup_wait(int poller, uint64_t *keys, int capacity, int milliseconds) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(poller, events, capacity, milliseconds);
+    for (int index = 0; index < count; index++) keys[index] = events[index].data.u64;
+    return count;
+}
+#endif
+
 #endif

@@ -26,10 +26,12 @@ public struct CalDAVService: Sendable {
     ///   - logLevel: which requests get an access-log line on standard error.
     ///   - log: the service's log (its format and level) instead of a text log at `logLevel`.
     ///   - metrics: counts CalDAV requests beside the API's (`slate serve --metrics`).
+    ///   - syncHistory: how many of an account's changes a sync token may be behind before
+    ///     it is refused with 403 `valid-sync-token` (see `CalendarLimits.syncHistory`).
     public init(directory: AccountDirectory, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                 calendar: Calendar = .current, logLevel: AccessLog.Level = .errors,
-                log: ServiceLog? = nil, metrics: MetricsRegistry? = nil) {
-        let handler = DAVHandler(directory: directory, authenticate: authenticate, calendar: calendar)
+                log: ServiceLog? = nil, metrics: MetricsRegistry? = nil, syncHistory: Int = CalendarLimits.syncHistory) {
+        let handler = DAVHandler(directory: directory, authenticate: authenticate, calendar: calendar, syncHistory: syncHistory)
         var router = Router()
         for method in Self.methods {
             router.on(method, "/dav", handler.respond)

@@ -15,9 +15,8 @@ extension DAVContext {
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
             var multiStatus = MultiStatus()
-            for object in try slate.calendarObjects(in: info.id, matching: filter) {
-                try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
-            }
+            let objects = try slate.calendarObjects(in: info.id, matching: filter)
+            try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus, revision: slate.revision)
             return Self.multiStatus(multiStatus.finished())
         case (Namespace.dav, "sync-collection"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
@@ -36,19 +35,36 @@ extension DAVContext {
         let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
+        // The hrefs by collection, each collection's objects read at once.
+        var asked: [(href: String, collection: String, name: String)?] = []
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
             guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
-                multiStatus.add(href: href, status: 404)
+                asked.append(nil)
                 continue
             }
             if collections[collectionName] == nil { collections[collectionName] = .some(try slate.calendarCollection(named: collectionName)) }
-            guard let info = collections[collectionName] ?? nil, let object = try slate.calendarObject(named: name, in: info.id) else {
-                multiStatus.add(href: href, status: 404)
+            asked.append((href, collectionName, name))
+        }
+        var objects: [String: [String: CalendarObject]] = [:]
+        for (collectionName, info) in collections {
+            guard let info else { continue }
+            let names = asked.compactMap { $0?.collection == collectionName ? $0?.name : nil }
+            let found = try slate.calendarObjects(named: names, in: info.id)
+            objects[collectionName] = Dictionary(zip(names, found).compactMap { name, object in object.map { (name, $0) } },
+                                                 uniquingKeysWith: { first, _ in first })
+        }
+        var found: [(CalendarCollectionInfo, CalendarObject, href: String)] = []
+        var missing: [String] = []
+        for (index, entry) in asked.enumerated() {
+            guard let entry, let info = collections[entry.collection] ?? nil, let object = objects[entry.collection]?[entry.name] else {
+                missing.append(hrefs[index])
                 continue
             }
-            try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: slate.revision)
+            found.append((info, object, entry.href))
         }
+        try add(objects: found, names: names, to: &multiStatus, revision: slate.revision)
+        for href in missing { multiStatus.add(href: href, status: 404) }
         return Self.multiStatus(multiStatus.finished())
     }
 
@@ -72,11 +88,10 @@ extension DAVContext {
             }
             limit = value
         }
-        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit)
+        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
         var multiStatus = MultiStatus()
-        for object in changes.changed {
-            try add(.object(info, object), href: paths.object(info.name, object.name), names: names, to: &multiStatus, revision: slate.revision)
-        }
+        try add(objects: changes.changed.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
+                revision: slate.revision)
         for name in Set(changes.removed).sorted() where !changes.changed.contains(where: { $0.name == name }) {
             multiStatus.add(href: paths.object(info.name, name), status: 404)
         }

@@ -25,7 +25,8 @@ extension DAVContext {
         } else if request.headers["If-Match"] != nil, try slate.calendarObject(named: name, in: info.id) == nil {
             throw CalendarObjectError.preconditionFailed("If-Match: * but the resource does not exist.")
         }
-        let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected)
+        let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected,
+                                                   history: syncHistory)
         return Response(status: result.created ? .created : .noContent, headers: ["ETag": result.object.etag])
     }
 
@@ -40,7 +41,7 @@ extension DAVContext {
                 }
                 expected = revision
             }
-            try slate.deleteCalendarObject(object, ifMatch: expected)
+            try slate.deleteCalendarObject(object, ifMatch: expected, history: syncHistory)
         case .collection(let info):
             try slate.deleteCalendarCollection(info.id)
         default:
@@ -117,6 +118,16 @@ extension DAVContext {
         return Self.multiStatus(multiStatus.finished())
     }
 
+    /// CSS's basic colour names (CSS Color Level 3 §4.1) and a few common ones, as some
+    /// clients write calendar-color; stored as the hex value.
+    static let colorNames: [String: String] = [
+        "black": "#000000", "silver": "#C0C0C0", "gray": "#808080", "grey": "#808080", "white": "#FFFFFF", "maroon": "#800000",
+        "red": "#FF0000", "purple": "#800080", "fuchsia": "#FF00FF", "magenta": "#FF00FF", "green": "#008000", "lime": "#00FF00",
+        "olive": "#808000", "yellow": "#FFFF00", "navy": "#000080", "blue": "#0000FF", "teal": "#008080", "aqua": "#00FFFF",
+        "cyan": "#00FFFF", "orange": "#FFA500", "pink": "#FFC0CB", "brown": "#A52A2A", "gold": "#FFD700", "indigo": "#4B0082",
+        "violet": "#EE82EE", "coral": "#FF7F50", "salmon": "#FA8072", "turquoise": "#40E0D0",
+    ]
+
     /// The list fields among properties being set, checked.
     private func collectionProperties(_ set: [XMLElement]) throws -> (displayName: String?, color: String?, order: Double?) {
         var result: (displayName: String?, color: String?, order: Double?) = (nil, nil, nil)
@@ -125,9 +136,13 @@ extension DAVContext {
             switch (property.namespace, property.name) {
             case (Namespace.dav, "displayname"): result.displayName = text
             case (Namespace.apple, "calendar-color"):
+                if let named = Self.colorNames[text.lowercased()] {
+                    result.color = named
+                    continue
+                }
                 let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
                 guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else {
-                    throw CalendarObjectError.forbidden("calendar-color must be #RRGGBB or #RRGGBBAA; got '\(text.prefix(40))'.")
+                    throw CalendarObjectError.forbidden("calendar-color must be #RRGGBB, #RRGGBBAA or a CSS colour name such as blue; got '\(text.prefix(40))'.")
                 }
                 result.color = "#" + hex.prefix(6)
             case (Namespace.apple, "calendar-order"):

@@ -7,6 +7,7 @@ struct DAVHandler: Sendable {
     let directory: AccountDirectory
     let authenticate: @Sendable (Request) async throws -> UUID
     let calendar: Calendar
+    let syncHistory: Int
 
     /// The `DAV` header: WebDAV classes 1 and 3, CalDAV, Extended MKCOL.
     static let capabilities = "1, 3, calendar-access, extended-mkcol"
@@ -43,7 +44,7 @@ struct DAVHandler: Sendable {
             return Self.unauthorized("The account no longer exists.")
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
-        let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request)
+        let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory)
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -95,6 +96,8 @@ struct DAVContext {
     let slate: Slate
     let paths: DAVPaths
     let request: Request
+    /// See `CalendarLimits.syncHistory`.
+    var syncHistory = CalendarLimits.syncHistory
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {

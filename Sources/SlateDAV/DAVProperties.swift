@@ -51,7 +51,7 @@ extension DAVContext {
     }
 
     /// The value (inner XML) of a property of a resource, or nil when it has none (404).
-    func value(of property: PropertyName, for resource: DAVResource, revision: () throws -> Int) throws -> String? {
+    func value(of property: PropertyName, for resource: DAVResource, revision: () throws -> Int, data: Data? = nil) throws -> String? {
         let href = { (path: String) in "<d:href>\(DAVXML.escape(path))</d:href>" }
         switch (property.namespace, property.name) {
         case (Namespace.dav, "current-user-principal"): return href(paths.principal)
@@ -106,12 +106,25 @@ extension DAVContext {
             case (Namespace.dav, "getetag"): return DAVXML.escape(object.etag)
             case (Namespace.dav, "getcontenttype"): return "text/calendar; charset=utf-8; component=VTODO"
             case (Namespace.dav, "getlastmodified"): return Self.httpDate(object.task.modified)
-            case (Namespace.dav, "getcontentlength"): return String(try slate.calendarData(of: object).count)
-            case (Namespace.caldav, "calendar-data"): return DAVXML.escape(try slate.calendarText(of: object))
+            case (Namespace.dav, "getcontentlength"): return String(try (data ?? slate.calendarData(of: object)).count)
+            case (Namespace.caldav, "calendar-data"): return DAVXML.escape(Slate.calendarText(try data ?? slate.calendarData(of: object)))
             default: return nil
             }
         }
         return nil
+    }
+
+    /// Adds objects of one collection, their bytes read together when the properties ask
+    /// for them (calendar-data, getcontentlength).
+    func add(objects: [(CalendarCollectionInfo, CalendarObject, href: String)], names: [PropertyName]?,
+             to multiStatus: inout MultiStatus, revision: () throws -> Int) throws {
+        let dataNames: Set<PropertyName> = [PropertyName(Namespace.caldav, "calendar-data"), PropertyName(Namespace.dav, "getcontentlength")]
+        let wantsData = names?.contains(where: dataNames.contains) ?? false
+        let data = wantsData ? try slate.calendarData(of: objects.map(\.1)) : []
+        for (index, (info, object, href)) in objects.enumerated() {
+            try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: revision,
+                    data: wantsData ? data[index] : nil)
+        }
     }
 
     /// A sync token as a URI.
@@ -138,7 +151,7 @@ extension DAVContext {
 
     /// Adds one resource's answer for the properties asked for (`names` nil: allprop).
     func add(_ resource: DAVResource, href: String, names: [PropertyName]?, namesOnly: Bool = false,
-             to multiStatus: inout MultiStatus, revision: () throws -> Int) throws {
+             to multiStatus: inout MultiStatus, revision: () throws -> Int, data: Data? = nil) throws {
         if namesOnly {
             multiStatus.add(href: href, found: propertyNames(of: resource).map { ($0, "") }, missing: [])
             return
@@ -146,7 +159,7 @@ extension DAVContext {
         var found: [(PropertyName, String)] = []
         var missing: [PropertyName] = []
         for name in names ?? propertyNames(of: resource) {
-            if let value = try value(of: name, for: resource, revision: revision) { found.append((name, value)) } else { missing.append(name) }
+            if let value = try value(of: name, for: resource, revision: revision, data: data) { found.append((name, value)) } else { missing.append(name) }
         }
         multiStatus.add(href: href, found: found, missing: missing)
     }

@@ -12,19 +12,25 @@ public struct SlateAPI: Sendable {
 
     /// The API with its own sign-in: bearer tokens and cookie sessions of the accounts in
     /// `container`, and `/api/v1/session` to sign in and out.
-    /// - Parameter secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
-    public init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameters:
+    ///   - secureCookies: mark the session cookie `Secure` (HTTPS or behind a TLS proxy).
+    ///   - streamsPerAccount: how many live event streams one account may keep open.
+    public init(container: BoardStore, secureCookies: Bool, streamsPerAccount: Int = 16,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         // On a shared database the limits count every node's attempts (`SignInLedger`).
         self.init(container: container, secureCookies: secureCookies, clock: clock,
-                  signIn: SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: container))))
+                  signIn: SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: container))),
+                  streamsPerAccount: streamsPerAccount)
     }
 
     /// The API with its own sign-in, guarded by `signIn` (its limits and password workers).
-    init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard) {
+    init(container: BoardStore, secureCookies: Bool, clock: @escaping @Sendable () -> Date = { Date() }, signIn: SignInGuard,
+         streamsPerAccount: Int = EventsController.streamsPerAccount) {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
         // Looking a token or session up reads the database: on a reader thread, off the cooperative pool.
         self.init(container: container, authenticate: { request in try await BoardThreads.shared.read { try authenticator.accountID(for: request) } },
-                  clock: clock) { router in
+                  identify: { request in try authenticator.accountID(for: request) }, clock: clock,
+                  streamsPerAccount: streamsPerAccount) { router in
             SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
                 .addRoutes(to: &router)
             TokensController(authenticator: authenticator, administration: AccountAdministration(container: container, clock: clock))
@@ -35,12 +41,14 @@ public struct SlateAPI: Sendable {
     /// An API on `container`; `authenticate` names the account of a request or throws 401.
     public init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(container: container, authenticate: authenticate, clock: clock) { _ in }
+        self.init(container: container, authenticate: authenticate, identify: nil, clock: clock,
+                  streamsPerAccount: EventsController.streamsPerAccount) { _ in }
     }
 
     private init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
-                 clock: @escaping @Sendable () -> Date, extraRoutes: (inout Router) -> Void) {
-        let context = APIContext(container: container, authenticate: authenticate, clock: clock)
+                 identify: (@Sendable (Request) throws -> UUID)?,
+                 clock: @escaping @Sendable () -> Date, streamsPerAccount: Int, extraRoutes: (inout Router) -> Void) {
+        let context = APIContext(container: container, authenticate: authenticate, identify: identify, clock: clock)
         var router = Router()
         router.use(ErrorBoundary())
         extraRoutes(&router)
@@ -49,7 +57,7 @@ public struct SlateAPI: Sendable {
         BoardController(context: context).addRoutes(to: &router)
         CountsController(context: context).addRoutes(to: &router)
         AccountController(context: context).addRoutes(to: &router)
-        EventsController(context: context).addRoutes(to: &router)
+        EventsController(context: context, streamsPerAccount: streamsPerAccount).addRoutes(to: &router)
         AlertsController(context: context).addRoutes(to: &router)
         PushController(context: context).addRoutes(to: &router)
         let document = JSONSerialization.body(OpenAPIDocument.json)

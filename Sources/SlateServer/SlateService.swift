@@ -31,7 +31,7 @@ public struct SlateService: Sendable {
     /// when `options.metrics` is set, every request counted there.
     public init(container: BoardStore, webRoot: String?, secureCookies: Bool, options: ServiceOptions) {
         self.container = container
-        let api = SlateAPI(container: container, secureCookies: secureCookies)
+        let api = SlateAPI(container: container, secureCookies: secureCookies, streamsPerAccount: options.streamsPerAccount)
         pageAlerts = api.pageAlerts
         var router = api.router
         HealthController(container: container, schemaVersion: options.schemaVersion).addRoutes(to: &router)

@@ -34,6 +34,28 @@ import Testing
         #expect(sort.err.hasPrefix("error: invalid value 'size' for --sort: expected default, priority, due, created, title, manual.\n"))
     }
 
+    /// A value that can never be right is a command-line mistake (exit 2), whatever is
+    /// in the database; a well-formed reference to a missing task is "not found" (exit 1).
+    @Test func malformedColoursAndTaskReferencesExitWithTwo() throws {
+        let cli = try CLIHarness()
+        let colour = cli.run("lists", "add", "Music", "--color", "red")
+        #expect(colour.code == 2)
+        #expect(colour.err == """
+            error: invalid value 'red' for --color: expected #RRGGBB, six hexadecimal digits such as #FF6B6B.
+            Usage: slate lists add [options] <name>
+            See 'slate lists add --help'.
+
+            """)
+        #expect(cli.run("lists").out.contains("Music") == false, "nothing was added")
+        let icon = cli.run("lists", "add", "Music", "--icon", "no spaces")
+        #expect(icon.code == 2)
+        #expect(icon.err.hasPrefix("error: invalid value 'no spaces' for --icon: expected a name of letters, digits, dots and dashes, such as film or music.note.\n"))
+        let reference = cli.run("done", "abc")
+        #expect(reference.code == 2)
+        #expect(reference.err.hasPrefix("error: 'abc' is not a task number (such as 12 or #12) or an id prefix of at least 4 characters.\nUsage: slate done <task>...\n"))
+        #expect(cli.run("done", "12").code == 1)
+    }
+
     @Test func ruleRefusalsExitWithOneAndWriteNothing() throws {
         let cli = try CLIHarness()
         let blank = cli.run("add", "   ")
@@ -48,9 +70,10 @@ import Testing
         let listed = try #require(try cli.json("list") as? [String: Any])
         let tasks = try #require(listed["tasks"] as? [[String: Any]])
         #expect(tasks.first?["isCompleted"] as? Bool == false, "#1 was not completed because #7 does not exist")
-        let color = cli.run("lists", "add", "Story", "--color", "red")
-        #expect(color.code == 1)
-        #expect(color.err == "error: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'.\n")
+        let duplicate = cli.run("lists", "add", "Story")
+        cli.run("lists", "add", "Story")
+        #expect(duplicate.code == 0)
+        #expect(cli.run("lists", "add", "story").code == 1, "a list name in use (any case) is a rule refusal")
     }
 
     @Test func aSubtaskBelowTheDeepestLevelIsRefusedByAddAndEdit() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import SlateCLI
 
 // `slate serve --config FILE`: every key, unknown keys, bad values with their line and
-// the accepted forms, reserved keys, command-line overrides, and secrets kept out of messages.
+// the accepted forms, command-line overrides, and secrets kept out of messages.
 
 @Suite struct ConfigurationFileTests {
     static let everyKey = """
@@ -22,8 +22,15 @@ import Testing
         log_level = errors
         max_connections = 200
         connections_per_ip = 0
+        streams_per_account = 32
         max_body_size = 4MiB
         metrics = 127.0.0.1:9464
+        missed_alerts_max_age = 2h
+        public_url = https://tasks.example.org
+        smtp_url = smtp://mail.example.org:587
+        smtp_from = slate@example.org
+        smtp_credentials = smtp.credentials
+        smtp_require_tls = true
         """
 
     @Test func readsEveryKeyOntoItsServeOption() throws {
@@ -41,10 +48,16 @@ import Testing
         #expect(merged.value("log-level") == "errors")
         #expect(merged.value("max-connections") == "200")
         #expect(merged.value("connections-per-ip") == "0")
+        #expect(merged.value("streams-per-account") == "32")
         #expect(merged.value("max-body-size") == "4MiB")
         #expect(merged.value("metrics") == "127.0.0.1:9464")
-        let implemented = ServeSetting.all.filter { $0.kind != .reserved }
-        #expect(Set(file.entries.map(\.setting.key)) == Set(implemented.map(\.key)), "the example sets every key")
+        #expect(merged.value("missed-alerts-max-age") == "2h")
+        #expect(merged.value("public-url") == "https://tasks.example.org")
+        #expect(merged.value("smtp-url") == "smtp://mail.example.org:587")
+        #expect(merged.value("smtp-from") == "slate@example.org")
+        #expect(merged.value("smtp-credentials") == "/etc/slate/smtp.credentials", "relative to the file's folder")
+        #expect(merged.flag("smtp-require-tls"))
+        #expect(Set(file.entries.map(\.setting.key)) == Set(ServeSetting.all.map(\.key)), "the example sets every key")
     }
 
     @Test func proxiesOnTheCommandLineReplaceTheFilesProxies() throws {
@@ -63,10 +76,18 @@ import Testing
 
     @Test func everySettingMapsOntoAnOptionOfServe() {
         let options = Set(ServeCommand.spec.options.map(\.long) + ["db"])
-        for setting in ServeSetting.all where setting.kind != .reserved {
+        for setting in ServeSetting.all {
             #expect(options.contains(setting.option), "\(setting.key) → --\(setting.option)")
         }
         #expect(Set(ServeSetting.all.map(\.key)).count == ServeSetting.all.count)
+    }
+
+    /// The other way round: a serve option the file cannot set would leave a service
+    /// unable to use it (email alerts were once missing from the file).
+    @Test func everyOptionOfServeHasASetting() {
+        for option in ServeCommand.spec.options.map(\.long) where option != "config" {
+            #expect(ServeSetting.forOption(option) != nil, "--\(option) has no key in the configuration file")
+        }
     }
 
     @Test func anUnknownKeyIsRefusedWithItsLineAndTheKnownKeys() {
@@ -93,6 +114,11 @@ import Testing
         ("database = ", "the path of the database file"),
         ("trusted_proxies = 127.0.0.1, proxy.lan", "IP addresses or CIDR ranges"),
         ("trusted_proxies = 10.0.0.0/33", "IP addresses or CIDR ranges"),
+        ("missed_alerts_max_age = soon", "an age such as 30m, 12h or 1d"),
+        ("public_url = tasks.example.org", "an http:// or https:// address"),
+        ("smtp_url = mail.example.org", "smtp://host[:port] or smtps://host[:port]"),
+        ("smtp_from = nobody", "an email address"),
+        ("smtp_require_tls = yes", "true or false"),
     ])
     func aBadValueIsRefusedWithItsLineAndTheAcceptedForms(line: String, forms: String) {
         let problem = refusal("# slate\n\n" + line + "\n")
@@ -100,12 +126,12 @@ import Testing
         #expect(problem?.message.contains(forms) == true, "\(line): \(problem?.message ?? "accepted")")
     }
 
-    @Test func reservedKeysAreRefusedAsNotSupportedYet() {
-        for key in ["smtp_host", "smtp_password_file", "smtp_from"] {
-            let problem = refusal("\(key) = something\n")
-            #expect(problem?.message.contains("not supported yet") == true, "\(key)")
-        }
+    @Test(arguments: [("4096", 4096), ("512KiB", 512 << 10), ("4MiB", 4 << 20), ("1GiB", 1 << 30), ("1024MiB", 1 << 30)])
+    func sizesAreReadInEveryUnitUpToTheStatedMaximum(text: String, bytes: Int) {
+        #expect(ServeSetting.byteCount(text) == bytes, "\(text)")
+        #expect(refusal("max_body_size = \(text)\n") == nil, "\(text) is within 1 KiB…1 GiB")
     }
+
 
     @Test func malformedLinesAndRepeatedKeysAreRefused() {
         #expect(refusal("port 8080\n")?.message.contains("expected key = value") == true)

@@ -29,7 +29,7 @@ final class RecordingChannel: AlertChannel {
 }
 
 /// Waits until `condition` holds, failing after `seconds`.
-func waitUntil(seconds: Double = 10, _ condition: () -> Bool) async throws {
+func waitUntil(seconds: Double = 60, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < deadline else { throw WaitTimedOut() }

@@ -13,7 +13,7 @@ struct DAVHarness {
     let router: Router
     let accounts: [String: UUID]
 
-    init() throws {
+    init(syncHistory: Int = CalendarLimits.syncHistory) throws {
         container = try Slate.openContainer(path: TestDatabase.freshStore())
         var accounts: [String: UUID] = [:]
         for name in ["ana", "ben"] {
@@ -28,7 +28,7 @@ struct DAVHarness {
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "Sign in first.")
             }
             return id
-        }, calendar: calendar, logLevel: .off).router
+        }, calendar: calendar, logLevel: .off, syncHistory: syncHistory).router
     }
 
     /// The account's Slate, as the web app and the CLI see it.

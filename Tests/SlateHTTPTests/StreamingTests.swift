@@ -51,6 +51,24 @@ extension OverTheWire {
             }
         }
 
+        @Test func aClientThatLeavesIsNoticedAtOnceNotByTheNextWrite() async throws {
+            // No event and no heartbeat for an hour: only watching the socket can tell.
+            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
+            let ended = Latch()
+            continuation.onTermination = { _ in ended.open() }
+            var router = Router()
+            router.on(.get, "/events") { _ in .eventStream(events) }
+            try await withServer(router, configure: { $0.sseHeartbeat = .seconds(3600) }) { server in
+                let port = server.port
+                try await offPool {
+                    let connection = try RawConnection(port: port)
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                    _ = try connection.readHead()
+                }  // the connection closes here
+                #expect(await ended.wait(atMost: .seconds(10)), "the stream ends when its client hangs up")
+            }
+        }
+
         @Test func staticFilesOverTheWire() async throws {
             let site = try TemporaryDirectory()
             let script = String(repeating: "export const answer = 42;\n", count: 200)

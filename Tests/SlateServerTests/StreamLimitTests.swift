@@ -64,6 +64,20 @@ import Testing
         #expect(again == 200)
     }
 
+    @Test func theCapIsAServeOption() async throws {
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
+        let ana = try admin.createToken(for: "ana", label: "tabs")
+        let api = SlateAPI(container: container, secureCookies: false, streamsPerAccount: 3)
+        var open: [Response] = []
+        for _ in 0..<3 {
+            open.append(try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(ana)"])))
+        }
+        #expect(open.allSatisfy { $0.status.code == 200 })
+        let refused = try await api.router.respond(to: try request("/api/v1/events", headers: ["Authorization": "Bearer \(ana)"]))
+        #expect(refused.status.code == 429)
+    }
+
     @Test func aPasswordChangeEndsTheSessionsAndTheirStreams() async throws {
         let admin = AccountAdministration(container: container, strength: .minimal)
         let password = try await offPool { [admin] in try admin.addUser(named: "ana", password: "correct horse battery") }

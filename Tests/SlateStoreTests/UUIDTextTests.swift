@@ -7,8 +7,10 @@ import Testing
 
 @Suite struct UUIDTextTests {
     @Test func theTextIsFoundationsAndReadsBack() {
-        for _ in 0..<2_000 {
-            let uuid = UUID()
+        var ids = (0..<2_000).map { _ in UUID() }
+        ids.append(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        ids.append(UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+        for uuid in ids {
             let text = UUIDText.format(uuid)
             #expect(text == uuid.uuidString)
             #expect(UUIDText.uuid(text) == uuid)

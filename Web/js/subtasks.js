@@ -58,14 +58,15 @@ export class Subtasks {
     return li;
   }
 
-  /** Adds the entry's text as a subtask of the open task. */
+  /** Adds the entry's text as a subtask of the open task (a one-line entry, like quick
+   * entry: no priority unless stated, where the API's full-form default is medium). */
   async add() {
     const { app } = this.detail;
     const input = $("subtask-entry");
     const title = input.value.trim();
     if (!title || !this.detail.task) return;
     try {
-      const { data } = await api.addSubtask(this.detail.task.id, { title });
+      const { data } = await api.addSubtask(this.detail.task.id, { title, priority: "none" });
       input.value = "";
       app.taskChanged(data);
       this.load();

@@ -1,9 +1,10 @@
-"""CalDAV benchmark: Slate beside Radicale (and Xandikos when asked) with the same client
+"""CalDAV benchmark: Slate beside Radicale and Xandikos with the same client
 and the same VTODOs, in one run. See bench/caldav/run; figures go to BENCHMARKS.md.
 
 Each server gets one task collection of N VTODOs. Slate is seeded through PUT (8 clients);
 the peers through their storage (Radicale: .ics files in the collection's folder, then one
-request so it builds its cache), because seeding them by PUT takes minutes per thousand.
+request so it builds its cache; Xandikos: the files committed once into the collection's git
+repository), because seeding them by PUT takes minutes per thousand.
 PUT throughput is timed separately on every server with the same 8 clients.
 """
 
@@ -29,8 +30,9 @@ def todo(uid, index):
 
 
 class Client:
-    def __init__(self, base, user, password):
+    def __init__(self, base, user, password, timeout=300):
         parts = urllib.parse.urlsplit(base)
+        self.timeout = timeout
         self.host, self.port = parts.hostname, parts.port
         self.auth = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
         self.connection = None
@@ -38,7 +40,7 @@ class Client:
     def request(self, method, path, body=b"", headers=None):
         for attempt in range(2):
             if self.connection is None:
-                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=300)
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             try:
                 self.connection.request(method, path, body=body, headers={"Authorization": self.auth, **(headers or {})})
                 response = self.connection.getresponse()

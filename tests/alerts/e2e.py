@@ -1,12 +1,15 @@
 """Alerts end to end with a real `slate serve` (run by scripts/alerts-test).
 
-1. Delivery: a task due in a moment alerts once by webhook (HMAC-SHA256 signature checked)
-   and once by email (multipart text + HTML, the title in the subject), and not again.
-2. Failing channels: a webhook that answers 503 and an SMTP server that answers 451 the
-   first time get the alert again (backoff) and the server keeps running.
+1. Delivery: a task due in a moment alerts once by webhook (HMAC-SHA256 signature checked),
+   once by email (multipart text + HTML, the title in the subject, its list, its due time in
+   the account's zone, a link) and once by Web Push (VAPID verified, decrypted), and not
+   again; a push device whose service answers 410 Gone is removed.
+2. Failing channels: a webhook and a push service that answer 503 and an SMTP server that
+   answers 451 the first time get the alert again (backoff, the same delivery id), each
+   failure is logged, and the server keeps running.
 3. kill -9: rounds that kill the server while the webhook request is in flight, or before
    the due time; after each restart the alert arrives, and every alert's delivery id is
-   the same on every attempt: one alert, one delivery per channel.
+   the same on every attempt on every channel: one alert, one delivery per channel.
 """
 import hashlib
 import hmac
@@ -21,6 +24,7 @@ import threading
 import time
 import urllib.request
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -134,6 +138,8 @@ class PushService:
         self.lock = threading.Lock()
         self.messages = []       # decrypted payloads
         self.gone = set()        # device paths that answer 410
+        self.fail_next = 0       # answer 503 this many times
+        self.failed = []         # the delivery ids of the messages answered 503
         self.vapid_key = None    # the server's public key (base64url)
         self.private_key = ec.generate_private_key(ec.SECP256R1())
         self.auth = os.urandom(16)
@@ -162,8 +168,13 @@ class PushService:
                 if self.headers.get("Topic") != message["id"].replace("-", ""):
                     fail(f"push Topic {self.headers.get('Topic')} is not the delivery id {message['id']}")
                 with service.lock:
-                    service.messages.append(message)
-                self.send_response(201)
+                    failing = service.fail_next > 0
+                    if failing:
+                        service.fail_next -= 1
+                        service.failed.append(message["id"])
+                    else:
+                        service.messages.append(message)
+                self.send_response(503 if failing else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -293,9 +304,11 @@ def main():
         device = api(server, token, "POST", "/push/devices", {"endpoint": endpoint + "/device/1", "p256dh": push.p256dh,
                                                               "auth": b64url(push.auth), "label": "test browser"})
 
-        # 1. Once per channel.
-        due, _ = due_in(1.5)
-        task = api(server, token, "POST", "/tasks", {"title": "Mix <the> trailer", "due": due, "alerts": ["due"]})
+        # 1. Once per channel, the email with the task's list and its due time in the account's zone.
+        api(server, token, "PATCH", "/account", {"timeZone": "America/New_York"})
+        sound = api(server, token, "POST", "/lists", {"name": "Sound & Music"})
+        due, moment = due_in(1.5)
+        task = api(server, token, "POST", "/tasks", {"title": "Mix <the> trailer", "due": due, "alerts": ["due"], "listId": sound["id"]})
         wait_for(lambda: hook.for_task(task["id"]) and sink.with_title("Mix <the> trailer"), "the webhook and the email")
         mail = sink.with_title("Mix <the> trailer")[0]
         parts = {part.get_content_type(): part.get_payload(decode=True).decode() for part in mail.walk() if not part.is_multipart()}
@@ -303,6 +316,11 @@ def main():
             fail(f"the email's text and HTML parts: {parts}")
         if f"?task={task['id']}" not in parts["text/plain"]:
             fail("the email has no link to the task")
+        local = moment.astimezone(ZoneInfo("America/New_York"))
+        zone = "Eastern Daylight Time" if local.dst() else "Eastern Standard Time"
+        expected_due = f"Due: {local.strftime('%A')} {local.day} {local.strftime('%B %Y, %H:%M')} ({zone})"
+        if expected_due not in parts["text/plain"] or "List: Sound & Music" not in parts["text/plain"]:
+            fail(f"the email's due time in the account's zone ({expected_due!r}) or its list: {parts['text/plain']!r}")
         # Another task's alert later proves the scheduler went on; this one was not sent again.
         due, _ = due_in(1.0)
         marker = api(server, token, "POST", "/tasks", {"title": "Marker", "due": due, "alerts": ["due"]})
@@ -312,7 +330,8 @@ def main():
             fail("an alert was delivered more than once")
         if push.for_task(task["id"])[0]["title"] != "Mix <the> trailer":
             fail(f"the push payload: {push.for_task(task['id'])[0]}")
-        print("alerts-test: webhook (signed), email and Web Push (VAPID verified, decrypted) each delivered once")
+        print("alerts-test: webhook (signed), email (text + HTML, list, due time in the account's zone, link) and "
+              "Web Push (VAPID verified, decrypted) each delivered once")
 
         # A push service that answers 410 Gone: the device is removed, the others still get it.
         gone = api(server, token, "POST", "/push/devices", {"endpoint": endpoint + "/device/gone", "p256dh": push.p256dh,
@@ -333,16 +352,27 @@ def main():
             hook.fail_next = 1
         with sink.lock:
             sink.refuse_next = 1
+        with push.lock:
+            push.fail_next = 1
         due, _ = due_in(1.0)
         flaky = api(server, token, "POST", "/tasks", {"title": "Flaky channels", "due": due, "alerts": ["due"]})
         wait_for(lambda: len(hook.for_task(flaky["id"])) == 1, "the first webhook attempt")
-        wait_for(lambda: len(hook.for_task(flaky["id"])) == 2 and sink.with_title("Flaky channels"), "the retries", timeout=60)
+        wait_for(lambda: len(hook.for_task(flaky["id"])) == 2 and sink.with_title("Flaky channels") and push.for_task(flaky["id"]),
+                 "the retries", timeout=60)
         if not server.alive():
             fail("the server stopped after a failing channel")
         ids = {payload["id"] for payload in hook.for_task(flaky["id"])}
         if len(ids) != 1:
             fail(f"a retry carried another delivery id: {ids}")
-        print("alerts-test: a webhook 503 and an SMTP 451 were retried, same delivery id")
+        with push.lock:
+            refused = list(push.failed)
+        if [m["id"] for m in push.for_task(flaky["id"])] != refused:
+            fail(f"the push retry carried another delivery id: {refused} then {push.for_task(flaky['id'])}")
+        log = open(os.path.join(WORK, "serve.err")).read()
+        for channel in ["webhook", "email", "push:" + device["id"]]:
+            if f"through {channel} failed, retrying at" not in log:
+                fail(f"the failed {channel} attempt was not logged")
+        print("alerts-test: a webhook 503, a push service 503 and an SMTP 451 were retried with the same delivery id, and logged")
 
         # 3. kill -9 around the due time.
         tasks = []
@@ -360,7 +390,8 @@ def main():
                 server.kill()
                 wait_for(lambda: datetime.now(timezone.utc) > moment, f"round {round}: the due time")
             server.start()
-            wait_for(lambda: hook.for_task(task["id"]) and sink.with_title(f"Round {round}"), f"round {round}: the alert after restart")
+            wait_for(lambda: hook.for_task(task["id"]) and sink.with_title(f"Round {round}") and push.for_task(task["id"]),
+                     f"round {round}: the alert after restart")
         # A final marker after the last restart: everything before it has settled.
         due, _ = due_in(1.0)
         last = api(server, token, "POST", "/tasks", {"title": "Last marker", "due": due, "alerts": ["due"]})
@@ -368,8 +399,11 @@ def main():
         for task in tasks:
             ids = {payload["id"] for payload in hook.for_task(task["id"])}
             mails = {m["Message-ID"] for m in sink.with_title(task["title"])}
-            if len(ids) != 1 or len(mails) != 1:
-                fail(f"{task['title']}: webhook deliveries {ids}, emails {mails}")
+            pushes = {m["id"] for m in push.for_task(task["id"])}
+            if len(ids) != 1 or len(mails) != 1 or len(pushes) != 1:
+                fail(f"{task['title']}: webhook deliveries {ids}, emails {mails}, push messages {pushes}")
+            if any(not m["repeat"] for m in push.for_task(task["id"])[1:]):
+                fail(f"{task['title']}: a push message sent again was not marked as a possible repeat")
         resent = sum(len(hook.for_task(task["id"])) - 1 for task in tasks)
         with hook.lock:
             unmarked = [delivery for delivery, marked in hook.repeats if not marked]

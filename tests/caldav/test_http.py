@@ -81,7 +81,29 @@ def test_tasks_org_style_moves_due_on_the_same_todo():
     http("PUT", f"/dav/calendars/ana/inbox/{uid}.ics", body=body, headers=ICS)
     http("PUT", f"/dav/calendars/ana/inbox/{uid}.ics", body=body.replace("20261204", "20261211"), headers=ICS)
     reports = [task for task in api_tasks() if task["title"] == "Weekly report"]
-    assert len(reports) == 1 and not reports[0]["isCompleted"]
+    # One completed copy of the occurrence that was due, and the series moved on.
+    assert sorted(task["isCompleted"] for task in reports) == [False, True]
+    [active] = [task for task in reports if not task["isCompleted"]]
+    assert active["recurrence"] is not None
+
+
+def test_thunderbird_style_override_completes_one_occurrence():
+    uid = uuid.uuid4().hex
+    master = todo("Feed the cat", uid, "DTSTART;VALUE=DATE:20261201\r\nDUE;VALUE=DATE:20261201\r\nRRULE:FREQ=DAILY\r\n")
+    href = f"/dav/calendars/ana/inbox/{uid}.ics"
+    assert http("PUT", href, body=master, headers=ICS).status == 201
+    override = (f"BEGIN:VTODO\r\nUID:{uid}\r\nRECURRENCE-ID;VALUE=DATE:20261201\r\nDTSTAMP:20261201T090000Z\r\n"
+                "SUMMARY:Feed the cat\r\nSTATUS:COMPLETED\r\nCOMPLETED:20261201T080000Z\r\nEND:VTODO\r\n")
+    both = master.replace("END:VCALENDAR", override + "END:VCALENDAR")
+    put = http("PUT", href, body=both, headers=ICS)
+    assert put.status == 204
+    cats = [task for task in api_tasks() if task["title"] == "Feed the cat"]
+    assert sorted(task["isCompleted"] for task in cats) == [False, True]
+    # The client gets its bytes back, and no second resource for the completed occurrence.
+    assert http("GET", href).body == both.encode()
+    listing = http("PROPFIND", "/dav/calendars/ana/inbox/", headers={"Depth": "1"})
+    done = next(task for task in cats if task["isCompleted"])
+    assert done["id"].upper() not in listing.text.upper()
 
 
 def test_another_account_sees_nothing_on_any_method():

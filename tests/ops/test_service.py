@@ -185,13 +185,15 @@ def test_bad_configuration_files_are_refused_with_the_line():
             ("port = 8080\nprot = 9090\n", "slate.conf:2: unknown key 'prot'"),
             ("# c\nport = 99999\n", "slate.conf:2: invalid value '99999' for port: expected a port number from 0 to 65535"),
             ("log_format = xml\n", "slate.conf:1: invalid value 'xml' for log_format: expected text or json"),
-            ("smtp_host = mail.example.org\n", "slate.conf:1: smtp_host is not supported yet"),
+            ("smtp_url = mail.example.org\n", "slate.conf:1: invalid value 'mail.example.org' for smtp_url: expected smtp://host[:port]"),
             ("metrics = 0.0.0.0:9464\n", "slate.conf:1: invalid value '0.0.0.0:9464' for metrics"),
+            # Settings that are each valid but wrong together: a usage error (exit 2).
+            ("smtp_url = smtp://127.0.0.1:2525\n", "needs --smtp-from ADDRESS (smtp_from)"),
         ]
         for text, message in cases:
             config = folder.write("slate.conf", text)
             result = slate(folder("slate.sqlite"), "serve", "--config", config, check=False)
-            assert result.returncode == 1, (text, result.returncode, result.stderr)
+            assert result.returncode == (2 if "needs" in message else 1), (text, result.returncode, result.stderr)
             assert message in result.stderr, (text, result.stderr)
         assert not os.path.exists(folder("slate.sqlite")), "refused before the database is touched"
     finally:

@@ -122,6 +122,8 @@ def test_subtasks_are_listed_and_added(page):
                    message="Enter in the subtask entry did not add a subtask")
         wait_for(page.driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#subtasks li.subtask")) == 2)
         assert entry.get_attribute("value") == ""
+        added = next(t for t in page.api.get(f"/tasks/{parent['id']}/subtasks")["tasks"] if t["title"] == "Second step")
+        assert added["priority"] == "none", "a one-line entry is quick entry: no priority unless stated"
     finally:
         page.api.delete(f"/tasks/{parent['id']}")
 

@@ -26,6 +26,29 @@ extension Session {
         return .some(try reading(text, option: "repeat", parsed) { try TaskValues.recurrence(text) })
     }
 
+    /// `--color` (`#RRGGBB`): a malformed colour is a mistake in the command line (exit 2).
+    func color(_ parsed: ParsedCommand) throws -> String? {
+        guard let text = parsed.value("color") else { return nil }
+        return try reading(text, option: "color", parsed) { try TaskRules.validColor(text) }
+    }
+
+    /// `--icon NAME`, checked the same way.
+    func icon(_ parsed: ParsedCommand) throws -> String? {
+        guard let text = parsed.value("icon") else { return nil }
+        return try reading(text, option: "icon", parsed) { try TaskRules.validIcon(text) }
+    }
+
+    /// The task a command-line word names (`12`, `#12`, an id prefix). A word that can
+    /// name no task at all is a mistake in the command line (exit 2); a well-formed
+    /// reference to a missing task stays "not found" (exit 1).
+    func task(_ reference: String, _ parsed: ParsedCommand) throws -> TaskItem {
+        do {
+            return try slate().task(reference: reference).model
+        } catch SlateError.invalid(let field, let message) where field == "task" {
+            throw UsageError(message: message, command: parsed.path)
+        }
+    }
+
     /// A value read by SlateCore, its refusal shown as a mistake in the command line.
     private func reading<T>(_ text: String, option: String, _ parsed: ParsedCommand, _ read: () throws -> T) throws -> T {
         do {
@@ -65,7 +88,7 @@ extension Session {
 
     /// The tasks named by the positional arguments, all resolved before anything changes.
     func tasks(_ parsed: ParsedCommand) throws -> [TaskItem] {
-        try parsed.positionals.map { try slate().task(reference: $0).model }
+        try parsed.positionals.map { try task($0, parsed) }
     }
 
     /// Lists by id, for showing list names beside tasks.

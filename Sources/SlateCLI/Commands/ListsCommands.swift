@@ -37,7 +37,7 @@ enum ListsCommands {
         options: [.value("color", "#RRGGBB", "Its colour (default \(TaskList.defaultColor))."),
                   .value("icon", "name", "Its icon, such as film or music.note.")],
         run: { parsed, session in
-            let list = try session.slate().createList(name: parsed.positionals[0], color: parsed.value("color"), icon: parsed.value("icon"))
+            let list = try session.slate().createList(name: parsed.positionals[0], color: session.color(parsed), icon: session.icon(parsed))
             report(session, list, "Added list")
         })
 
@@ -60,7 +60,7 @@ enum ListsCommands {
             }
             let slate = try session.slate()
             let list = try slate.requireList(named: parsed.positionals[0])
-            report(session, try slate.updateList(list.id, color: parsed.value("color"), icon: parsed.value("icon")), "Updated list")
+            report(session, try slate.updateList(list.id, color: session.color(parsed), icon: session.icon(parsed)), "Updated list")
         })
 
     static let move = CommandSpec(

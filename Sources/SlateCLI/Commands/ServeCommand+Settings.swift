@@ -17,6 +17,7 @@ extension ServeCommand {
         settings.configuration.port = parsed.value("port").flatMap(Int.init) ?? 8080
         if let text = parsed.value("max-connections"), let count = Int(text) { settings.configuration.maxConnections = count }
         if let text = parsed.value("connections-per-ip"), let count = Int(text) { settings.configuration.connectionsPerIP = count }
+        if let text = parsed.value("streams-per-account"), let count = Int(text) { settings.streamsPerAccount = count }
         if let text = parsed.value("max-body-size"), let bytes = ServeSetting.byteCount(text) { settings.configuration.maxBodySize = bytes }
         settings.logFormat = parsed.value("log-format").flatMap(ServiceLog.Format.init(rawValue:)) ?? .text
         settings.logLevel = parsed.value("log-level").flatMap(accessLevel) ?? .all

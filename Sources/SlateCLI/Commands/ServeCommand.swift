@@ -32,7 +32,8 @@ enum ServeCommand {
             .value("log-format", "format", "text (default) or json: one JSON object per line."),
             .value("max-connections", "count", "Simultaneous connections in total (default 1024)."),
             .value("connections-per-ip", "count", "Simultaneous connections from one address (default 64; 0 is unlimited)."),
-            .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB and MiB accepted)."),
+            .value("streams-per-account", "count", "Live event streams one account may keep open (default 16)."),
+            .value("max-body-size", "bytes", "The largest request body (default 1MiB; 1024 to 1GiB, KiB, MiB and GiB accepted)."),
             .value("metrics", "address", "Serve GET /metrics on this loopback address:port (default off)."),
             .value("missed-alerts-max-age", "age", "Alerts missed while stopped are sent at start when younger (default 12h; 30m, 2h, 1d)."),
             .value("smtp-url", "url", "Send email alerts through this server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port]."),
@@ -53,6 +54,7 @@ enum ServeCommand {
         var metrics: (host: String, port: Int)?
         var secureCookies = false
         var strictTransportSecurity = false
+        var streamsPerAccount = 16
     }
 
     @Sendable static func run(_ given: ParsedCommand, _ session: Session) throws {
@@ -68,6 +70,9 @@ enum ServeCommand {
             }
         }
         let settings = try settings(parsed, session)
+        // Checked before the database is touched: a wrong alert or SMTP option stops here.
+        let maximumAge = try missedAlertsMaximumAge(parsed, session)
+        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
@@ -89,15 +94,13 @@ enum ServeCommand {
         options.log = log
         options.metrics = metrics
         options.strictTransportSecurity = settings.strictTransportSecurity
+        options.streamsPerAccount = settings.streamsPerAccount
         let service = SlateService(container: slate.container, webRoot: settings.webRoot,
                                    secureCookies: settings.secureCookies, options: options)
         // CalDAV under /dav/ (and /.well-known/caldav) beside the API and the web app.
         let basic = BasicAuthenticator(container: slate.container)
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
                                 log: log, metrics: metrics)
-        // Checked before listening: a wrong alert or SMTP option stops here, with nothing started.
-        let maximumAge = try missedAlertsMaximumAge(parsed, session)
-        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
         let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()

@@ -27,17 +27,33 @@ enum ServerCommands {
     static func smtpConfiguration(_ parsed: ParsedCommand, _ session: Session, publicURL: String) throws -> SMTPConfiguration? {
         guard let url = parsed.value("smtp-url") else {
             if parsed.value("smtp-from") != nil || parsed.value("smtp-credentials") != nil {
-                throw UsageError(message: "--smtp-from and --smtp-credentials need --smtp-url.", command: parsed.path)
+                throw UsageError(message: "--smtp-from and --smtp-credentials (smtp_from, smtp_credentials) need --smtp-url (smtp_url).", command: parsed.path)
             }
             return nil
         }
         guard let from = parsed.value("smtp-from") else {
-            throw UsageError(message: "--smtp-url needs --smtp-from ADDRESS (the sender of the alerts).", command: parsed.path)
+            throw UsageError(message: "--smtp-url (smtp_url) needs --smtp-from ADDRESS (smtp_from): the sender of the alerts.", command: parsed.path)
         }
         var username = session.environment["SLATE_SMTP_USER"], password = session.environment["SLATE_SMTP_PASSWORD"]
-        if let file = parsed.value("smtp-credentials") { (username, password) = try SMTPConfiguration.credentials(fromFile: file) }
+        if let file = parsed.value("smtp-credentials") {
+            // A path, or credential:NAME for a systemd credential (the same rule as --tls-key).
+            let data = try readSecret(file, option: "smtp-credentials", session)
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SlateError.invalid(field: "smtp-credentials", message: "The SMTP credentials file is not UTF-8 text.")
+            }
+            (username, password) = try SMTPConfiguration.credentials(fromText: text)
+        }
         return try SMTPConfiguration(url: url, from: from, username: username, password: password,
                                      requireTLS: parsed.flag("smtp-require-tls"), publicURL: publicURL)
+    }
+
+    /// A secret file's bytes (a path, or `credential:NAME`), its problem said as a value error.
+    static func readSecret(_ reference: String, option: String, _ session: Session) throws -> Data {
+        do {
+            return try SecretFile.read(reference, option: option, environment: session.environment)
+        } catch let problem as ConfigurationFile.Problem {
+            throw SlateError.invalid(field: option, message: problem.description)
+        }
     }
 
     static let user = CommandSpec(

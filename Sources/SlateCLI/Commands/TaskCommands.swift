@@ -47,7 +47,7 @@ enum TaskCommands {
         if parsed.flag("flag") { draft.isFlagged = true }
         draft.tags += parsed.allValues("tag")
         if let recurrence = try session.recurrence(parsed) { draft.recurrence = recurrence }
-        if let parent = parsed.value("parent") { draft.parentID = try slate.task(reference: parent).model.id }
+        if let parent = parsed.value("parent") { draft.parentID = try session.task(parent, parsed).id }
         draft.alerts = try alerts(parsed) ?? entry.alerts
         let task = try slate.addTask(draft)
         if session.wantsJSON {
@@ -85,7 +85,7 @@ enum TaskCommands {
         arguments: [ArgumentSpec(name: "task", help: "The task's number or id prefix.")],
         run: { parsed, session in
             let slate = try session.slate()
-            let task = try slate.task(reference: parsed.positionals[0]).model
+            let task = try session.task(parsed.positionals[0], parsed)
             let lists = try session.listsByID()
             let subtasks = try slate.tasks(TaskQuery(parentID: task.id, sort: .manual))
             if session.wantsJSON {
@@ -119,7 +119,7 @@ enum TaskCommands {
         ],
         run: { parsed, session in
             let slate = try session.slate()
-            let task = try slate.task(reference: parsed.positionals[0]).model
+            let task = try session.task(parsed.positionals[0], parsed)
             if parsed.flag("flag") && parsed.flag("unflag") {
                 throw UsageError(message: "--flag and --unflag cannot be used together.", command: parsed.path)
             }
@@ -134,7 +134,7 @@ enum TaskCommands {
             patch.tags = parsed.value("tags").map { $0.split(separator: ",").map(String.init) }
             patch.recurrence = try session.recurrence(parsed)
             if let parent = parsed.value("parent") {
-                patch.parentID = parent.lowercased() == "none" ? .some(nil) : .some(try slate.task(reference: parent).model.id)
+                patch.parentID = parent.lowercased() == "none" ? .some(nil) : .some(try session.task(parent, parsed).id)
             }
             patch.alerts = try alerts(parsed)
             guard !patch.isEmpty else {
@@ -180,8 +180,8 @@ enum TaskCommands {
         options: [.value("before", "task", "Put it just before this task."), .flag("end", "Put it at the end.")],
         run: { parsed, session in
             let slate = try session.slate()
-            let task = try slate.task(reference: parsed.positionals[0]).model
-            let before = try parsed.value("before").map { try slate.task(reference: $0).model }
+            let task = try session.task(parsed.positionals[0], parsed)
+            let before = try parsed.value("before").map { try session.task($0, parsed) }
             guard before != nil || parsed.flag("end") else {
                 throw UsageError(message: "say where: --before <task> or --end.", command: parsed.path)
             }

@@ -2,8 +2,8 @@ import Foundation
 
 /// The file `slate serve --config FILE` reads: one `key = value` per line, `#` starts a
 /// comment line, blank lines are skipped, a value may be put in double quotes. Every key
-/// is one of ``ServeSetting/all``; an unknown key, a repeated key, a bad value or a reserved
-/// key is refused with its line number and the accepted forms.
+/// is one of ``ServeSetting/all``; an unknown key, a repeated key or a bad value is refused
+/// with its line number and the accepted forms.
 ///
 /// ```
 /// # /etc/slate/slate.conf
@@ -75,7 +75,7 @@ struct ConfigurationFile {
             if let problem = setting.problem(with: value) {
                 // A secret's value is never repeated back, nor a URL (it may hold a password).
                 let shown = setting.kind == .secretFile || value.contains("://") ? "" : " '\(value.prefix(80))'"
-                throw refuse(setting.kind == .reserved ? "\(problem)." : "invalid value\(shown) for \(key): \(problem).")
+                throw refuse("invalid value\(shown) for \(key): \(problem).")
             }
             entries.append(Entry(setting: setting, value: value, line: number))
         }
@@ -97,14 +97,12 @@ struct ConfigurationFile {
                 merged.values[entry.setting.option] = ServeSetting.items(entry.value)
             case .value, .secretFile:
                 var value = entry.value
-                if ["db", "web", "tls-cert", "tls-key", "database-password-file"].contains(entry.setting.option), !value.hasPrefix("/"),
-                   !value.hasPrefix(SecretFile.credentialPrefix), !value.hasPrefix("postgresql://"), !value.hasPrefix("postgres://"),
-                   !folder.isEmpty {
+                if ["db", "web", "tls-cert", "tls-key", "smtp-credentials", "database-password-file"].contains(entry.setting.option),
+                   !value.hasPrefix("/"), !value.hasPrefix(SecretFile.credentialPrefix),
+                   !value.hasPrefix("postgresql://"), !value.hasPrefix("postgres://"), !folder.isEmpty {
                     value = folder + "/" + value
                 }
                 merged.values[entry.setting.option] = [value]
-            case .reserved:
-                break
             }
         }
         return merged

@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 import SlateHTTP
 
 /// One setting of `slate serve`: its key in the configuration file, the command-line
@@ -15,8 +16,6 @@ struct ServeSetting: Sendable {
         case flag
         /// A path to a file whose contents are secret: never printed or logged.
         case secretFile
-        /// Known but not implemented: refused with "not supported yet" rather than ignored.
-        case reserved
     }
 
     /// The key in the configuration file, such as `max_connections`.
@@ -32,7 +31,6 @@ struct ServeSetting: Sendable {
     /// The value's problem in words, or nil when it is accepted.
     func problem(with value: String) -> String? {
         switch kind {
-        case .reserved: return "\(key) is not supported yet (\(forms))"
         case .flag: return ["true", "false"].contains(value) ? nil : "expected true or false"
         case .value, .secretFile: return accepts(value) ? nil : "expected \(forms)"
         case .list:
@@ -72,13 +70,28 @@ struct ServeSetting: Sendable {
                      accepts: { Int($0).map { $0 >= 1 } ?? false }),
         ServeSetting(key: "connections_per_ip", option: "connections-per-ip", forms: "a count of 0 (unlimited) or more",
                      accepts: { Int($0).map { $0 >= 0 } ?? false }),
-        ServeSetting(key: "max_body_size", option: "max-body-size", forms: "a size in bytes from 1024 to 1073741824, or with KiB or MiB",
+        ServeSetting(key: "streams_per_account", option: "streams-per-account", forms: "a count of 1 or more",
+                     accepts: { Int($0).map { $0 >= 1 } ?? false }),
+        ServeSetting(key: "max_body_size", option: "max-body-size", forms: "a size in bytes from 1024 to 1073741824, or with KiB, MiB or GiB",
                      accepts: { byteCount($0) != nil }),
         ServeSetting(key: "metrics", option: "metrics", forms: "off, or a loopback address and port such as 127.0.0.1:9464",
                      accepts: { $0 == "off" || metricsAddress($0) != nil }),
-    ] + ["smtp_host", "smtp_port", "smtp_user", "smtp_password_file", "smtp_from"].map {
-        ServeSetting(key: $0, option: $0, kind: .reserved, forms: "Slate sends no mail in this version")
-    }
+        ServeSetting(key: "missed_alerts_max_age", option: "missed-alerts-max-age", forms: "an age such as 30m, 12h or 1d",
+                     accepts: { text in
+                         guard let alert = try? TaskAlert(parsing: text), case .beforeDue(let seconds) = alert.trigger else { return false }
+                         return seconds > 0
+                     }),
+        ServeSetting(key: "public_url", option: "public-url", forms: "an http:// or https:// address such as https://tasks.example.org",
+                     accepts: { isWebAddress($0) }),
+        ServeSetting(key: "smtp_url", option: "smtp-url", forms: "smtp://host[:port] or smtps://host[:port]",
+                     accepts: { $0.hasPrefix("smtp://") || $0.hasPrefix("smtps://") }),
+        ServeSetting(key: "smtp_from", option: "smtp-from", forms: "an email address such as slate@example.org",
+                     accepts: { (try? AlertRules.validEmail($0)) != nil }),
+        ServeSetting(key: "smtp_credentials", option: "smtp-credentials", kind: .secretFile,
+                     forms: "the path of a file holding user:password, or credential:NAME for a systemd credential",
+                     accepts: { !$0.isEmpty }),
+        ServeSetting(key: "smtp_require_tls", option: "smtp-require-tls", kind: .flag, forms: "true or false"),
+    ]
 
     static func named(_ key: String) -> ServeSetting? { all.first { $0.key == key } }
 
@@ -88,6 +101,12 @@ struct ServeSetting: Sendable {
     }
     static func forOption(_ option: String) -> ServeSetting? { all.first { $0.option == option } }
 
+    /// True for `http://host…` or `https://host…`.
+    static func isWebAddress(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme) else { return false }
+        return url.host.map { !$0.isEmpty } ?? false
+    }
+
     /// True for an IPv4 or IPv6 literal.
     static func isAddress(_ text: String) -> Bool {
         var v4 = in_addr()
@@ -95,9 +114,9 @@ struct ServeSetting: Sendable {
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
-    /// `4096`, `512KiB`, `4MiB` → bytes, within 1 KiB…1 GiB; nil otherwise.
+    /// `4096`, `512KiB`, `4MiB`, `1GiB` → bytes, within 1 KiB…1 GiB; nil otherwise.
     static func byteCount(_ text: String) -> Int? {
-        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("", 1)]
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
             guard let number = Int(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)) else { return nil }
             let (bytes, overflow) = number.multipliedReportingOverflow(by: scale)

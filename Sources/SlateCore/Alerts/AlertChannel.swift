@@ -9,6 +9,13 @@ public protocol AlertChannel: Sendable {
     func targets(accountID: UUID, settings: AlertSettings) throws -> [String]
     /// Sends one alert; throwing makes the scheduler try again later (with backoff).
     func deliver(_ alert: FiredAlert) async throws
+    /// How many alerts the scheduler hands the channel at once (each call may wait on a
+    /// network answer); 32 unless the channel says otherwise.
+    var concurrentSends: Int { get }
+}
+
+extension AlertChannel {
+    public var concurrentSends: Int { 32 }
 }
 
 /// One alert on its way through one channel to one device.

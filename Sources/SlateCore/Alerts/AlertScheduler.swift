@@ -33,8 +33,8 @@ public final class AlertScheduler: Sendable {
     /// The task revision cursors are up to date with (0: none yet, read every task once).
     private let syncedRevision = Mutex(0)
     /// Set once deliveries interrupted by an earlier process have been made due again.
-    private let recovered = Mutex(false)
-    private let counts = DeliveryCounter()
+    let recovered = Mutex(false)
+    let counts = DeliveryCounter()
 
     /// Sent this long after its moment, an alert is marked late.
     public static let lateAfter: TimeInterval = 60
@@ -57,29 +57,47 @@ public final class AlertScheduler: Sendable {
     // MARK: Keeping cursors
 
     /// Brings cursors up to date with the tasks changed since the last call (every task
-    /// the first time), and with what CalDAV clients recorded about their alarms
-    /// (Thunderbird's acknowledgements and snoozes, see `ClientAlarmState`). Blocking: call
-    /// it off the cooperative pool.
+    /// the first time), with what CalDAV clients recorded about their alarms
+    /// (Thunderbird's acknowledgements and snoozes, see `ClientAlarmState`), and with
+    /// accounts whose time zone changed (their day rules fire at another moment). Blocking:
+    /// call it off the cooperative pool.
     public func syncCursors() throws {
         let context = ModelContext(container, undo: false)
         let since = syncedRevision.withLock { $0 }
         let changes = try context.changes(of: TaskItem.self, since: since)
         // A client's bytes may change without the task (only its alarm state did).
         let stored = try context.changes(of: CalendarResourceBody.self, since: since)
+        // The first time every task is read anyway.
+        let accounts = since == 0 ? nil : try context.changes(of: Account.self, since: since)
         var tasks = changes.upserted
-        let changedTasks = Set(tasks.map(\.id))
-        for body in stored.upserted where !changedTasks.contains(body.id) {
-            if let task = try context.model(TaskItem.self, id: body.id) { tasks.append(task) }
+        var included = Set(tasks.map(\.id))
+        for body in stored.upserted where !included.contains(body.id) {
+            if let task = try context.model(TaskItem.self, id: body.id) {
+                tasks.append(task)
+                included.insert(task.id)
+            }
+        }
+        for account in accounts?.upserted ?? [] {
+            let accountID = account.id
+            for task in try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID && $0.isCompleted == false }))
+            where !task.alerts.isEmpty && included.insert(task.id).inserted {
+                tasks.append(task)
+            }
         }
         let bodies = Dictionary(stored.upserted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let cursors = try self.cursors(of: tasks.map(\.id), context: context)
         var calendars = AccountCalendars(context: context)
+        var storesBodies: [UUID: Bool] = [:]
         for task in tasks {
             let calendar = try calendars[task.accountID]
-            let existing = try context.revisioned(AlertCursor.self, id: task.id)
+            let existing = cursors[task.id]
             var cursor = existing?.model ?? AlertCursor(taskID: task.id, accountID: task.accountID, nextFire: nil, handledThrough: task.modified)
-            // The first time, every stored body is among `bodies`: no lookup for the others.
-            let clientState = try bodies[task.id].map { ClientAlarmState.read($0.data, calendar: calendar) }
-                ?? (since == 0 ? nil : ClientAlarmState.stored(for: task.id, context: context, calendar: calendar))
+            // Stored bytes that changed are among `bodies`; the others are looked up only in an
+            // account that keeps any (one that never used CalDAV has none), and never the first time.
+            var clientState = bodies[task.id].flatMap { ClientAlarmState.read($0.data, calendar: calendar) }
+            if clientState == nil, since != 0, bodies[task.id] == nil, try keepsBodies(task.accountID, in: &storesBodies, context: context) {
+                clientState = try ClientAlarmState.stored(for: task.id, context: context, calendar: calendar)
+            }
             clientState?.apply(to: &cursor)
             cursor.nextFire = AlertCursor.nextFire(of: task, after: cursor.handledThrough, snoozedUntil: cursor.snoozedUntil, calendar: calendar)
             if let existing {
@@ -90,7 +108,29 @@ public final class AlertScheduler: Sendable {
             }
         }
         if context.hasChanges { _ = try context.save() }
-        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision)) }
+        syncedRevision.withLock { $0 = max($0, min(changes.revision, stored.revision, accounts?.revision ?? changes.revision)) }
+    }
+
+    /// The cursors of these tasks, by task id, read a few hundred at a time.
+    private func cursors(of taskIDs: [UUID], context: ModelContext) throws -> [UUID: Revisioned<AlertCursor>] {
+        var found: [UUID: Revisioned<AlertCursor>] = [:]
+        for start in stride(from: 0, to: taskIDs.count, by: 500) {
+            let chunk = Array(taskIDs[start..<min(start + 500, taskIDs.count)])
+            for read in try context.fetchRevisioned(FetchDescriptor<AlertCursor>(predicate: #Predicate { chunk.contains($0.taskID) })) {
+                found[read.model.taskID] = read
+            }
+        }
+        return found
+    }
+
+    /// True when the account has stored any CalDAV client's bytes (asked once per pass).
+    private func keepsBodies(_ accountID: UUID, in known: inout [UUID: Bool], context: ModelContext) throws -> Bool {
+        if let answer = known[accountID] { return answer }
+        var descriptor = FetchDescriptor<CalendarResourceBody>(predicate: #Predicate { $0.accountID == accountID })
+        descriptor.fetchLimit = 1
+        let answer = try !context.fetch(descriptor).isEmpty
+        known[accountID] = answer
+        return answer
     }
 
     // MARK: Firing
@@ -141,210 +181,61 @@ public final class AlertScheduler: Sendable {
         return recorded
     }
 
-    private func channelTargets(for accountID: UUID, context: ModelContext) throws -> [String] {
+    func channelTargets(for accountID: UUID, context: ModelContext) throws -> [String] {
         let settings = try context.model(AlertSettings.self, id: accountID) ?? AlertSettings(accountID: accountID)
         return try channels.flatMap { try $0.targets(accountID: accountID, settings: settings) }
-    }
-
-    // MARK: Sending
-
-    /// Deliveries claimed in one pass.
-    public static let batchSize = 500
-    /// Sends in flight at once (each channel call waits on a network answer).
-    public static let concurrentSends = 32
-
-    /// One claimed delivery and what sending it needs.
-    struct Claim: Sendable {
-        var delivery: AlertDelivery
-        var task: TaskItem?
-        var calendar: Calendar
-    }
-
-    /// Sends the deliveries that are waiting (and due to be tried); returns how many were sent.
-    ///
-    /// Exactly once, as far as a channel can: the attempt is recorded (`sending`, one more
-    /// attempt) and committed before anything is sent, and its outcome after. A delivery
-    /// found `sending` by a new scheduler was interrupted by a kill: it may have arrived, so
-    /// it goes again with the same id, marked as a possible repeat (`mayBeRepeat`).
-    @discardableResult
-    public func deliverPending() async throws -> Int {
-        let now = clock()
-        let container = self.container
-        let claims: [Claim] = try await BoardThreads.shared.write(to: container) {
-            try self.recoverInterrupted(now: now)
-            try self.expandTestRequests(now: now)
-            return try self.claimDue(now: now)
-        }
-        guard !claims.isEmpty else { return 0 }
-        let outcomes = await withTaskGroup(of: AlertDelivery.self, returning: [AlertDelivery].self) { group in
-            var outcomes: [AlertDelivery] = []
-            var waiting = claims[...]
-            for _ in 0..<Self.concurrentSends {
-                guard let claim = waiting.popFirst() else { break }
-                group.addTask { await self.send(claim, now: now) }
-            }
-            while let outcome = await group.next() {
-                outcomes.append(outcome)
-                if let claim = waiting.popFirst() { group.addTask { await self.send(claim, now: now) } }
-            }
-            return outcomes
-        }
-        let recorded = outcomes
-        try await BoardThreads.shared.write(to: container) {
-            let context = ModelContext(container, undo: false)
-            for outcome in recorded { context.update(outcome) }
-            _ = try context.save()
-        }
-        return outcomes.filter { $0.state == .sent }.count
-    }
-
-    /// Deliveries left `sending` by a killed process are due again now. On a file, once per
-    /// scheduler (that is, per start): one server runs per file (`ServingLock`), so no other
-    /// process is sending them. On a shared database, at every pass, those whose claim's
-    /// lease is over (their node died, or is hopelessly stuck).
-    private func recoverInterrupted(now: Date) throws {
-        let shared = container.announcesCommits
-        if !shared {
-            guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
-        }
-        let context = ModelContext(container, undo: false)
-        let sending = AlertDelivery.State.sending
-        let predicate = shared
-            ? #Predicate<AlertDelivery> { $0.state == sending && $0.nextAttempt <= now }
-            : #Predicate<AlertDelivery> { $0.state == sending }
-        for read in try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: predicate)) {
-            var delivery = read.model
-            delivery.state = .pending
-            delivery.nextAttempt = now
-            context.update(delivery, expectedRevision: read.revision)
-            log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) was interrupted while sending: sending it again, marked as a possible repeat")
-        }
-        if context.hasChanges { _ = try context.save() }
-    }
-
-    /// Turns each test alert asked for in settings into one delivery per channel/device.
-    private func expandTestRequests(now: Date) throws {
-        let context = ModelContext(container, undo: false)
-        let pending = AlertDelivery.State.pending, request = TestAlert.requestChannel
-        let requests = try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
-        guard !requests.isEmpty else { return }
-        for read in requests {
-            var test = read.model
-            for channel in try channelTargets(for: test.accountID, context: context) {
-                context.insert(AlertDelivery(accountID: test.accountID, taskID: test.taskID, fireAt: test.fireAt, channel: channel,
-                                             isLate: false, now: now, isTest: true))
-            }
-            test.state = .sent
-            test.sentAt = now
-            context.update(test, expectedRevision: read.revision)
-        }
-        _ = try context.save()
-    }
-
-    /// Marks up to `batchSize` due deliveries `sending`, one more attempt each, for
-    /// `claimLease`, and commits that before any is sent. Each is claimed as it was read: a
-    /// delivery another node claimed meanwhile makes the claim refused (`conflict`), and
-    /// nothing is sent this pass.
-    private func claimDue(now: Date) throws -> [Claim] {
-        let context = ModelContext(container, undo: false)
-        let pending = AlertDelivery.State.pending
-        var descriptor = FetchDescriptor<AlertDelivery>(
-            predicate: #Predicate { $0.state == pending && $0.nextAttempt <= now }, sortKeys: [.ascending(\.nextAttempt)])
-        descriptor.fetchLimit = Self.batchSize
-        var calendars = AccountCalendars(context: context)
-        var claims: [Claim] = []
-        for read in try context.fetchRevisioned(descriptor) {
-            var delivery = read.model
-            let calendar = try calendars[delivery.accountID]
-            let task = try delivery.isTest ? TestAlert.task(delivery, calendar: calendar) : context.model(TaskItem.self, id: delivery.taskID)
-            claims.append(Claim(delivery: delivery, task: task, calendar: calendar))
-            delivery.state = .sending
-            delivery.attempts += 1
-            delivery.nextAttempt = now.addingTimeInterval(Self.claimLease)
-            context.update(delivery, expectedRevision: read.revision)
-        }
-        if context.hasChanges { _ = try context.save() }
-        return claims
-    }
-
-    /// One attempt at one delivery; returns the delivery as it should be recorded.
-    private func send(_ claim: Claim, now: Date) async -> AlertDelivery {
-        let delivery = claim.delivery
-        var outcome = delivery
-        outcome.attempts += 1
-        let channelName = delivery.channel.split(separator: ":").first.map(String.init) ?? ""
-        guard let task = claim.task, !task.isCompleted, let channel = channels.first(where: { $0.name == channelName }) else {
-            outcome.state = .failed
-            outcome.lastError = claim.task == nil ? "the task is gone" : claim.task!.isCompleted ? "the task is completed" : "no such channel"
-            counts.count(channelName, "skipped")
-            return outcome
-        }
-        var alert = FiredAlert(deliveryID: delivery.id, accountID: delivery.accountID, task: task, fireAt: delivery.fireAt,
-                               isLate: delivery.isLate || now.timeIntervalSince(delivery.fireAt) > Self.lateAfter,
-                               channel: delivery.channel, calendar: claim.calendar)
-        alert.mayBeRepeat = delivery.mayBeRepeat
-        alert.isTest = delivery.isTest
-        do {
-            try await channel.deliver(alert)
-            outcome.state = .sent
-            outcome.sentAt = clock()
-            counts.count(channelName, "sent")
-        } catch {
-            outcome.lastError = String(String(describing: error).prefix(300))
-            if error is PermanentDeliveryFailure || outcome.attempts >= Self.maximumAttempts {
-                outcome.state = .failed
-                counts.count(channelName, "failed")
-                log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) given up after \(outcome.attempts) attempts: \(outcome.lastError)")
-            } else {
-                outcome.state = .pending
-                outcome.nextAttempt = now.addingTimeInterval(Self.backoff(afterAttempt: outcome.attempts))
-                counts.count(channelName, "retried")
-                log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) failed, retrying at \(Timestamp.format(outcome.nextAttempt)): \(outcome.lastError)")
-            }
-        }
-        return outcome
-    }
-
-    /// How many deliveries each channel has made since the start, by outcome (`sent`,
-    /// `retried`: failed and tried again later, `failed`: given up, `skipped`: the task was
-    /// gone or completed) — for `/metrics`.
-    public func deliveryCounts() -> [DeliveryCount] { counts.snapshot() }
-
-    /// Seconds to wait after a failed attempt: 30 s doubling, at most an hour.
-    public static func backoff(afterAttempt attempt: Int) -> TimeInterval {
-        min(3600, 30 * pow(2, Double(max(0, attempt - 1))))
     }
 
     // MARK: Waiting
 
     /// The next moment there is something to do: a cursor to fire or a delivery to retry.
     public func nextWake() throws -> Date? {
-        let context = ModelContext(container, undo: false)
-        var cursors = FetchDescriptor<AlertCursor>(predicate: #Predicate { $0.nextFire != nil }, sortKeys: [.ascending(\.nextFire)])
-        cursors.fetchLimit = 1
         let pending = AlertDelivery.State.pending
         var deliveries = FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending }, sortKeys: [.ascending(\.nextAttempt)])
         deliveries.fetchLimit = 1
-        let times = [try context.fetch(cursors).first?.nextFire, try context.fetch(deliveries).first?.nextAttempt].compactMap { $0 }
-        return times.min()
+        let retry = try ModelContext(container, undo: false).fetch(deliveries).first?.nextAttempt
+        return [try nextFire(), retry].compactMap { $0 }.min()
     }
 
-    /// Runs until cancelled: keeps cursors current, fires, sends, and sleeps until the next
-    /// moment something is due or the board changes. Idle, it wakes once every 5 minutes.
+    /// When the next cursor fires (an index lookup: the first of `alert_cursors_by_next`).
+    func nextFire() throws -> Date? {
+        var cursors = FetchDescriptor<AlertCursor>(predicate: #Predicate { $0.nextFire != nil }, sortKeys: [.ascending(\.nextFire)])
+        cursors.fetchLimit = 1
+        return try ModelContext(container, undo: false).fetch(cursors).first?.nextFire
+    }
+
+    /// Idle, each loop wakes at least this often.
+    static let idleWake: TimeInterval = 300
+
+    /// Runs until cancelled. One loop keeps cursors current and fires what is due, sleeping
+    /// until the next cursor fires or the board changes; one loop per channel sends that
+    /// channel's deliveries, sleeping until firing made more or its next retry is due. Idle,
+    /// each wakes once every 5 minutes.
     public func run() async {
         let doorbell = Doorbell()
+        let senders = channels.map { ($0, Doorbell()) }
         let changes = container.boardChanges()
         let relay = Task { for await _ in changes { doorbell.ring() } }
         defer { relay.cancel() }
+        await withTaskGroup(of: Void.self) { group in
+            for (channel, bell) in senders {
+                group.addTask { await self.sendLoop(channel, bell: bell) }
+            }
+            group.addTask { await self.fireLoop(doorbell, senders: senders.map(\.1)) }
+        }
+    }
+
+    private func fireLoop(_ doorbell: Doorbell, senders: [Doorbell]) async {
         while !Task.isCancelled {
-            var delay: TimeInterval = 300
+            var delay = Self.idleWake
             do {
-                try await BoardThreads.shared.write(to: container) {
+                let now = clock()
+                let made = try await BoardThreads.shared.write(to: container) {
                     try self.syncCursors()
-                    try self.fireDue()
+                    return try self.fireDue() + self.expandTestRequests(now: now)
                 }
-                try await deliverPending()
-                if let wake = try await BoardThreads.shared.read({ try self.nextWake() }) {
+                if made > 0 { for bell in senders { bell.ring() } }
+                if let wake = try await BoardThreads.shared.read({ try self.nextFire() }) {
                     delay = min(delay, wake.timeIntervalSince(clock()))
                 }
             } catch let error as StoreError where error.isRaceWithAnotherScheduler {
@@ -355,6 +246,26 @@ public final class AlertScheduler: Sendable {
                 delay = 5
             }
             if delay > 0 { await doorbell.wait(seconds: delay) }
+        }
+    }
+
+    private func sendLoop(_ channel: any AlertChannel, bell: Doorbell) async {
+        while !Task.isCancelled {
+            var delay = Self.idleWake
+            do {
+                // A full batch: more may be waiting. Otherwise sleep until the next retry.
+                if try await pass(through: channel).claimed >= Self.batchSize { continue }
+                if let next = try await BoardThreads.shared.read({ try self.nextAttempt(through: channel.name) }) {
+                    delay = min(delay, next.timeIntervalSince(clock()))
+                }
+            } catch let error as StoreError where error.isRaceWithAnotherScheduler {
+                // Another node claimed some of the same deliveries first: claim what is left.
+                delay = Double.random(in: 0.05...0.5)
+            } catch {
+                log("alert delivery through \(channel.name): \(error)")
+                delay = 5
+            }
+            if delay > 0 { await bell.wait(seconds: delay) }
         }
     }
 }

@@ -5,7 +5,10 @@ import SlateStore
 /// through SlateCore rather than the store.
 extension VAPIDKey {
     /// The server's one VAPID key; on the first call `make` creates it and it is stored.
-    /// Two nodes starting at once both make one: the first stored is everyone's.
+    ///
+    /// Two first calls may race (the scheduler starting, a page asking for the key, two
+    /// nodes starting at once): the one whose insert loses reads the winner's key, so
+    /// everyone signs with the same one.
     public static func stored(in store: BoardStore, making make: () throws -> VAPIDKey) throws -> VAPIDKey {
         let context = ModelContext(store, undo: false)
         if let key = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return key }
@@ -13,10 +16,9 @@ extension VAPIDKey {
         context.insert(key)
         do {
             _ = try context.save()
-        } catch StoreError.constraintViolation {
-            context.rollback()
-            if let first = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return first }
-            throw SlateError.store("the VAPID key could neither be stored nor read")
+        } catch {
+            if let winner = try ModelContext(store, undo: false).model(VAPIDKey.self, id: VAPIDKey.rowID) { return winner }
+            throw error
         }
         return key
     }

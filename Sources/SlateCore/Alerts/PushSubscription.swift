@@ -68,18 +68,38 @@ public struct VAPIDKey: Codable, Sendable, Identifiable, Hashable {
     }
 }
 
-/// base64url without padding (RFC 4648 §5), as Web Push uses it.
+/// base64url without padding (RFC 4648 §5), as Web Push uses it. One pass over the bytes
+/// of Foundation's base64 (three `replacingOccurrences` per call cost a few percent of
+/// sending a push message).
 public enum Base64URL {
     public static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var bytes = Array(data.base64EncodedString().utf8)
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "+"): bytes[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): bytes[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Nil for text that is not base64 (url-safe or standard, padded or not) or longer than
+    /// 4,096 characters.
     public static func decode(_ text: String) -> Data? {
-        guard text.count <= 4096 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        var bytes = Array(text.utf8)
+        guard bytes.count <= 4096 else { return nil }
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
+            default: break
+            }
+        }
+        while bytes.count % 4 != 0 { bytes.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(bytes))
     }
 }
 

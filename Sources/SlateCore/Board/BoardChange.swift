@@ -98,6 +98,16 @@ extension ModelContainer {
         }
     }
 
+    /// Runs `body` with every read inside it from one snapshot of the board (one read
+    /// transaction), as `Slate.read` does for one account's reads.
+    public func boardSnapshot<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try snapshot(body)
+        } catch let error as StoreError {
+            throw SlateError(error)
+        }
+    }
+
     /// A number that changes whenever a change touches tasks (`tasks`) or lists (`lists`);
     /// nil while another process's change has not been seen yet. See `changeStamp(of:)`.
     public func boardStamp(tasks: Bool = false, lists: Bool = false) throws -> Int? {

@@ -18,29 +18,13 @@ public struct SubtaskCount: Sendable, Hashable {
 }
 
 extension Slate {
-    /// The direct subtasks' counts of each of `parents` that has any (absent: none).
-    /// One grouped, indexed read; a second only when some parent has subtasks.
+    /// The direct subtasks' counts of each of `parents` that has any (absent: none):
+    /// one grouped, indexed read.
     public func subtaskCounts(of parents: [UUID]) throws -> [UUID: SubtaskCount] {
         guard !parents.isEmpty else { return [:] }
-        let accountID = self.accountID
-        let wanted: [UUID?] = parents
-        let context = makeContext()
-        return try translatingErrors {
-            let totals = try context.fetchCounts(
-                FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID && wanted.contains($0.parentID) }),
-                groupedBy: \.parentID)
-            guard !totals.isEmpty else { return [:] }
-            let active = try context.fetchCounts(
-                FetchDescriptor<TaskItem>(predicate: #Predicate {
-                    $0.accountID == accountID && $0.isCompleted == false && wanted.contains($0.parentID)
-                }),
-                groupedBy: \.parentID)
-            var counts: [UUID: SubtaskCount] = [:]
-            for (parent, total) in totals {
-                guard let parent else { continue }
-                counts[parent] = SubtaskCount(active: active[parent] ?? 0, total: total)
-            }
-            return counts
+        let counts = try translatingErrors {
+            try makeContext().countChildren(TaskItem.self, by: \.parentID, among: parents, partition: accountID, unset: \.isCompleted)
         }
+        return counts.mapValues { SubtaskCount(active: $0.unset, total: $0.total) }
     }
 }

@@ -118,7 +118,21 @@ extension TaskQuery {
         descriptor.searchText = search
         descriptor.fetchLimit = limit
         descriptor.fetchOffset = offset == 0 ? nil : offset
+        // Everything the predicates capture is in the query and the account, except the
+        // moments of the views that depend on the time: those are translated every time.
+        if scope != .today, scope != .overdue {
+            var shape = self
+            shape.limit = nil
+            shape.offset = 0
+            descriptor.translationKey = TranslationKey(accountID: accountID, query: shape)
+        }
         return descriptor
+    }
+
+    /// What makes two descriptors of `descriptor(accountID:now:calendar:)` equal.
+    private struct TranslationKey: Hashable {
+        let accountID: UUID
+        let query: TaskQuery
     }
 
     /// Due in the past and not completed; an all-day task once its day is over.

@@ -80,18 +80,32 @@ public struct ListRecordJSON: JSONWritable {
 /// Task records as a value that writes itself into a response tree.
 public struct TaskRecordJSON: JSONWritable {
     let tasks: [TaskItem]
+    /// Records kept by a `TaskRecordCache`, written instead of `tasks` when given.
+    let cached: [TaskRecordCache.Entry]?
     let isArray: Bool
     let context: RecordContext
 
-    public init(_ task: TaskItem, _ context: RecordContext) { (tasks, isArray, self.context) = ([task], false, context) }
-    public init(array tasks: [TaskItem], _ context: RecordContext) { (self.tasks, isArray, self.context) = (tasks, true, context) }
+    public init(_ task: TaskItem, _ context: RecordContext) { (tasks, cached, isArray, self.context) = ([task], nil, false, context) }
+    public init(array tasks: [TaskItem], _ context: RecordContext) { (self.tasks, cached, isArray, self.context) = (tasks, nil, true, context) }
+    /// The records of `records`, as an array or (`isArray` false, one record) an object.
+    public init(records: TaskRecords, isArray: Bool = true, _ context: RecordContext) {
+        (tasks, cached, self.isArray, self.context) = ([], records.entries, isArray, context)
+    }
 
     public func writeJSON(into output: inout JSONOutput) {
-        output.bytes.reserveCapacity(output.bytes.count + 640 * tasks.count)
+        let count = cached?.count ?? tasks.count
+        output.bytes.reserveCapacity(output.bytes.count + 640 * count)
         if isArray { output.bytes.append(UInt8(ascii: "[")) }
-        for (index, task) in tasks.enumerated() {
-            if index > 0 { output.comma() }
-            TaskRecord.write(task, context, into: &output)
+        if let cached {
+            for (index, entry) in cached.enumerated() {
+                if index > 0 { output.comma() }
+                TaskRecord.write(entry, context, into: &output)
+            }
+        } else {
+            for (index, task) in tasks.enumerated() {
+                if index > 0 { output.comma() }
+                TaskRecord.write(task, context, into: &output)
+            }
         }
         if isArray { output.bytes.append(UInt8(ascii: "]")) }
     }

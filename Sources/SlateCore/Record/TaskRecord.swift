@@ -138,7 +138,7 @@ public enum TaskRecord {
     }
 
     /// `{"alerts":` for the first key, `,"created":` for the others.
-    private static let keyBytes: [[UInt8]] = fields.enumerated().map { index, field in
+    static let keyBytes: [[UInt8]] = fields.enumerated().map { index, field in
         Array(((index == 0 ? "{" : ",") + "\"" + field.name + "\":").utf8)
     }
     private static let activeKey = Array("{\"active\":".utf8)

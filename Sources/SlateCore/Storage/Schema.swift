@@ -76,7 +76,9 @@ extension TaskItem: PersistentModel {
             CountIndex("by_state", on: ["accountID", "isCompleted"]),
             CountIndex("by_list_state", on: ["accountID", "listID", "isCompleted"]),
         ],
-        partition: "accountID"
+        partition: "accountID",
+        // A task leaving its list is recorded, so that a CalDAV sync of that list reports it gone.
+        group: "listID"
     )
 }
 
@@ -92,7 +94,8 @@ extension TaskItem {
 public enum SlateSchema {
     public static let version = 2
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
-                                                         CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self]
+                                                         CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self,
+                                                         CalendarSyncMark.self, CalendarOccurrence.self]
         + alertModels
     public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts]
     /// What several nodes on one PostgreSQL database share that a single server on a file

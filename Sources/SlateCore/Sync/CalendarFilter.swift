@@ -80,30 +80,30 @@ public struct CalendarFilter: Sendable {
         guard let roots = try? ICalendarText.parse(data) else { return false }
         let found = roots.filter { $0.name == root.name }
         if root.isNotDefined { return found.isEmpty }
-        return found.contains { matches($0, root, calendar: calendar) }
+        return found.contains { matches($0, root, calendar: calendar, zones: CalendarTimeZones($0)) }
     }
 
-    private func matches(_ component: ICalendarComponent, _ filter: Component, calendar: Calendar) -> Bool {
-        if let range = filter.timeRange, !CalendarTimeRange.overlaps(component, range, calendar: calendar) { return false }
-        for property in filter.properties where !matches(component.properties(property.name), property, calendar: calendar) {
+    private func matches(_ component: ICalendarComponent, _ filter: Component, calendar: Calendar, zones: CalendarTimeZones) -> Bool {
+        if let range = filter.timeRange, !CalendarTimeRange.overlaps(component, range, calendar: calendar, zones: zones) { return false }
+        for property in filter.properties where !matches(component.properties(property.name), property, calendar: calendar, zones: zones) {
             return false
         }
         for child in filter.components {
             let found = component.components.filter { $0.name == child.name }
             if child.isNotDefined {
                 if !found.isEmpty { return false }
-            } else if !found.contains(where: { matches($0, child, calendar: calendar) }) {
+            } else if !found.contains(where: { matches($0, child, calendar: calendar, zones: zones) }) {
                 return false
             }
         }
         return true
     }
 
-    private func matches(_ properties: [ICalendarProperty], _ filter: Property, calendar: Calendar) -> Bool {
+    private func matches(_ properties: [ICalendarProperty], _ filter: Property, calendar: Calendar, zones: CalendarTimeZones) -> Bool {
         if filter.isNotDefined { return properties.isEmpty }
         return properties.contains { property in
             if let range = filter.timeRange {
-                guard let (date, _) = try? VTodoContent.date(property, calendar: calendar),
+                guard let (date, _) = try? VTodoContent.date(property, calendar: calendar, zones: zones),
                       range.start.map({ date >= $0 }) ?? true, range.end.map({ date < $0 }) ?? true else { return false }
             }
             if let match = filter.textMatch, !match.matches(ICalendarText.unescape(property.value)) { return false }
@@ -121,11 +121,12 @@ public struct CalendarFilter: Sendable {
 /// RFC 4791 §9.9: when a VTODO overlaps a time range, from whichever of DTSTART,
 /// DURATION, DUE, COMPLETED and CREATED it has.
 enum CalendarTimeRange {
-    static func overlaps(_ component: ICalendarComponent, _ range: CalendarFilter.TimeRange, calendar: Calendar) -> Bool {
+    static func overlaps(_ component: ICalendarComponent, _ range: CalendarFilter.TimeRange, calendar: Calendar,
+                         zones: CalendarTimeZones = .none) -> Bool {
         let start = range.start ?? .distantPast
         let end = range.end ?? .distantFuture
         func date(_ name: String) -> Date? {
-            component.property(name).flatMap { try? VTodoContent.date($0, calendar: calendar).0 }
+            component.property(name).flatMap { try? VTodoContent.date($0, calendar: calendar, zones: zones).0 }
         }
         guard component.name == "VTODO" else {
             // Other components (VALARM): by their start, if any.

@@ -43,4 +43,8 @@ public enum CalendarLimits {
     public static let maximumNameLength = 255
     /// The most components (VTODOs with their overrides and alarms) in one object.
     public static let maximumComponents = 1000
+    /// How many of an account's changes a sync token may be behind: an older token is
+    /// refused (403 `valid-sync-token`, the client syncs from scratch), and the names of
+    /// resources deleted before that are forgotten.
+    public static let syncHistory = 10_000
 }

@@ -19,8 +19,56 @@ extension Slate {
     /// The objects of a collection, without their text.
     public func calendarObjects(in collection: CalendarCollectionID) throws -> [CalendarObject] {
         let tasks = try revisionedTasks(TaskQuery(scope: collection.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
-        let rows = try calendarResources()
-        return tasks.map { CalendarObject(name: rows[$0.model.id]?.name ?? Self.defaultName($0.model.id), task: $0.model, revision: $0.revision, stored: rows[$0.model.id]) }
+        let context = makeContext()
+        let rows = try calendarResources(of: tasks.map(\.model.id), in: context)
+        let series = try occurrencesBySeries(in: context)
+        guard !series.isEmpty else {
+            return tasks.map { CalendarObject(name: rows[$0.model.id]?.name ?? Self.defaultName($0.model.id), task: $0.model, revision: $0.revision, stored: rows[$0.model.id]) }
+        }
+        let revisions = Dictionary(tasks.map { ($0.model.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
+        // Occurrences are served inside their series' resource while the series exists.
+        let owned = Set(series.filter { revisions[$0.key] != nil || (try? context.model(TaskItem.self, id: $0.key)) != nil }
+            .values.joined().map(\.id))
+        return try tasks.filter { !owned.contains($0.model.id) }.map { task in
+            let revision = try seriesRevision(task.revision, series[task.model.id] ?? [], known: revisions, in: context)
+            return CalendarObject(name: rows[task.model.id]?.name ?? Self.defaultName(task.model.id), task: task.model,
+                                  revision: revision, stored: rows[task.model.id])
+        }
+    }
+
+    /// A series' entity tag: the newest revision among its task and its occurrences' tasks,
+    /// so that a change in Slate to an occurrence (served in the series' bytes) moves it.
+    func seriesRevision(_ revision: Int, _ occurrences: [CalendarOccurrence], known: [UUID: Int] = [:], in context: ModelContext) throws -> Int {
+        var newest = revision
+        for occurrence in occurrences {
+            if let known = known[occurrence.id] {
+                newest = max(newest, known)
+            } else if let read = try context.revisioned(TaskItem.self, id: occurrence.id) {
+                newest = max(newest, read.revision)
+            }
+        }
+        return newest
+    }
+
+    /// True when `id` is an occurrence served inside a series' resource that exists.
+    func isServedInSeries(_ id: UUID, in context: ModelContext) throws -> Bool {
+        guard let row = try context.model(CalendarOccurrence.self, id: id) else { return false }
+        return try context.model(TaskItem.self, id: row.seriesID) != nil
+    }
+
+    /// The stored resources of these tasks by task id (by id, in chunks of 500: a listing
+    /// reads its own collection's rows, not the whole account's).
+    func calendarResources(of ids: [UUID], in context: ModelContext) throws -> [UUID: CalendarResource] {
+        let accountID = self.accountID
+        var rows: [UUID: CalendarResource] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            for row in try context.fetch(FetchDescriptor<CalendarResource>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
+                rows[row.id] = row
+            }
+        }
+        return rows
     }
 
     /// The account's stored resources by task id.
@@ -41,12 +89,14 @@ extension Slate {
         for row in rows {
             if let found = try context.revisioned(TaskItem.self, id: row.id), found.model.accountID == accountID,
                found.model.listID == collection.listID {
-                return CalendarObject(name: name, task: found.model, revision: found.revision, stored: row)
+                let revision = try seriesRevision(found.revision, try occurrences(ofSeries: row.id, in: context), in: context)
+                return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
             }
         }
         guard name.hasSuffix(".ics"), let id = UUID(uuidString: String(name.dropLast(4))),
               let found = try context.revisioned(TaskItem.self, id: id), found.model.accountID == accountID,
-              found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil
+              found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
+              !(try isServedInSeries(id, in: context))
         else { return nil }
         return CalendarObject(name: name, task: found.model, revision: found.revision, stored: nil)
     }
@@ -61,7 +111,23 @@ extension Slate {
         guard let body = try makeContext().model(CalendarResourceBody.self, id: stored.id) else {
             return Data(VTodoRendering.fresh(object.task, uid: stored.uid, parentUID: parentUID, calendar: calendar).utf8)
         }
-        return VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+        let data = body.isUnchanged(object.task) ? body.data
+            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+        return try rewritingOccurrences(data, of: object.task.id)
+    }
+
+    /// The series' bytes with each occurrence changed in Slate since the client stored it
+    /// rewritten in its override (only the changed lines). An occurrence deleted in Slate
+    /// keeps the override as the client stored it.
+    func rewritingOccurrences(_ data: Data, of seriesID: UUID) throws -> Data {
+        let context = makeContext()
+        var data = data
+        for row in try occurrences(ofSeries: seriesID, in: context) {
+            guard let task = try context.model(TaskItem.self, id: row.id) else { continue }
+            data = VTodoRendering.rewrite(data, basis: row.basis, task: task, parentUID: nil, calendar: calendar,
+                                          occurrence: row.recurrenceKey)
+        }
+        return data
     }
 
     /// The calendar object as text, for XML answers: the bytes, with folds that split a
@@ -90,12 +156,16 @@ extension Slate {
 
     /// Deletes the object (and, as everywhere in Slate, its subtasks). With `ifMatch`,
     /// refuses unless the object's revision is that one.
-    public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil) throws {
+    public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil, history: Int = CalendarLimits.syncHistory) throws {
         if let ifMatch, ifMatch != object.revision {
             throw CalendarObjectError.preconditionFailed("The resource changed since revision \(ifMatch) (it is at \(object.revision)).")
         }
+        // A series goes with the occurrences its resource holds (as the client deletes them).
+        let context = makeContext()
+        let occurrences = try occurrences(ofSeries: object.task.id, in: context)
+        let owned = try occurrences.filter { try context.model(TaskItem.self, id: $0.id) != nil }.map(\.id)
         do {
-            try deleteTasks([object.task.id], expectedRevision: object.revision)
+            try deleteTasks([object.task.id] + owned, expectedRevision: owned.isEmpty ? object.revision : nil)
         } catch SlateError.conflict {
             throw CalendarObjectError.preconditionFailed("The resource changed while it was being deleted.")
         }
@@ -103,6 +173,8 @@ extension Slate {
         if object.stored != nil {
             let context = makeContext(undo: false)
             context.delete(CalendarResourceBody.self, id: object.task.id)
+            for occurrence in occurrences { context.delete(CalendarOccurrence.self, id: occurrence.id) }
+            try pruneRemovedNames(in: context, history: history)
             try translatingErrors { try context.save() }
         }
     }

@@ -16,8 +16,10 @@ extension Slate {
     /// - Parameters:
     ///   - mustCreate: `If-None-Match: *`: refuse when the resource exists.
     ///   - expectedRevision: `If-Match`: refuse unless the resource exists at this revision.
+    ///   - history: how many changes back sync tokens reach (see `CalendarLimits.syncHistory`).
     public func storeCalendarObject(_ data: Data, named name: String, in collection: CalendarCollectionID,
-                                    mustCreate: Bool = false, expectedRevision: Int? = nil) throws -> CalendarStoreResult {
+                                    mustCreate: Bool = false, expectedRevision: Int? = nil,
+                                    history: Int = CalendarLimits.syncHistory) throws -> CalendarStoreResult {
         guard Self.isValidSegment(name) else {
             throw CalendarObjectError.forbidden("A resource name is 1 to \(CalendarLimits.maximumNameLength) bytes without '/'; got '\(name.prefix(80))'.")
         }
@@ -44,6 +46,11 @@ extension Slate {
             target = other   // the same task, moved to this list by its client
         }
 
+        if let target, isCompletionMove(from: target.model, to: content) {
+            try keepCompletedCopy(of: target.model, in: context)
+        } else if target == nil {
+            try replaceKeptCopy(with: content, in: collection.listID, context: context)
+        }
         var task: TaskItem
         if let target {
             task = target.model
@@ -80,6 +87,7 @@ extension Slate {
         } else {
             task.parentID = nil
         }
+        try applyOverrides(content, to: &task, isNew: target == nil, in: context)
         task.due = task.due.map(Timestamp.truncatedToMilliseconds)
         task.modified = now
 
@@ -101,6 +109,7 @@ extension Slate {
         context.upsert(CalendarResource(id: task.id, accountID: accountID, name: name, uid: content.uid, parentUID: content.parentUID))
         context.upsert(CalendarResourceBody(id: task.id, accountID: accountID, data: data, basis: task))
         try adoptWaitingChildren(of: task, uid: content.uid, in: context)
+        try pruneRemovedNames(in: context, history: history)
         do {
             try translatingErrors { try context.save(undoLabel: "Sync “\(task.title)”") }
         } catch SlateError.conflict {

@@ -18,7 +18,8 @@ extension Slate {
     /// The changes of `collection` after `token` (nil: everything, for a first sync), at
     /// most `limit` objects. Reads the account's change feed, so the cost follows the
     /// number of changes, not the size of the collection.
-    public func calendarChanges(in collection: CalendarCollectionID, since token: Int?, limit: Int? = nil) throws -> CalendarChanges {
+    public func calendarChanges(in collection: CalendarCollectionID, since token: Int?, limit: Int? = nil,
+                                history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
         guard let token else {
             let objects = try calendarObjects(in: collection).sorted { $0.revision < $1.revision }
@@ -27,9 +28,19 @@ extension Slate {
         guard token >= 0, token <= current else {
             throw CalendarObjectError.invalidSyncToken("The sync token \(token) was not handed out by this server; sync again from scratch.")
         }
+        guard current - token <= history else {
+            throw CalendarObjectError.invalidSyncToken(
+                "The sync token \(token) is older than the last \(history) changes this server keeps for sync; sync again from scratch.")
+        }
         let feed = try changes(since: token)
         let context = makeContext()
         let accountID = self.accountID
+        // Where each task that left a list since the token was at the token: its first departure.
+        var left: [UUID: UUID?] = [:]
+        for departure in try context.departures(of: TaskItem.self, since: token, partition: accountID) where left[departure.id] == nil {
+            left[departure.id] = .some(departure.group)
+        }
+        func wasHere(_ id: UUID) -> Bool { left[id].map { $0 == collection.listID } ?? false }
         var changed: [CalendarObject] = []
         var removed: [String] = []
         var rows: [UUID: CalendarResource] = [:]
@@ -39,21 +50,51 @@ extension Slate {
             rows[id] = found
             return found
         }
+        var series: Set<UUID> = []
         for task in feed.tasks {
-            let stored = try row(task.id)
-            let name = stored?.name ?? Self.defaultName(task.id)
-            guard task.listID == collection.listID else {
-                removed.append(name)
+            if let occurrence = try context.model(CalendarOccurrence.self, id: task.id),
+               try context.model(TaskItem.self, id: occurrence.seriesID) != nil {
+                // Served in its series' bytes: the series changed.
+                series.insert(occurrence.seriesID)
                 continue
             }
-            guard let read = try context.revisioned(TaskItem.self, id: task.id), read.model.accountID == accountID else { continue }
-            changed.append(CalendarObject(name: name, task: read.model, revision: read.revision, stored: stored))
+            guard task.listID == collection.listID else {
+                // Gone from here only if it was here at the token; changes in other lists are theirs.
+                if wasHere(task.id) { removed.append(try row(task.id)?.name ?? Self.defaultName(task.id)) }
+                continue
+            }
+            series.insert(task.id)
         }
-        for id in feed.deletedTaskIDs {
+        for id in series {
+            guard let read = try context.revisioned(TaskItem.self, id: id), read.model.accountID == accountID,
+                  read.model.listID == collection.listID else { continue }
+            let revision = try seriesRevision(read.revision, try occurrences(ofSeries: id, in: context), in: context)
+            changed.append(CalendarObject(name: try row(id)?.name ?? Self.defaultName(id), task: read.model,
+                                          revision: revision, stored: try row(id)))
+        }
+        for id in feed.deletedTaskIDs where wasHere(id) || left[id] == nil {
+            // A deletion without a departure was made before departures were recorded: reported everywhere.
             removed.append(try row(id)?.name ?? Self.defaultName(id))
         }
         changed.sort { $0.revision < $1.revision }
         return page(changed, removed: removed, current: max(current, feed.revision), floor: token, limit: limit)
+    }
+
+    /// Forgets the names of resources whose tasks were deleted more than `history` changes
+    /// ago (a sync token that old is refused, so no client can ask for them any more).
+    /// Runs inside a CalDAV write, in its context; at most once per 100 revisions.
+    func pruneRemovedNames(in context: ModelContext, history: Int = CalendarLimits.syncHistory) throws {
+        let horizon = try revision() - history
+        let accountID = self.accountID
+        let mark = try context.model(CalendarSyncMark.self, id: accountID)?.prunedThrough ?? 0
+        guard horizon - mark >= 100 else { return }
+        for departure in try context.departures(of: TaskItem.self, since: mark, through: horizon, partition: accountID) {
+            guard try context.model(TaskItem.self, id: departure.id) == nil,
+                  try context.model(CalendarResource.self, id: departure.id) != nil else { continue }
+            context.delete(CalendarResource.self, id: departure.id)
+            if try context.model(CalendarResourceBody.self, id: departure.id) != nil { context.delete(CalendarResourceBody.self, id: departure.id) }
+        }
+        context.upsert(CalendarSyncMark(id: accountID, accountID: accountID, prunedThrough: horizon))
     }
 
     /// At most `limit` objects, cut between two revisions so that the token resumes exactly

@@ -27,6 +27,10 @@ struct VTodoContent {
     /// The time alarms (VALARM) as alerts; acknowledged and location alarms are not among
     /// them, and an alarm Slate cannot read is left to the client (its bytes are kept).
     var alerts: [TaskAlert] = []
+    /// DTSTART, when it reads: the start an occurrence's RECURRENCE-ID names.
+    var start: Date?
+    /// The VTODOs with RECURRENCE-ID: occurrences changed on their own (Thunderbird, jtx Board).
+    var overrides: [VTodoOverride] = []
 
     /// Reads `data`, or throws `CalendarObjectError` naming what is wrong.
     static func read(_ data: Data, calendar: Calendar) throws -> VTodoContent {
@@ -57,10 +61,25 @@ struct VTodoContent {
         guard todos.allSatisfy({ $0.property("UID")?.value == uid }) else {
             throw CalendarObjectError.invalidData("Every VTODO of one calendar object must have the same UID (\(uid)).")
         }
-        return try content(of: master, uid: uid, calendar: calendar)
+        let zones = CalendarTimeZones(root)
+        var content = try content(of: master, uid: uid, calendar: calendar, zones: zones)
+        for todo in todos where todo.property("RECURRENCE-ID") != nil {
+            let property = todo.property("RECURRENCE-ID")!
+            let (occurrence, isDay) = try date(property, calendar: calendar, zones: zones)
+            var own = try self.content(of: todo, uid: uid, calendar: calendar, zones: zones)
+            if todo.property("SUMMARY") == nil { own.title = content.title }
+            if todo.property("DUE") == nil, let due = content.due {
+                // The occurrence's due: its start moved as the master's due is from the master's start.
+                own.due = occurrence.addingTimeInterval(due.timeIntervalSince(content.start ?? due))
+                own.isAllDay = content.isAllDay
+            }
+            content.overrides.append(VTodoOverride(key: VTodoOverride.key(occurrence, isDay: isDay, calendar: calendar),
+                                                   occurrence: occurrence, content: own))
+        }
+        return content
     }
 
-    private static func content(of todo: ICalendarComponent, uid: String, calendar: Calendar) throws -> VTodoContent {
+    private static func content(of todo: ICalendarComponent, uid: String, calendar: Calendar, zones: CalendarTimeZones) throws -> VTodoContent {
         func invalid(_ property: ICalendarProperty, _ rule: String) -> CalendarObjectError {
             .invalidData("\(property.name) (line \(property.line)) \(rule); got '\(property.value.prefix(80))'.")
         }
@@ -90,11 +109,11 @@ struct VTodoContent {
         var due: Date?
         var isAllDay = false
         if let property = todo.property("DUE") {
-            (due, isAllDay) = try date(property, calendar: calendar)
+            (due, isAllDay) = try date(property, calendar: calendar, zones: zones)
         }
         let status = todo.property("STATUS")?.value.trimmingCharacters(in: .whitespaces).uppercased()
         let completedProperty = todo.property("COMPLETED")
-        let completed = try completedProperty.map { try date($0, calendar: calendar).0 }
+        let completed = try completedProperty.map { try date($0, calendar: calendar, zones: zones).0 }
         let isCompleted = status.map { $0 == "COMPLETED" || $0 == "CANCELLED" } ?? (completed != nil)
 
         let categories = todo.properties("CATEGORIES")
@@ -114,15 +133,17 @@ struct VTodoContent {
             parentUID: parent.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
             recurrence: todo.property("RRULE").flatMap(recurrence), order: order,
             isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" },
-            alerts: (try? ICalendarAlarms.alerts(in: todo, due: due) { try date($0, calendar: calendar).0 }) ?? [])
+            alerts: (try? ICalendarAlarms.alerts(in: todo, due: due) { try date($0, calendar: calendar, zones: zones).0 }) ?? [],
+            start: todo.property("DTSTART").flatMap { try? date($0, calendar: calendar, zones: zones).0 })
     }
 
     /// The title of a VTODO without a SUMMARY (Slate's titles are never blank).
     static let untitled = "Untitled"
 
-    /// A DATE or DATE-TIME value: the start of the day (all-day) or the moment. A TZID
-    /// Foundation does not know reads as floating time in `calendar`'s zone.
-    static func date(_ property: ICalendarProperty, calendar: Calendar) throws -> (Date, Bool) {
+    /// A DATE or DATE-TIME value: the start of the day (all-day) or the moment. A TZID is
+    /// read as `CalendarTimeZones` says (a known zone, else the object's VTIMEZONE, else
+    /// refused); a time without TZID or Z is floating, read in `calendar`'s zone.
+    static func date(_ property: ICalendarProperty, calendar: Calendar, zones: CalendarTimeZones = .none) throws -> (Date, Bool) {
         let value = property.value.trimmingCharacters(in: .whitespaces)
         if property.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.contains("T")) {
             guard let day = BasicDate.parseDay(value, calendar: calendar) else {
@@ -130,15 +151,17 @@ struct VTodoContent {
             }
             return (day, true)
         }
-        var local = calendar
-        if let tzid = property.parameter("TZID"), !value.uppercased().hasSuffix("Z"),
-           let zone = TimeZone(identifier: tzid.hasPrefix("/") ? String(tzid.dropFirst()) : tzid) {
-            local = BasicDate.calendar(in: zone)
-        }
-        guard let moment = BasicDate.parseMoment(value, local: local) else {
+        guard BasicDate.parseMoment(value, local: calendar) != nil else {
             throw CalendarObjectError.invalidData("\(property.name) (line \(property.line)) is not a date-time (YYYYMMDDTHHMMSS, Z for UTC); got '\(value.prefix(40))'.")
         }
-        return (moment, false)
+        if let tzid = property.parameter("TZID"), !value.uppercased().hasSuffix("Z") {
+            guard let moment = zones.moment(value, tzid: tzid) else {
+                throw CalendarObjectError.invalidData("\(property.name) (line \(property.line)) names the time zone '\(tzid.prefix(80))', "
+                    + "which is neither a zone this server knows (such as Europe/Paris) nor defined by a VTIMEZONE in the object.")
+            }
+            return (moment, false)
+        }
+        return (BasicDate.parseMoment(value, local: calendar)!, false)
     }
 
     /// `FREQ=WEEKLY;INTERVAL=2` → every 2 weeks. Rules Slate cannot hold (hourly, an
@@ -152,5 +175,21 @@ struct VTodoContent {
         guard let frequency = parts["FREQ"].flatMap({ Recurrence.Frequency(rawValue: $0.lowercased()) }) else { return nil }
         let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
         return (1...1000).contains(interval) ? Recurrence(frequency, interval: interval) : nil
+    }
+}
+
+/// One occurrence of a repeating VTODO changed on its own: a VTODO of the same UID with a
+/// RECURRENCE-ID (Thunderbird and jtx Board complete an occurrence this way).
+struct VTodoOverride {
+    /// The RECURRENCE-ID as a key that survives re-encoding: `20261208` for a date,
+    /// `20261208T090000Z` (UTC) for a moment.
+    var key: String
+    /// The start of the occurrence it replaces.
+    var occurrence: Date
+    /// Its own fields (a missing SUMMARY is the master's).
+    var content: VTodoContent
+
+    static func key(_ date: Date, isDay: Bool, calendar: Calendar) -> String {
+        isDay ? BasicDate.formatDay(date, calendar: calendar) : BasicDate.formatUTC(date)
     }
 }

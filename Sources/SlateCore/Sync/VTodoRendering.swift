@@ -50,6 +50,9 @@ enum VTodoRendering {
         for field in Field.allCases {
             text += lines(field, task: task, parentUID: parentUID, zone: nil, calendar: calendar).joined()
         }
+        for alarm in ICalendarAlarms.components(for: task, calendar: calendar) {
+            text += alarm.map { ICalendarText.line($0.name, $0.parameters, $0.value) }.joined()
+        }
         return text + "END:VTODO\r\nEND:VCALENDAR\r\n"
     }
 
@@ -98,13 +101,52 @@ enum VTodoRendering {
         }
     }
 
+    /// A digest of every field the rendering compares (and the alerts): equal stamps mean
+    /// the stored bytes need no rewrite. FNV-1a over the fields' text.
+    static func stamp(_ task: TaskItem) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01B3
+        }
+        add(task.title)
+        add(task.notes)
+        add(String(task.priority.rawValue))
+        add(task.due.map { String($0.timeIntervalSinceReferenceDate) } ?? "-")
+        add(task.isAllDay ? "d" : "t")
+        add(task.isCompleted ? "c" : "o")
+        add(task.completedAt.map { String($0.timeIntervalSinceReferenceDate) } ?? "-")
+        task.tags.forEach(add)
+        add(task.parentID?.uuidString ?? "-")
+        add(task.recurrence?.storageValue ?? "-")
+        add(String(task.order))
+        add(task.isFlagged ? "f" : "u")
+        task.alerts.forEach { add($0.text) }
+        return String(hash, radix: 16)
+    }
+
+    /// The fields an occurrence's override carries (its repeat, parent, order and flag are the series').
+    static let occurrenceFields: [Field] = [.title, .notes, .priority, .due, .completion, .tags]
+
     /// `data` with the lines of every field in which `task` differs from `basis` rewritten
-    /// in the main VTODO (the one without RECURRENCE-ID); every other byte is kept.
-    static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar) -> Data {
-        let changed = Field.allCases.filter { $0.differs(basis, task) }
-        guard !changed.isEmpty else { return data }
+    /// in the main VTODO (the one without RECURRENCE-ID), or with `occurrence` (a
+    /// `VTodoOverride.key`) in that override; every other byte is kept.
+    static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar,
+                        occurrence: String? = nil) -> Data {
+        let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task) }
+        let alarmsChanged = occurrence == nil && basis.alerts != task.alerts
+        guard !changed.isEmpty || alarmsChanged else { return data }
         let lines = ContentLines(data)
-        guard let body = lines.mainTodo() else { return data }
+        let found: [Int]?
+        if let occurrence {
+            found = overrideOrdinal(data, key: occurrence, calendar: calendar).flatMap { ordinal in
+                let bodies = lines.todoBodies()
+                return bodies.indices.contains(ordinal) ? bodies[ordinal] : nil
+            }
+        } else {
+            found = lines.mainTodo()
+        }
+        guard let body = found else { return data }
         let crlf = data.firstRange(of: Data([0x0D, 0x0A])) != nil
         var edits: [(at: Int, remove: [Int], insert: [String])] = []
         for field in changed {
@@ -122,7 +164,20 @@ enum VTodoRendering {
             if !crlf { new = new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
             edits.append((remove.first ?? (body.last ?? 0) + 1, remove, new))
         }
+        if alarmsChanged { edits += VTodoAlarms.edits(data, lines: lines, task: task, calendar: calendar, crlf: crlf) }
         return lines.applying(edits)
+    }
+
+    /// The position among the object's VTODOs of the override whose RECURRENCE-ID has `key`.
+    static func overrideOrdinal(_ data: Data, key: String, calendar: Calendar) -> Int? {
+        guard let roots = try? ICalendarText.parse(data), let root = roots.first else { return nil }
+        let zones = CalendarTimeZones(root)
+        let todos = root.components.filter { $0.name == "VTODO" }
+        return todos.firstIndex { todo in
+            guard let property = todo.property("RECURRENCE-ID"),
+                  let (date, isDay) = try? VTodoContent.date(property, calendar: calendar, zones: zones) else { return false }
+            return VTodoOverride.key(date, isDay: isDay, calendar: calendar) == key
+        }
     }
 
     /// Calendar bytes as text: when a fold splits a UTF-8 character, that line is
@@ -188,7 +243,14 @@ struct ContentLines {
     /// The indexes of the direct property lines of the main VTODO (between its BEGIN and
     /// END, not inside a VALARM); nil when there is none.
     func mainTodo() -> [Int]? {
-        var candidate: [Int]?
+        let bodies = todoBodies()
+        return bodies.first { !$0.contains(where: { names[$0] == "RECURRENCE-ID" }) } ?? bodies.first
+    }
+
+    /// The direct property lines of every VTODO, in order (a VTODO without properties: its
+    /// BEGIN line, after which new lines go).
+    func todoBodies() -> [[Int]] {
+        var bodies: [[Int]] = []
         var index = 0
         while index < raw.count {
             if names[index] == "BEGIN", value(index) == "VTODO" {
@@ -199,13 +261,12 @@ struct ContentLines {
                     if depths[end] == depth, names[end] != "BEGIN" { body.append(end) }
                     end += 1
                 }
-                if !body.contains(where: { names[$0] == "RECURRENCE-ID" }) { return body.isEmpty ? [index] : body }
-                if candidate == nil { candidate = body }
+                bodies.append(body.isEmpty ? [index] : body)
                 index = end
             }
             index += 1
         }
-        return candidate
+        return bodies
     }
 
     /// Line `index` unfolded, as text.
@@ -235,8 +296,7 @@ struct ContentLines {
     func timeZone(_ index: Int) -> TimeZone? {
         let head = head(index)
         guard let range = head.range(of: ";TZID=", options: .caseInsensitive) else { return nil }
-        let id = head[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        return TimeZone(identifier: id.hasPrefix("/") ? String(id.dropFirst()) : id)
+        return CalendarTimeZones.knownZone(String(head[range.upperBound...].prefix { $0 != ";" }))
     }
 
     /// The bytes with lines removed and new ones inserted where each edit says.

@@ -34,6 +34,31 @@ enum ICalendarAlarms {
         return alarms
     }
 
+    /// The alert one VALARM is, or nil for one Slate does not model (acknowledged, by place).
+    static func alert(of alarm: ICalendarComponent, due: Date?, moment: (ICalendarProperty) throws -> Date) throws -> TaskAlert? {
+        guard let trigger = alarm.property("TRIGGER"), alarm.property("ACKNOWLEDGED") == nil,
+              alarm.property("X-APPLE-PROXIMITY") == nil
+        else { return nil }
+        let value = trigger.value.trimmingCharacters(in: .whitespaces)
+        guard value.uppercased() != appleLocationSentinel else { return nil }
+        let at = ImportError.Location.line(trigger.line)
+        if let rule = alarm.property("X-SLATE-ALERT"), let alert = try? TaskAlert(parsing: rule.value), due != nil {
+            return alert
+        } else if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || !value.uppercased().contains("P") {
+            return TaskAlert(.at(Timestamp.truncatedToMilliseconds(try moment(trigger))))
+        }
+        guard let seconds = BasicDate.parseDuration(value) else {
+            throw ImportError(at, field: "TRIGGER", "TRIGGER has an invalid duration '\(value)'")
+        }
+        // Relative to the start has no Slate form: read it against the due date, as
+        // Slate has no start date. After the due date becomes the moment it fires.
+        guard let due else {
+            throw ImportError(at, field: "TRIGGER", "TRIGGER '\(value)' is relative to a due date and the task has none")
+        }
+        if seconds <= 0, -seconds <= TaskAlert.maximumLead { return TaskAlert(.beforeDue(seconds: -seconds)) }
+        return TaskAlert(.at(due.addingTimeInterval(Double(seconds))))
+    }
+
     /// Apple's trigger for alarms that fire by place, not by time.
     static let appleLocationSentinel = "19760401T005545Z"
 
@@ -41,31 +66,7 @@ enum ICalendarAlarms {
     static func alerts(in todo: ICalendarComponent, due: Date?, moment: (ICalendarProperty) throws -> Date) throws -> [TaskAlert] {
         var alerts: [TaskAlert] = []
         for alarm in todo.components where alarm.name == "VALARM" {
-            guard let trigger = alarm.property("TRIGGER"), alarm.property("ACKNOWLEDGED") == nil,
-                  alarm.property("X-APPLE-PROXIMITY") == nil
-            else { continue }
-            let value = trigger.value.trimmingCharacters(in: .whitespaces)
-            guard value.uppercased() != appleLocationSentinel else { continue }
-            let at = ImportError.Location.line(trigger.line)
-            if let rule = alarm.property("X-SLATE-ALERT"), let alert = try? TaskAlert(parsing: rule.value), due != nil {
-                alerts.append(alert)
-            } else if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || !value.uppercased().contains("P") {
-                alerts.append(TaskAlert(.at(Timestamp.truncatedToMilliseconds(try moment(trigger)))))
-            } else {
-                guard let seconds = BasicDate.parseDuration(value) else {
-                    throw ImportError(at, field: "TRIGGER", "TRIGGER has an invalid duration '\(value)'")
-                }
-                // Relative to the start has no Slate form: read it against the due date, as
-                // Slate has no start date. After the due date becomes the moment it fires.
-                guard let due else {
-                    throw ImportError(at, field: "TRIGGER", "TRIGGER '\(value)' is relative to a due date and the task has none")
-                }
-                if seconds <= 0, -seconds <= TaskAlert.maximumLead {
-                    alerts.append(TaskAlert(.beforeDue(seconds: -seconds)))
-                } else {
-                    alerts.append(TaskAlert(.at(due.addingTimeInterval(Double(seconds)))))
-                }
-            }
+            if let alert = try alert(of: alarm, due: due, moment: moment) { alerts.append(alert) }
         }
         do {
             return try TaskAlert.validated(alerts, hasDue: due != nil, field: "VALARM")

@@ -48,6 +48,8 @@ final class ConnectionWatch: Sendable {
     private let state = Mutex(State())
     /// Connections closed early, for tests and logs.
     let evictions = Atomic(0)
+    /// Open streams whose client may hang up while they wait for their next chunk.
+    let hangUps = HangUpWatch()
 
     init(configuration: HTTPServer.Configuration) {
         headerTimeout = configuration.headerTimeout
@@ -98,10 +100,19 @@ final class ConnectionWatch: Sendable {
 
     /// The library closed the connection (its socket is closed after this returns).
     func closed(_ connection: OpaquePointer) {
+        hangUps.forget(UInt64(Self.key(connection)))
         state.withLock { state in
             guard let tracked = state.connections.removeValue(forKey: Self.key(connection)) else { return }
             if !tracked.evicted { state.live -= 1 }
         }
+    }
+
+    /// Calls `hungUp` once, at once, if the client of this connection (an open stream)
+    /// closes it.
+    func watchHangUp(_ connection: OpaquePointer, _ hungUp: @escaping @Sendable () -> Void) {
+        let key = Self.key(connection)
+        guard let socket = state.withLock({ $0.connections[key]?.socket }) else { return }
+        hangUps.watch(UInt64(key), socket: socket, hungUp: hungUp)
     }
 
     /// Closes every waiting connection past its deadline.
@@ -131,7 +142,11 @@ final class ConnectionWatch: Sendable {
         }
         thread.name = "slate-connection-watch"
         thread.start()
+        hangUps.start()
     }
 
-    func stop() { state.withLock { $0.stopped = true } }
+    func stop() {
+        state.withLock { $0.stopped = true }
+        hangUps.stop()
+    }
 }

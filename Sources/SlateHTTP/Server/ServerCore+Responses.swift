@@ -45,7 +45,11 @@ extension ServerCore {
             let pump = StreamPump(source: chunks, connection: ConnectionHandle(pointer: connection),
                                   heartbeat: isEventStream ? configuration.sseHeartbeat : nil, core: self)
             made = makeStreamResponse(pump)
-            if made != nil { pump.start(ended: !register(pump)) }
+            if made != nil {
+                pump.start(ended: !register(pump))
+                // A client that goes is noticed now, not by the next event or heartbeat.
+                if isEventStream { watch.watchHangUp(connection) { pump.clientWentAway() } }
+            }
         }
         guard let made else { return nil }
         for (name, value) in headers where !Self.isLibraryOwned(name) {

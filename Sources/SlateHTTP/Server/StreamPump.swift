@@ -110,6 +110,19 @@ final class StreamPump: Sendable {
         MHD_resume_connection(connection.pointer)
     }
 
+    /// The client closed its end: nothing more can reach it. The stream ends with an error
+    /// and the connection is resumed, so the library closes it (and reports it completed)
+    /// now rather than at the next write.
+    func clientWentAway() {
+        state.withLock { state in
+            state.buffer = []
+            state.failed = true
+            state.finished = true
+            state.task?.cancel()
+            wake(&state)
+        }
+    }
+
     /// The content reader, on the library's thread: copies up to `capacity` bytes, ends the
     /// stream, or suspends the connection until there is something to send.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

@@ -8,13 +8,30 @@ struct APIContext: Sendable {
     let container: BoardStore
     /// The account a request acts for; throws 401 when it is not authenticated.
     let authenticate: @Sendable (Request) async throws -> UUID
+    /// The same check, made on the database thread the caller is already on (a reader, or
+    /// the writer inside its group); nil when only `authenticate` is known. With it, a
+    /// request costs one hop off the cooperative pool, not one for the credential, one for
+    /// the account's zone and one for the work.
+    let identify: (@Sendable (Request) throws -> UUID)?
     let clock: @Sendable () -> Date
     /// Each account's list names, for naming tasks' lists without reading every list per request.
     let listNames = ListNames()
     /// Totals of task queries, for `GET /tasks` pages.
     let taskCounts = TaskCounts()
+    /// Each account's default zone, and calendars by zone.
+    let zones = RequestZones()
+    /// Tasks' records by revision, for the reads of `GET /tasks` and `GET /tasks/{id}`.
+    let records = TaskRecordCache()
     /// Alerts for the account's open pages, sent on its live event streams.
     let pageAlerts = PageAlerts()
+
+    init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
+         identify: (@Sendable (Request) throws -> UUID)? = nil, clock: @escaping @Sendable () -> Date) {
+        self.container = container
+        self.authenticate = authenticate
+        self.identify = identify
+        self.clock = clock
+    }
 
     /// The header in which a client names its IANA time zone: quick entry and due phrases
     /// ("fri 5pm") are read in it, and all-day dates are days of it.
@@ -23,19 +40,41 @@ struct APIContext: Sendable {
     /// The task board of the request's account, in the client's time zone when it sends
     /// `X-Slate-Time-Zone`, else in the account's default zone, else in the server's.
     func slate(for request: Request) async throws -> Slate {
+        if identify != nil {
+            return try await BoardThreads.shared.read { try container.boardSnapshot { try self.slateHere(for: request) } }
+        }
         let accountID = try await authenticate(request)
-        let zone: TimeZone
+        return try await BoardThreads.shared.read { try self.slateHere(for: request, accountID: accountID) }
+    }
+
+    /// Runs `body` for the request's account on a reader thread, with the credential check
+    /// and the account's zone in the same hop and the same snapshot as the reads of `body`.
+    func read<T: Sendable>(_ request: Request, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
+        guard identify != nil else { return try await slate(for: request).read(body) }
+        return try await BoardThreads.shared.read { try container.boardSnapshot { try body(try self.slateHere(for: request)) } }
+    }
+
+    /// Runs the change `body` for the request's account in the next group commit, the
+    /// credential checked on the writer thread as part of it. Returns once it is durable.
+    func write<T: Sendable>(_ request: Request, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
+        guard identify != nil else { return try await slate(for: request).write(body) }
+        return try await BoardThreads.shared.write(to: container) { try body(try self.slateHere(for: request)) }
+    }
+
+    /// The request's `Slate`, on a database thread (blocking reads allowed).
+    private func slateHere(for request: Request, accountID known: UUID? = nil) throws -> Slate {
+        let accountID = try known ?? identify!(request)
+        let calendar: Calendar
         if let name = request.headers[Self.timeZoneHeader] {
             do {
-                zone = try TimeZones.zone(named: name, field: Self.timeZoneHeader)
+                calendar = try zones.calendar(named: name, field: Self.timeZoneHeader)
             } catch let error as SlateError {
                 throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
         } else {
-            let container = self.container
-            zone = try await BoardThreads.shared.read { try domain { try AccountDirectory(container: container).timeZone(of: accountID) } }
+            calendar = try domain { try zones.defaultCalendar(of: accountID, in: container) }
         }
-        return Slate(container: container, accountID: accountID, calendar: TimeZones.calendar(in: zone), clock: clock)
+        return Slate(container: container, accountID: accountID, calendar: calendar, clock: clock)
     }
 
     /// The names of the account's lists by id, read again only after a commit touched lists.
@@ -131,5 +170,38 @@ final class TaskCounts: Sendable {
             if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
             cache[Key(accountID: accountID, query: query)] = (stamp, total)
         }
+    }
+}
+
+/// Calendars for requests: each account's default zone, read again only after a commit
+/// touched accounts, and one calendar per zone name instead of one per request.
+final class RequestZones: Sendable {
+    private let defaults = Mutex<[UUID: (stamp: Int, calendar: Calendar)]>([:])
+    private let named = Mutex<[String: Calendar]>([:])
+
+    /// The calendar of the zone a client named, or the error naming `field`.
+    func calendar(named name: String, field: String) throws -> Calendar {
+        if let calendar = named.withLock({ $0[name] }) { return calendar }
+        let calendar = TimeZones.calendar(in: try TimeZones.zone(named: name, field: field))
+        named.withLock { named in
+            if named.count >= 512 { named.removeAll(keepingCapacity: true) }
+            named[name] = calendar
+        }
+        return calendar
+    }
+
+    /// The calendar of the account's default zone (the server's when it has none).
+    func defaultCalendar(of accountID: UUID, in container: BoardStore) throws -> Calendar {
+        let directory = AccountDirectory(container: container)
+        let stamp = try directory.credentialsStamp()
+        if let stamp, let entry = defaults.withLock({ $0[accountID] }), entry.stamp == stamp { return entry.calendar }
+        let calendar = TimeZones.calendar(in: try directory.timeZone(of: accountID))
+        if let stamp {
+            defaults.withLock { defaults in
+                if defaults.count >= 4096 { defaults.removeAll(keepingCapacity: true) }
+                defaults[accountID] = (stamp, calendar)
+            }
+        }
+        return calendar
     }
 }

@@ -21,8 +21,7 @@ struct BoardController {
 
     /// `POST /tasks/batch {"action": "complete|reopen|flag|unflag|delete|move", "ids": [...], "before": id}`
     @Sendable func batch(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: ["action", "ids", "before"])
             let action = try body.requiredString("action")
             guard let given = try body.uuids("ids").value, !given.isEmpty, given.count <= Vocabulary.maximumBatchSize else {
@@ -73,8 +72,7 @@ struct BoardController {
 
     /// `POST /tasks/clear-completed {"listId": id|null}`
     @Sendable func clearCompleted(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: ["listId"])
             let listID = try body.uuid("listId").value
             if let listID { try reference("listId") { _ = try slate.list(id: listID) } }
@@ -87,8 +85,7 @@ struct BoardController {
     /// even after other changes (409 when a later one touched the same tasks or lists);
     /// without `change`, the account's latest change.
     @Sendable func undo(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: ["change"])
             let label: String?
             if let change = try body.integer("change").value {
@@ -104,8 +101,7 @@ struct BoardController {
     }
 
     @Sendable func redo(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let label = try domain { try slate.redo() }
             return context.stamped(context.json(["redone": label.map { $0 as Any } ?? NSNull()]), by: slate)
         }
@@ -120,16 +116,14 @@ struct BoardController {
     }
 
     @Sendable func stats(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             return context.json(PublicJSON.statistics(try domain { try slate.statistics() }, calendar: slate.calendar))
         }
     }
 
     /// `GET /changes?since=REV`: upserted tasks and lists, deleted ids, and the revision to pass next.
     @Sendable func changes(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let sinceText = request.queryValue("since") ?? "0"
             guard let since = Int(sinceText), since >= 0 else {
                 throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
@@ -158,8 +152,7 @@ struct BoardController {
 
     /// `GET /export?format=json|ics|todotxt|taskwarrior`
     @Sendable func export(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let name = request.queryValue("format") ?? "json"
             guard let format = TransferFormat(rawValue: name) else {
                 throw HTTPError(.badRequest, code: "invalid_parameter", message: "'format' must be json, ics, todotxt or taskwarrior; got '\(name)'.", field: "format")

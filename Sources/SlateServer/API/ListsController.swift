@@ -16,8 +16,7 @@ struct ListsController {
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let sort = try request.queryValue("sort").map { value -> ListSort in
                 guard let sort = ListSort(rawValue: value) else {
                     throw HTTPError(.badRequest, code: "invalid_parameter", message: "'sort' must be manual or name; got '\(value)'.", field: "sort")
@@ -30,15 +29,13 @@ struct ListsController {
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             return try response(for: try context.id(request), slate: slate)
         }
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: ["name", "color", "icon"])
             let list = try domain {
                 try slate.createList(name: try body.requiredString("name"), color: try body.string("color").value, icon: try body.string("icon").value)
@@ -50,8 +47,7 @@ struct ListsController {
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             let body = try JSONBody(request, allowed: ["name", "color", "icon"])
@@ -72,8 +68,7 @@ struct ListsController {
 
     /// `DELETE /lists/:id?tasks=keep|delete` — the caller must say what happens to the tasks.
     @Sendable func delete(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             guard let choice = request.queryValue("tasks").flatMap(ListDeletion.init(rawValue:)) else {
                 throw HTTPError(.badRequest, code: "invalid_parameter",
@@ -87,8 +82,7 @@ struct ListsController {
 
     /// `POST /lists/:id/move {"before": id|null}`
     @Sendable func move(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             let body = try JSONBody(request, allowed: ["before"])
             let before = try body.uuid("before").value

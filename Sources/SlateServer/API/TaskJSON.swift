@@ -16,5 +16,12 @@ struct TaskJSON: JSONWritable {
         record = TaskRecordJSON(array: tasks, RecordContext(listNames: listNames, now: now, calendar: calendar, subtaskCounts: subtaskCounts))
     }
 
+    /// Records of a cached read (`Slate.tasks(_:records:)`), as an array or one object.
+    init(records: TaskRecords, isArray: Bool = true, listNames: [UUID: String], now: Date, calendar: Calendar,
+         subtaskCounts: [UUID: SubtaskCount] = [:]) {
+        record = TaskRecordJSON(records: records, isArray: isArray,
+                                RecordContext(listNames: listNames, now: now, calendar: calendar, subtaskCounts: subtaskCounts))
+    }
+
     func writeJSON(into output: inout JSONOutput) { record.writeJSON(into: &output) }
 }

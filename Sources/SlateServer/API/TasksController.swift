@@ -19,17 +19,20 @@ struct TasksController {
 
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
     @Sendable func list(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let lists = try context.listNames(slate)
             var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
             let limit = query.limit ?? 50
             query.limit = limit
-            let page = try domain { try slate.tasks(query) }
-            let total = try context.count(query, slate)
+            let records = try domain { try slate.tasks(query, records: context.records) }
+            let page = records.tasks
+            // A page short of its limit is the last one: its end is the total, no count needed
+            // (a fresh search is usually such a page). An empty page past the end says nothing.
+            let total = page.count < limit && (!page.isEmpty || query.offset == 0)
+                ? query.offset + page.count : try context.count(query, slate)
             let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
             return context.json([
-                "tasks": TaskJSON(array: page, listNames: lists, now: slate.now, calendar: slate.calendar,
+                "tasks": TaskJSON(records: records, listNames: lists, now: slate.now, calendar: slate.calendar,
                                   subtaskCounts: try domain { try slate.subtaskCounts(of: page.map(\.id)) }),
                 "total": total,
                 "nextCursor": next ?? NSNull(),
@@ -39,16 +42,19 @@ struct TasksController {
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
-            let found = try domain { try slate.task(id: try context.id(request)) }
-            return try representation(found.model, revision: found.revision, slate: slate)
+        return try await context.read(request) { slate in
+            let id = try context.id(request)
+            let found = try domain { try slate.task(id: id, records: context.records) }
+            let lists = try context.listNames(slate)
+            let counts = try domain { try slate.subtaskCounts(of: [id]) }
+            return context.json(TaskJSON(records: found.records, isArray: false, listNames: lists, now: slate.now,
+                                         calendar: slate.calendar, subtaskCounts: counts),
+                                etag: ETag.revision(found.revision))
         }
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
             try input.checkReferences(slate)
             let task = try domain { try slate.addRevisionedTask(try input.draft()) }
@@ -59,8 +65,7 @@ struct TasksController {
     }
 
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let parent = try domain { try slate.task(id: try context.id(request)) }.model
             let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
             try input.checkReferences(slate)
@@ -73,8 +78,7 @@ struct TasksController {
     }
 
     @Sendable func subtasks(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let parent = try domain { try slate.task(id: try context.id(request)) }.model
             let children = try domain { try slate.tasks(TaskQuery(parentID: parent.id, sort: .manual)) }
             let lists = try context.listNames(slate)
@@ -84,8 +88,7 @@ struct TasksController {
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
@@ -101,8 +104,7 @@ struct TasksController {
     }
 
     @Sendable func delete(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             do {
@@ -116,8 +118,7 @@ struct TasksController {
 
     /// `POST /tasks/parse {"text": "…"}`: what a quick-entry line means, without saving.
     @Sendable func parse(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let body = try JSONBody(request, allowed: ["text"])
             let text = try body.requiredString("text")
             let entry: QuickEntry

@@ -5,26 +5,53 @@ import SlateCore
 /// payloads): the delivery id (the same on every attempt), the task, when it was due to
 /// fire, whether it is late, whether an earlier attempt may have arrived (`repeat`: drop it
 /// if you have its id), whether it is a test alert (`test`: nothing to act on), and the
-/// address that opens the task in the web app.
+/// address that opens the task in the web app. Keys in alphabetical order.
+///
+/// Written by hand: `JSONSerialization` with sorted keys took a tenth of the server's time
+/// while 10,000 alerts went out (bench/alerts); the shape is fixed and small.
 enum AlertPayload {
-    static func object(_ alert: FiredAlert) -> [String: Any] {
+    static func data(_ alert: FiredAlert) -> Data {
         let task = alert.task
-        return [
-            "repeat": alert.mayBeRepeat,
-            "test": alert.isTest,
-            "id": alert.deliveryID.uuidString.lowercased(),
-            "taskId": task.id.uuidString.lowercased(),
-            "number": task.number,
-            "title": task.title,
-            "due": task.due.map { task.isAllDay ? Timestamp.formatDay($0, calendar: alert.calendar) : Timestamp.format($0) } ?? NSNull(),
-            "isAllDay": task.isAllDay,
-            "fireAt": Timestamp.format(alert.fireAt),
-            "late": alert.isLate,
-            "url": alert.isTest ? "/?view=settings" : "/?task=\(task.id.uuidString.lowercased())",
-        ]
+        let id = task.id.uuidString.lowercased()
+        var json = "{"
+        var first = true
+        func member(_ key: String, _ value: String) {
+            json += (first ? "\"" : ",\"") + key + "\":" + value
+            first = false
+        }
+        let due = task.due.map { task.isAllDay ? Timestamp.formatDay($0, calendar: alert.calendar) : Timestamp.format($0) }
+        member("due", due.map(string) ?? "null")
+        member("fireAt", string(Timestamp.format(alert.fireAt)))
+        member("id", string(alert.deliveryID.uuidString.lowercased()))
+        member("isAllDay", task.isAllDay ? "true" : "false")
+        member("late", alert.isLate ? "true" : "false")
+        member("number", String(task.number))
+        member("repeat", alert.mayBeRepeat ? "true" : "false")
+        member("taskId", string(id))
+        member("test", alert.isTest ? "true" : "false")
+        member("title", string(task.title))
+        member("url", string(alert.isTest ? "/?view=settings" : "/?task=" + id))
+        json += "}"
+        return Data(json.utf8)
     }
 
-    static func data(_ alert: FiredAlert) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object(alert), options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    /// A JSON string: quotes, backslashes and control characters escaped, the rest as is
+    /// (UTF-8), `/` unescaped.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

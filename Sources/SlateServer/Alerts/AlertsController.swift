@@ -21,8 +21,7 @@ struct AlertsController {
 
     /// `GET /alerts`: the next alert of each active task, soonest first (at most 100).
     @Sendable func upcoming(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             let upcoming = try domain { try slate.upcomingAlerts(limit: 100) }
             return context.json(["alerts": upcoming.map { alert in
                 ["taskId": alert.task.id.uuidString.lowercased(), "number": alert.task.number, "title": alert.task.title,
@@ -32,8 +31,7 @@ struct AlertsController {
     }
 
     @Sendable func settings(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in context.json(Self.json(try domain { try slate.alertSettings() })) }
+        return try await context.read(request) { slate in context.json(Self.json(try domain { try slate.alertSettings() })) }
     }
 
     /// `PATCH /alerts/settings`: any of the fields; `webhookURL: null` removes the webhook
@@ -41,8 +39,7 @@ struct AlertsController {
     /// as does `newWebhookSecret: true`: a new secret is in this answer only (`webhookSecret`),
     /// never shown again (other answers have null).
     @Sendable func updateSettings(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: Self.settingsFields)
             var settings = try domain { try slate.alertSettings() }
             for (field, keyPath) in [("timedDefaults", \AlertSettings.timedDefaults), ("allDayDefaults", \.allDayDefaults)] {
@@ -82,8 +79,7 @@ struct AlertsController {
     /// `POST /alerts/test`: a test alert through every channel and device of the account,
     /// sent by the scheduler within moments (`202`, with the made-up task's id).
     @Sendable func sendTest(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             _ = try JSONBody(request, allowed: [])
             let id = try domain { try slate.requestTestAlert() }
             return context.json(["taskId": id.uuidString.lowercased(), "title": TestAlert.title], status: HTTPStatus(202, "Accepted"))
@@ -92,8 +88,7 @@ struct AlertsController {
 
     /// `POST /tasks/{id}/snooze {"until": "10m" | "1h" | "tomorrow" | ISO moment}`.
     @Sendable func snooze(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             let text = try JSONBody(request, allowed: ["until"]).requiredString("until")
             let until = try domain { try slate.snoozeMoment(text) }
@@ -104,8 +99,7 @@ struct AlertsController {
 
     /// `POST /tasks/{id}/dismiss`: the alerts due so far are done.
     @Sendable func dismiss(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let id = try context.id(request)
             try domain { try slate.dismissAlert(taskID: id) }
             return context.json(["taskId": id.uuidString.lowercased(), "snoozedUntil": NSNull()])

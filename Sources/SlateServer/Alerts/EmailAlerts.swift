@@ -2,6 +2,7 @@ import CCurl
 import Dispatch
 import Foundation
 import SlateCore
+import Synchronization
 
 /// Where and how email alerts are sent: `slate serve --smtp-url smtp[s]://host[:port]
 /// --smtp-from ADDRESS`, with credentials from a file or the environment.
@@ -35,6 +36,12 @@ public struct SMTPConfiguration: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw SlateError.invalid(field: "smtp-credentials", message: "Cannot read the SMTP credentials file.")
         }
+        return try credentials(fromText: text)
+    }
+
+    /// The user and password in a credentials file's text (`user:password`, or the user
+    /// and the password on two lines).
+    public static func credentials(fromText text: String) throws -> (String, String) {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         if lines.count >= 2 { return (lines[0], lines[1]) }
         if let line = lines.first, let colon = line.firstIndex(of: ":") {
@@ -48,6 +55,10 @@ public struct SMTPConfiguration: Sendable {
 /// through the operator's SMTP server (libcurl). The Message-ID is the delivery id, the
 /// same on every attempt. A server that refuses or cannot be reached is retried.
 ///
+/// Messages go over `connections` connections kept open between messages (each on its own
+/// thread; a connection idle for a minute is opened again): one TCP connection, EHLO and
+/// STARTTLS per connection rather than per message.
+///
 /// What email can guarantee: SMTP has no way to ask "did you already take this message?",
 /// so a kill in the instant between the server's acceptance (`250` after `DATA`) and the
 /// scheduler's record of it sends the mail again at the next start — the same Message-ID,
@@ -57,16 +68,23 @@ public final class EmailAlerts: AlertChannel {
     public let name = "email"
     let configuration: SMTPConfiguration
     private let container: BoardStore
-    /// libcurl calls block: they run here, one at a time, never on Swift's cooperative pool.
-    private let queue = DispatchQueue(label: "slate.alerts.smtp")
+    private let connections: [SMTPConnection]
+    private let nextConnection = Atomic(0)
 
-    public init(configuration: SMTPConfiguration, container: BoardStore) {
+    /// Simultaneous connections to the SMTP server.
+    public static let defaultConnections = 4
+
+    public init(configuration: SMTPConfiguration, container: BoardStore, connections: Int = EmailAlerts.defaultConnections) {
         _ = Self.curlReady
         self.configuration = configuration
         self.container = container
+        self.connections = (0..<max(1, connections)).map { SMTPConnection(index: $0) }
     }
 
     private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// Twice the connections: one message on each, one waiting.
+    public var concurrentSends: Int { connections.count * 2 }
 
     public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] {
         settings.email == nil ? [] : [name]
@@ -80,15 +98,36 @@ public final class EmailAlerts: AlertChannel {
         }
         guard let to = settings.email else { throw PermanentDeliveryFailure("the account has no email address any more") }
         let message = EmailMessage(alert: alert, from: configuration.from, to: to, listName: listName, publicURL: configuration.publicURL).text
-        let configuration = self.configuration
+        let index = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue % connections.count
+        try await connections[index].send(message, to: to, configuration: configuration)
+    }
+}
+
+/// One open connection to the SMTP server: a libcurl handle used only on its own queue.
+///
+/// `@unchecked Sendable`: the handle is touched only by blocks on `queue`, a serial queue,
+/// so no two threads use it at once; it is freed in `deinit`, when no block can run.
+final class SMTPConnection: @unchecked Sendable {
+    /// libcurl calls block: they run here, never on Swift's cooperative pool.
+    private let queue: DispatchQueue
+    private let handle: UnsafeMutableRawPointer?
+
+    init(index: Int) {
+        queue = DispatchQueue(label: "slate.alerts.smtp.\(index)")
+        handle = slate_smtp_open()
+    }
+
+    deinit { slate_smtp_close(handle) }
+
+    func send(_ message: String, to: String, configuration: SMTPConfiguration) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
+            queue.async { [self] in
                 var error = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
                 var response = 0
                 let bytes = Array(message.utf8)
                 let result = bytes.withUnsafeBufferPointer { buffer in
                     buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
-                        slate_smtp_send(configuration.url, configuration.username, configuration.password, "<\(configuration.from)>",
+                        slate_smtp_send(self.handle, configuration.url, configuration.username, configuration.password, "<\(configuration.from)>",
                                         "<\(to)>", pointer, bytes.count, configuration.requireTLS ? 1 : 0, 20, &error, &response)
                     }
                 }

@@ -14,6 +14,9 @@ public final class PageAlerts: AlertChannel {
 
     public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] { [name] }
 
+    /// Handing an event to open streams does not wait on the network.
+    public var concurrentSends: Int { 64 }
+
     public func deliver(_ alert: FiredAlert) async throws {
         let event = ServerSentEvent(event: "alert", data: String(decoding: AlertPayload.data(alert), as: UTF8.self))
         let listeners = streams.withLock { Array(($0[alert.accountID] ?? [:]).values) }

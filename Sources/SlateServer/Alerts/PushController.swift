@@ -23,16 +23,14 @@ struct PushController {
     }
 
     @Sendable func devices(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.read { slate in
+        return try await context.read(request) { slate in
             context.json(["devices": try domain { try slate.pushSubscriptions() }.map(Self.json)])
         }
     }
 
     /// `{"endpoint", "p256dh", "auth", "label"}` (the subscription's `toJSON()` keys, flattened).
     @Sendable func add(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             let body = try JSONBody(request, allowed: ["endpoint", "p256dh", "auth", "label"])
             let device = try domain {
                 try slate.addPushSubscription(endpoint: try body.requiredString("endpoint"), p256dh: try body.requiredString("p256dh"),
@@ -43,8 +41,7 @@ struct PushController {
     }
 
     @Sendable func remove(_ request: Request) async throws -> Response {
-        let slate = try await context.slate(for: request)
-        return try await slate.write { slate in
+        return try await context.write(request) { slate in
             try domain { try slate.removePushSubscription(try context.id(request)) }
             return Response(status: .noContent)
         }

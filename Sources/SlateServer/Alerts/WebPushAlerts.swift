@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,6 +17,8 @@ public final class WebPushAlerts: AlertChannel {
     private let subject: String
     private let session: URLSession
     private let log: @Sendable (String) -> Void
+    /// VAPID headers by push service origin, and when to make a new one.
+    private let tokens = Mutex<[String: (header: String, renewAt: Date)]>([:])
 
     /// Loads the VAPID key, making and storing one on the first start.
     public init(container: BoardStore, subject: String, log: @escaping @Sendable (String) -> Void) throws {
@@ -62,8 +65,7 @@ public final class WebPushAlerts: AlertChannel {
         // repeat sent after an interrupted attempt never reaches the device twice while it
         // is offline; the service worker shows it under the same tag (replacing, not adding).
         request.setValue(Self.topic(alert.deliveryID), forHTTPHeaderField: "Topic")
-        request.setValue(try WebPushCrypto.vapidAuthorization(endpoint: endpoint, key: key, subject: subject, now: Date()),
-                         forHTTPHeaderField: "Authorization")
+        request.setValue(try authorization(for: endpoint), forHTTPHeaderField: "Authorization")
         let (_, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         switch status {
@@ -77,6 +79,22 @@ public final class WebPushAlerts: AlertChannel {
         default:
             throw WebhookFailure(status: status)
         }
+    }
+
+    /// The VAPID header for the push service at `endpoint`, made once per service and hour:
+    /// the token is valid for 12 hours (`exp`), and signing it for every message was a few
+    /// percent of sending one.
+    private func authorization(for endpoint: URL) throws -> String {
+        let now = Date()
+        let origin = "\(endpoint.scheme ?? "")://\(endpoint.host ?? "")" + (endpoint.port.map { ":\($0)" } ?? "")
+        if let cached = tokens.withLock({ $0[origin] }), now < cached.renewAt { return cached.header }
+        let header = try WebPushCrypto.vapidAuthorization(endpoint: endpoint, key: key, subject: subject, now: now)
+        tokens.withLock { tokens in
+            // Push services are few (one per browser maker); the cache stays small.
+            if tokens.count > 64 { tokens.removeAll() }
+            tokens[origin] = (header, now.addingTimeInterval(3600))
+        }
+        return header
     }
 
     /// The delivery id as a push topic: 32 characters of the URL-safe base64 alphabet.

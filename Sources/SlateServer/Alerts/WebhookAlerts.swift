@@ -28,6 +28,9 @@ public final class WebhookAlerts: AlertChannel {
         settings.webhookURL == nil ? [] : [name]
     }
 
+    /// Each account's webhook is another receiver, often a small one (a Raspberry Pi).
+    public var concurrentSends: Int { 16 }
+
     public func deliver(_ alert: FiredAlert) async throws {
         let container = self.container
         let settings = try await BoardThreads.shared.read {

@@ -15,8 +15,8 @@ import Synchronization
 /// request; an expired session or token: checked every ``credentialCheckInterval``).
 struct EventsController {
     let context: APIContext
-    /// Every stream of the same commit sends the same event: it is encoded once per API.
-    let recentEvents = EventCache()
+    /// Every open stream of this API, fed from one subscription to the board's changes.
+    let hub: EventHub
     let streams: StreamQuota
 
     /// How often an open stream checks that its credential still works (it may expire).
@@ -27,6 +27,7 @@ struct EventsController {
 
     init(context: APIContext, streamsPerAccount: Int = EventsController.streamsPerAccount) {
         self.context = context
+        hub = EventHub(container: context.container)
         streams = StreamQuota(limit: streamsPerAccount)
     }
 
@@ -38,56 +39,49 @@ struct EventsController {
         let slate = try await context.slate(for: request)
         let accountID = slate.accountID
         let streams = self.streams
-        let authenticate = context.authenticate
-        let changes = context.container.boardChanges()
-        let current = try await slate.read { slate in try domain { try slate.revision() } }
         guard streams.open(accountID) else {
             throw HTTPError(.tooManyRequests, code: "too_many_streams",
                             message: "This account has \(streams.limit) live event streams open already; close one (a tab or an app) first.",
                             headers: ["Retry-After": "5"])
         }
-        let resumeFrom = request.headers["Last-Event-ID"].flatMap { Int($0) }
-        let recentEvents = self.recentEvents
+        let authenticate = context.authenticate
+        let (output, continuation) = AsyncStream.makeStream(of: Data.self)
+        let listener = EventListener(accountID: accountID, output: continuation) { (try? await authenticate(request)) == accountID }
+        let hub = self.hub
+        // Listening before the revision is read: a change committed in between is held
+        // by the listener and sent after the hello, not lost.
+        hub.add(listener)
+        let current: Int
+        do {
+            current = try await slate.read { slate in try domain { try slate.revision() } }
+        } catch {
+            hub.remove(listener)
+            streams.close(accountID)
+            throw error
+        }
+        // hello (and sync) first, whatever comes next.
+        var frames = ServerSentEvent(id: String(current), event: "hello", data: Self.json(["revision": current]), retry: 2000).encoded
+        if let resumeFrom = request.headers["Last-Event-ID"].flatMap({ Int($0) }), resumeFrom < current {
+            frames += ServerSentEvent(id: String(current), event: "sync", data: Self.json(["since": resumeFrom, "revision": current])).encoded
+        }
+        listener.open(at: current, with: frames)
+        // Alerts for this account's open pages go out on the same stream.
         let alerts = context.pageAlerts.subscribe(accountID)
-        let stream = AsyncStream<ServerSentEvent> { continuation in
-            // hello (and sync) first, whatever comes next.
-            continuation.yield(ServerSentEvent(id: String(current), event: "hello", data: Self.json(["revision": current]), retry: 2000))
-            if let resumeFrom, resumeFrom < current {
-                continuation.yield(ServerSentEvent(id: String(current), event: "sync",
-                                                   data: Self.json(["since": resumeFrom, "revision": current])))
-            }
-            // Alerts for this account's open pages go out on the same stream.
-            let alertRelay = Task { for await alert in alerts { continuation.yield(alert) } }
-            let relay = Task {
-                for await change in changes {
-                    if change.touchesAccounts, (try? await authenticate(request)) != accountID { break }
-                    guard change.concerns(account: accountID) else { continue }
-                    if change.isResync {
-                        // A resync names no account's revision: the account's current one.
-                        let revision = (try? await slate.read { slate in try slate.revision() }) ?? current
-                        continuation.yield(Self.resyncEvent(revision: revision))
-                        continue
-                    }
-                    guard let revision = change.revision(for: accountID), revision > current else { continue }
-                    continuation.yield(recentEvents.event(for: change, revision: revision))
-                }
-                continuation.finish()
-            }
-            // A session or token that expires makes no commit: check it now and then too.
-            let expiry = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.credentialCheckInterval)
-                    if !Task.isCancelled, (try? await authenticate(request)) != accountID { continuation.finish() }
-                }
-            }
-            continuation.onTermination = { _ in
-                relay.cancel()
-                alertRelay.cancel()
-                expiry.cancel()
-                streams.close(accountID)
+        let alertRelay = Task { for await alert in alerts { listener.send(alert.encoded) } }
+        // A session or token that expires makes no commit: check it now and then too.
+        let expiry = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.credentialCheckInterval)
+                if !Task.isCancelled, (try? await authenticate(request)) != accountID { listener.finish() }
             }
         }
-        return Response.eventStream(stream)
+        continuation.onTermination = { _ in
+            hub.remove(listener)
+            alertRelay.cancel()
+            expiry.cancel()
+            streams.close(accountID)
+        }
+        return Response(status: .ok, headers: Response.eventStreamHeaders, body: .stream(output))
     }
 
     /// The `resync` event: this stream fell too far behind and must read everything again,

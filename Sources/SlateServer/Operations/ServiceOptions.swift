@@ -11,6 +11,9 @@ public struct ServiceOptions: Sendable {
     public var metrics: MetricsRegistry? = nil
     /// Send `Strict-Transport-Security` (served over TLS, by Slate or a proxy).
     public var strictTransportSecurity = false
+    /// How many live event streams (`GET /api/v1/events`) one account may keep open at
+    /// once: past it, 429. A bound on what one account can make the server hold.
+    public var streamsPerAccount = 16
     /// The schema version `/readyz` expects the file to have.
     public var schemaVersion: Int = SlateSchema.version
 

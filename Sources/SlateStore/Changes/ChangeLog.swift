@@ -108,6 +108,28 @@ enum ChangeLog {
             [.text(table), .text(id), .integer(Int64(revision)), partition.map(DatabaseValue.text) ?? .null])
     }
 
+    /// Records that row `id` left group `group` (nil: the row had no group) at `revision`.
+    static func recordDeparture(table: String, id: String, partition: String?, group: DatabaseValue, revision: Int,
+                                in database: Database) throws {
+        try database.execute(
+            "INSERT INTO _slate_departures(table_name, id, partition, group_value, revision) VALUES (?, ?, ?, ?, ?)",
+            [.text(table), .text(id), partition.map(DatabaseValue.text) ?? .null, group, .integer(Int64(revision))])
+    }
+
+    /// The departures of rows of `table` in `partition` after `revision` (and at most
+    /// `through`), oldest first: each row id with the group it left and when.
+    static func departures(table: String, since revision: Int, through: Int?, partition: DatabaseValue,
+                           in database: Database) throws -> [Departure] {
+        try database.rows(
+            "SELECT id, group_value, revision FROM _slate_departures WHERE table_name = ? AND partition = ? AND revision > ? AND revision <= ? ORDER BY revision, seq",
+            [.text(table), partition, .integer(Int64(revision)), .integer(through.map(Int64.init) ?? Int64.max)]
+        ).compactMap { row in
+            UUID.fromDatabaseValue(row["id"]).map {
+                Departure(id: $0, group: UUID.fromDatabaseValue(row["group_value"]), revision: Int.fromDatabaseValue(row["revision"]) ?? 0)
+            }
+        }
+    }
+
     static func forgetDeletion(table: String, id: String, in database: Database) throws {
         try database.execute("DELETE FROM _slate_tombstones WHERE table_name = ? AND id = ?", [.text(table), .text(id)])
     }

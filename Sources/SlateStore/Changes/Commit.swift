@@ -101,3 +101,12 @@ public struct Revisioned<Model: PersistentModel>: Sendable {
     /// The revision of the row's last change (its partition's, see `Commit.revision(in:)`).
     public let revision: Int
 }
+
+/// A row that left its group (see `ModelSchema.groupColumn`): moved to another, or deleted.
+public struct Departure: Sendable, Hashable {
+    public let id: UUID
+    /// The group it left; nil when it had none.
+    public let group: UUID?
+    /// The partition revision of the change that moved or deleted it.
+    public let revision: Int
+}

@@ -62,10 +62,19 @@ final class CommitNotifier: Sendable {
         }
     }
 
-    /// Hands `commit` to every subscriber. An external commit (a summary of other
-    /// processes' commits, or a resync when they cannot be summed up) passes the
-    /// sequence its look reached as `checkedUpTo`.
+    /// The commits of a group transaction (`ModelContainer.writeTogether`) on this thread,
+    /// held back until the transaction is durable.
+    @TaskLocal static var group: CommitGroup?
+
+    /// Hands `commit` to every subscriber, or, inside a group transaction of this
+    /// notifier's store, holds it until the group has committed. An external commit (a
+    /// summary of other processes' commits, or a resync when they cannot be summed up)
+    /// passes the sequence its look reached as `checkedUpTo`.
     func publish(_ commit: Commit, checkedUpTo: Int? = nil) {
+        if checkedUpTo == nil, let group = Self.group, group.notifier == ObjectIdentifier(self) {
+            group.hold(commit)
+            return
+        }
         let feeds = state.withLock { state -> [CommitFeed] in
             if commit.origin == .external || (commit.origin == .resync && checkedUpTo != nil) {
                 let checked = max(checkedUpTo ?? commit.revision, commit.revision)
@@ -81,6 +90,15 @@ final class CommitNotifier: Sendable {
             return state.subscribers.values.compactMap(\.feed)
         }
         for feed in feeds { feed.push(commit) }
+    }
+
+    /// Forgets revisions reserved by commits that were rolled back after all (a writer of
+    /// a group that failed after its save, or a group whose COMMIT failed).
+    func release(_ commits: [Commit]) {
+        guard !commits.isEmpty else { return }
+        state.withLock { state in
+            for commit in commits { state.ownRevisions.remove(commit.revision) }
+        }
     }
 
     /// Marks everything up to `revision` as known (on open: history is not news; later:
@@ -102,12 +120,44 @@ final class CommitNotifier: Sendable {
                       (state.checkedRevision + 1...revision).allSatisfy(state.ownRevisions.contains)
                 else { return nil }
             }
-            return tables.map { state.tableRevisions[$0] ?? 0 }.max() ?? 0
+            let stamp = tables.map { state.tableRevisions[$0] ?? 0 }.max() ?? 0
+            // A snapshot older than the last reported change to the tables cannot read
+            // what that stamp stands for: what it reads must not be kept under it.
+            return stamp <= revision ? stamp : nil
         }
     }
 
     /// Where to look for other processes' commits: after `since`, skipping `own`.
     func externalWindow() -> (since: Int, own: Set<Int>) {
         state.withLock { ($0.checkedRevision, $0.ownRevisions) }
+    }
+}
+
+/// The commits made inside one group transaction, in order, until it is durable.
+final class CommitGroup: Sendable {
+    /// The notifier of the store whose writer the group holds.
+    let notifier: ObjectIdentifier
+    private let held = Mutex<[Commit]>([])
+
+    init(notifier: CommitNotifier) { self.notifier = ObjectIdentifier(notifier) }
+
+    func hold(_ commit: Commit) { held.withLock { $0.append(commit) } }
+
+    /// How many commits are held: a writer's mark before it runs.
+    var count: Int { held.withLock { $0.count } }
+
+    var commits: [Commit] { held.withLock { $0 } }
+
+    /// Drops the commits held after `mark` (a writer rolled back) and returns them.
+    func drop(after mark: Int) -> [Commit] {
+        held.withLock { held in
+            defer { held.removeSubrange(mark...) }
+            return Array(held[mark...])
+        }
+    }
+
+    /// True when a held commit touched one of `tables`.
+    func touches(_ tables: [String]) -> Bool {
+        held.withLock { held in held.contains { commit in tables.contains { commit.tables[$0] != nil } } }
     }
 }

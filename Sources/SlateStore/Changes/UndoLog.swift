@@ -28,7 +28,7 @@ enum UndoLog {
     }
 
     static func push(_ entry: Entry, onto stack: Stack, partition: String?, revision: Int, limit: Int, in database: Database) throws {
-        let payload = try JSONEncoder().encode(entry)
+        let payload = try entry.encodedJSON()
         let scope = partition.map(DatabaseValue.text) ?? .null
         try database.execute(
             "INSERT INTO _slate_undo(stack, revision, payload, partition) VALUES (?, ?, ?, ?)",

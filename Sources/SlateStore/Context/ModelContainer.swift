@@ -195,9 +195,15 @@ public final class ModelContainer: Sendable {
     ///
     /// Take the stamp before reading what it guards: a commit that lands in between then
     /// changes the next stamp, and the cached value is not used again.
+    ///
+    /// Inside a group transaction (`writeTogether`) that already changed one of the tables,
+    /// nil too: those changes are not committed yet, so no stamp can name them.
     public func changeStamp(of models: [any PersistentModel.Type]) throws -> Int? {
-        let revision = try pool.readStatement { try ChangeLog.currentRevision($0) }
-        return notifier.lastChange(to: models.map { Self.tableName(of: $0) }, storeRevision: revision)
+        let tables = models.map { Self.tableName(of: $0) }
+        if let group = CommitNotifier.group, group.notifier == ObjectIdentifier(notifier), group.touches(tables) { return nil }
+        // One read per snapshot: a request's credential, zone, list names and totals share it.
+        let revision = try pool.oncePerSnapshot { try pool.readStatement { try ChangeLog.currentRevision($0) } }
+        return notifier.lastChange(to: tables, storeRevision: revision)
     }
 
     private static func tableName<Model: PersistentModel>(of model: Model.Type) -> String { Model.schema.tableName }

@@ -19,6 +19,22 @@ extension ModelContext {
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
     }
 
+    /// The ids and revisions of the committed models matching `descriptor`, in its order
+    /// (its limit and offset applied): what a caller that keeps models by revision needs to
+    /// tell which of them it must read again.
+    public func fetchRevisions<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [(id: UUID, revision: Int)] {
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
+        let (sql, arguments) = query.identitySQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        return try container.pool.readStatement { database in
+            var results: [(id: UUID, revision: Int)] = []
+            try database.forEachRow(sql, arguments) { statement in
+                guard let id = statement.uuid(at: 0) else { return }
+                results.append((id, Int(statement.int64(at: 1))))
+            }
+            return results
+        }
+    }
+
     /// The number of committed models matching `descriptor` (limit and offset ignored).
     ///
     /// When the model declares a `CountIndex` on exactly the columns the descriptor fixes
@@ -62,6 +78,39 @@ extension ModelContext {
         }
     }
 
+    /// For each of `values` that rows of `partition` hold in the column at `keyPath`: how
+    /// many such rows there are, and how many of them have the Bool column at `flag` false.
+    /// One grouped, indexed query written directly (no predicate to translate): for counts
+    /// of children by parent, which every page of a tree asks for.
+    public func countChildren<Model: PersistentModel>(
+        _ type: Model.Type, by keyPath: KeyPath<Model, UUID?>, among values: [UUID],
+        partition: some DatabaseValueConvertible, unset flag: KeyPath<Model, Bool>
+    ) throws -> [UUID: (total: Int, unset: Int)] {
+        guard !values.isEmpty else { return [:] }
+        guard let group = Model.schema.column(for: keyPath), let flagColumn = Model.schema.column(for: flag),
+              let partitionColumn = Model.schema.partitionColumn
+        else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        let alias = SelectQuery<Model>.alias
+        let grouped = "\(alias).\(quote(group.name))"
+        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        let flagged = "\(alias).\(quote(flagColumn.name))"
+        // PostgreSQL sums no booleans; its Bool columns are integers too.
+        let unsetCount = container.dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
+        let sql = "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
+            + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
+        let arguments = [partition.databaseValue] + values.map(\.databaseValue)
+        return try container.pool.readStatement { database in
+            var counts: [UUID: (total: Int, unset: Int)] = [:]
+            try database.forEachRow(sql, arguments) { statement in
+                guard let value = statement.uuid(at: 0) else { return }
+                counts[value] = (Int(statement.int64(at: 1)), Int(statement.int64(at: 2)))
+            }
+            return counts
+        }
+    }
+
     /// Models whose id starts with `prefix` (hexadecimal digits and dashes, any case),
     /// at most `limit` of them: for short ids people type.
     public func models<Model: PersistentModel>(_ type: Model.Type, idPrefix prefix: String, limit: Int = 2) throws -> [Model] {
@@ -77,6 +126,21 @@ extension ModelContext {
     /// The model with `id`, or nil.
     public func model<Model: PersistentModel>(_ type: Model.Type, id: UUID) throws -> Model? {
         try revisioned(type, id: id)?.model
+    }
+
+    /// The models with `ids` that exist, with their revisions, in no particular order: one
+    /// indexed query, written directly (no predicate to translate).
+    public func revisioned<Model: PersistentModel>(_ type: Model.Type, ids: [UUID]) throws -> [Revisioned<Model>] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" IN (\(marks))"
+        return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: ids.map(\.databaseValue), in: $0) }
+    }
+
+    /// The revision of the model with `id` (its row's last change), or nil when there is none.
+    public func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) throws -> Int? {
+        let sql = "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
+        return try container.pool.readStatement { try $0.scalar(sql, [id.databaseValue]) }.flatMap(Int.fromDatabaseValue)
     }
 
     /// The model with `id` and its revision, or nil.
@@ -113,6 +177,19 @@ extension ModelContext {
             let deleted = try ChangeLog.deletedIDs(table: table, since: revision, partition: partition.databaseValue, in: database)
             return ChangeSet(upserted: upserted.map(\.model), deleted: deleted,
                              revision: try ChangeLog.currentRevision(partition: UndoLog.scope(partition), in: database))
+        }
+    }
+
+    /// The rows of `partition` that left a group (see `ModelSchema.groupColumn`: moved to
+    /// another, or deleted) after the partition's `revision` and up to `through`, oldest
+    /// first. A row that moved twice appears twice; its first entry names the group it was
+    /// in at `revision`.
+    public func departures<Model: PersistentModel>(
+        of type: Model.Type, since revision: Int, through: Int? = nil, partition: any DatabaseValueConvertible
+    ) throws -> [Departure] {
+        try container.pool.read { database in
+            try ChangeLog.departures(table: Model.schema.tableName, since: revision, through: through,
+                                     partition: partition.databaseValue, in: database)
         }
     }
 

@@ -105,6 +105,12 @@ extension WriteSession {
                 }
             }
             tombstoneTables[table.tableName] = true
+            if let position = table.groupPosition {
+                let group = quote(table.columns[position].name)
+                for row in try database.rows("SELECT \"id\", \(partitionSQL) AS partition, \(group) AS grp FROM \(tableName) WHERE \(inChunk)", [list]) {
+                    try noteDeparture(table, row["id"], partition: String.fromDatabaseValue(row["partition"]), group: row["grp"])
+                }
+            }
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }

@@ -108,6 +108,10 @@ final class WriteSession {
             values[position] = stored[table.columns[position].name]
         }
         notePartition(table, values)
+        if let position = table.groupPosition {
+            let left = stored[table.columns[position].name]
+            if left != values[position] { try noteDeparture(table, id, partition: partitionOf(table, values), group: left) }
+        }
         if let position = table.partitionPosition, case .text(let old) = stored[table.columns[position].name] {
             // A row moved to another partition is a change of the one it left too.
             _ = try revision(for: old)
@@ -188,6 +192,9 @@ final class WriteSession {
                             noteDerived(child, pk: pk, before: { tracked(child, row: before) }, after: tracked(child, row: after))
                         }
                         try note(child, dependent, inserted: false, before: before)
+                        if let position = child.groupPosition, child.columns[position].name == column.name {
+                            try noteDeparture(child, dependent, partition: partition, group: id)
+                        }
                     }
                 case nil:
                     continue
@@ -210,9 +217,11 @@ final class WriteSession {
             }
         }
         let partition = try partitionValue(table, id)
+        let group = table.groupPosition == nil ? nil : try groupValue(table, id)
         try database.execute("DELETE FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id])
         guard database.changesCount == 1 else { return }
         if let stored { noteDerived(table, pk: stored.pk, before: { stored.values }, after: nil) }
+        if let group { try noteDeparture(table, id, partition: partition, group: group) }
         if case .text(let text) = id {
             try ChangeLog.recordDeletion(table: table.tableName, id: text, partition: partition,
                                          revision: try revision(for: partition), in: database)
@@ -255,6 +264,12 @@ final class WriteSession {
             if let partition = partitionOf(table, row: row) { _ = try revision(for: partition) }
         }
         let stamp = try revisionValue(for: partitionOf(table, row: target ?? current))
+        if let position = table.groupPosition, let current {
+            let name = table.columns[position].name
+            if target?[name] != current[name] {
+                try noteDeparture(table, id, partition: partitionOf(table, row: current), group: current[name])
+            }
+        }
         switch (current, target) {
         case (nil, nil):
             return
@@ -312,6 +327,19 @@ final class WriteSession {
         let found = try database.scalar("SELECT 1 FROM _slate_tombstones WHERE table_name = ? LIMIT 1", [.text(table.tableName)]) != nil
         tombstoneTables[table.tableName] = found
         return found
+    }
+
+    /// The group column's value of a stored row (`.null` when absent).
+    private func groupValue(_ table: TableSchema, _ id: DatabaseValue) throws -> DatabaseValue {
+        guard let position = table.groupPosition else { return .null }
+        return try database.scalar("SELECT \(quote(table.columns[position].name)) FROM \(quote(table.tableName)) WHERE \"id\" = ?", [id]) ?? .null
+    }
+
+    /// Records that a row left `group`, under its partition's revision in this commit.
+    func noteDeparture(_ table: TableSchema, _ id: DatabaseValue, partition: String?, group: DatabaseValue) throws {
+        guard case .text(let text) = id else { return }
+        try ChangeLog.recordDeparture(table: table.tableName, id: text, partition: partition, group: group,
+                                      revision: try revision(for: partition), in: database)
     }
 
     /// The row as stored now, with `_pk` and `_rev`, or nil when absent.

@@ -52,4 +52,29 @@ enum ConnectionPool: Sendable {
         case .postgreSQL(let pool): try pool.snapshot(body)
         }
     }
+
+    /// Runs `body` holding the writer connection: every read and write inside it on this
+    /// thread uses it (group commit, `ModelContainer.writeTogether`).
+    func group<T>(_ body: (Database) throws -> T) throws -> T {
+        switch self {
+        case .sqlite(let pool): try pool.group { try body($0) }
+        case .postgreSQL(let pool): try pool.group { try body($0) }
+        }
+    }
+
+    /// True inside `group` on this thread.
+    var isInsideGroup: Bool {
+        switch self {
+        case .sqlite(let pool): pool.isInsideGroup
+        case .postgreSQL(let pool): pool.isInsideGroup
+        }
+    }
+
+    /// `read()`'s value, read once per snapshot.
+    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+        switch self {
+        case .sqlite(let pool): try pool.oncePerSnapshot(read)
+        case .postgreSQL(let pool): try pool.oncePerSnapshot(read)
+        }
+    }
 }

@@ -179,12 +179,28 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         do {
             try execute("COMMIT")
         } catch StoreError.constraintViolation(_, let message) where message.contains("FOREIGN KEY") {
-            let first = try? rows("PRAGMA foreign_key_check").first
-            let table = first.flatMap { String.fromDatabaseValue($0["table"]) } ?? "database"
-            let parent = first.flatMap { String.fromDatabaseValue($0["parent"]) } ?? "another table"
-            throw StoreError.constraintViolation(
-                table: table, message: "a row refers to a missing \(parent) row (FOREIGN KEY constraint failed)")
+            throw foreignKeyViolation()
         }
+    }
+
+    /// The error for a broken deferred foreign-key rule, naming the table that holds the
+    /// dangling reference.
+    func foreignKeyViolation() -> StoreError {
+        let first = try? rows("PRAGMA foreign_key_check").first
+        let table = first.flatMap { String.fromDatabaseValue($0["table"]) } ?? "database"
+        let parent = first.flatMap { String.fromDatabaseValue($0["parent"]) } ?? "another table"
+        return StoreError.constraintViolation(
+            table: table, message: "a row refers to a missing \(parent) row (FOREIGN KEY constraint failed)")
+    }
+
+    /// True while the open transaction breaks a deferred foreign-key rule, so that its
+    /// COMMIT would fail. A group commit checks it after each writer, so that one writer's
+    /// dangling reference rolls back that writer alone instead of failing the commit of all.
+    var breaksDeferredForeignKeys: Bool {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_DEFERRED_FKS, &current, &highest, 0)
+        return current > 0
     }
 
     /// Stops this connection from folding the WAL into the file (a checkpoint, two fsyncs

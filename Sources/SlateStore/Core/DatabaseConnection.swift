@@ -40,6 +40,20 @@ extension Database {
         (self as? SQLiteDatabase)?.cachedStatementCount ?? (self as? PostgreSQLDatabase)?.cachedStatementCount ?? 0
     }
 
+    /// Throws when the open transaction breaks a deferred foreign-key rule, so that its
+    /// COMMIT would fail: a group commit checks after each writer, so that one writer's
+    /// dangling reference rolls back its own savepoint instead of the commit of all.
+    /// PostgreSQL checks the pending rules when they are made immediate (and the savepoint's
+    /// rollback restores their deferred mode).
+    func checkDeferredForeignKeys() throws {
+        if let sqlite = self as? SQLiteDatabase {
+            if sqlite.breaksDeferredForeignKeys { throw sqlite.foreignKeyViolation() }
+        } else {
+            try execute("SET CONSTRAINTS ALL IMMEDIATE")
+            try execute("SET CONSTRAINTS ALL DEFERRED")
+        }
+    }
+
     /// Steps through a query's rows, handing each to `body` in place (no `Row` is built).
     func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (ResultRow) throws -> Void) throws {
         // Two backends, two final classes: a class check is cheaper than a protocol witness

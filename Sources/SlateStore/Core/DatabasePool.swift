@@ -80,18 +80,59 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    /// Runs `body` with the writer connection, one caller at a time.
+    /// Runs `body` with the writer connection, one caller at a time. Inside a group
+    /// (`group`) on this thread, `body` runs at once on the connection the group holds.
     public func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try writer.withLock { database in
+        if let heldWriter { return try body(heldWriter) }
+        return try writer.withLock { database in
             defer { database.checkpointIfLogIsLong() }
             return try body(database)
         }
+    }
+
+    /// The writer connection a `group` holds for the work inside it, on its thread.
+    private struct HeldWriter: Sendable {
+        let pool: ObjectIdentifier
+        let database: SQLiteDatabase
+    }
+
+    @TaskLocal private static var held: HeldWriter?
+
+    /// The writer connection held by an enclosing `group` of this pool, if any.
+    private var heldWriter: SQLiteDatabase? {
+        guard let held = Self.held, held.pool == ObjectIdentifier(self) else { return nil }
+        return held.database
+    }
+
+    /// True inside `group` on this thread.
+    var isInsideGroup: Bool { heldWriter != nil }
+
+    /// Runs `body` holding the writer connection, so that every write inside it (`write`)
+    /// joins the transaction `body` opens, and every read inside it (`read`,
+    /// `readStatement`, `snapshot`) uses the same connection and so sees what was written
+    /// so far: the basis of group commit (`ModelContainer.writeTogether`).
+    func group<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        // Kept outside the lock's closure: a value made under a task-local cannot be its `sending` result.
+        var outcome: Result<T, any Error>?
+        writer.withLock { database in
+            defer { database.checkpointIfLogIsLong() }
+            let held = HeldWriter(pool: ObjectIdentifier(self), database: database)
+            outcome = Result { try Self.$held.withValue(held) { try body(database) } }
+        }
+        return try outcome!.get()
     }
 
     /// The reader connection a `snapshot` pinned for the work inside it, on its thread.
     private struct PinnedReader: Sendable {
         let pool: ObjectIdentifier
         let database: SQLiteDatabase
+        /// The store sequence, once read in this snapshot (it cannot change inside it).
+        let sequence = SnapshotValue()
+    }
+
+    /// A value read once inside a snapshot.
+    private final class SnapshotValue: Sendable {
+        let value = Mutex<Int?>(nil)
     }
 
     @TaskLocal private static var pinned: PinnedReader?
@@ -107,7 +148,7 @@ public final class DatabasePool: Sendable {
     /// if the database stood still. Nested snapshots join the outer one. An in-memory
     /// database has only the writer connection, so there reads stay separate.
     public func snapshot<T>(_ body: () throws -> T) throws -> T {
-        if isInMemory || pinnedReader != nil { return try body() }
+        if isInMemory || pinnedReader != nil || heldWriter != nil { return try body() }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
         defer {
             idleReaders.withLock { readers in
@@ -119,8 +160,19 @@ public final class DatabasePool: Sendable {
         return try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
     }
 
+    /// `read()`'s value, read once per snapshot: inside one, later calls get the first
+    /// answer (for the store sequence, which no commit can move within a snapshot).
+    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
+        if let known = pinned.sequence.value.withLock({ $0 }) { return known }
+        let value = try read()
+        pinned.sequence.value.withLock { $0 = value }
+        return value
+    }
+
     /// Runs `body` with a reader connection that sees the last committed state.
     public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
@@ -140,6 +192,7 @@ public final class DatabasePool: Sendable {
     /// transaction of its own: a single statement is already one snapshot, and BEGIN and
     /// COMMIT around it cost as much as a small query.
     func readStatement<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()

@@ -3,9 +3,9 @@ import Foundation
 /// Creates or upgrades a database to the container's schema, all in one transaction.
 struct Migrator {
     /// The version of the store's own tables (`_slate_…`) and of how it keeps what it
-    /// derives from rows: 2, per-partition revisions; 3, the full-text index kept by saves
-    /// (`WriteSession.applyDerivedChanges`) instead of triggers; 4, count indexes
-    /// (`_slate_counts`).
+    /// derives from rows: 2, per-partition revisions; 3, departures (`_slate_departures`);
+    /// 4, the full-text index kept by saves (`WriteSession.applyDerivedChanges`) instead of
+    /// triggers, and count indexes (`_slate_counts`).
     static let internalLayout = 4
 
     let tables: [TableSchema]
@@ -27,8 +27,8 @@ struct Migrator {
     /// table, its DDL, indexes and search index. FNV-1a, so it is the same in every process.
     func fingerprint(_ dialect: SQLDialect) -> Int64 {
         // The layout of the store's own tables, so that a file from before a change to
-        // them (per-partition revisions: layout 2; no search triggers: 3) is brought up to
-        // it when opened.
+        // them (per-partition revisions: layout 2; departures: 3; no search triggers, count
+        // indexes: 4) is brought up to it when opened.
         var text = "\(version)\nlayout \(Self.internalLayout)\n"
         if dialect == .postgreSQL { return Self.digest(text + postgreSQLSchemaText) }
         for table in tables {
@@ -193,6 +193,10 @@ struct Migrator {
                 seq INTEGER PRIMARY KEY, stack TEXT NOT NULL, revision INTEGER NOT NULL, payload BLOB NOT NULL,
                 partition TEXT) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_undo_by_partition ON _slate_undo(partition, stack, seq);
+            CREATE TABLE IF NOT EXISTS _slate_departures (
+                seq INTEGER PRIMARY KEY, table_name TEXT NOT NULL, id TEXT NOT NULL, partition TEXT,
+                group_value ANY, revision INTEGER NOT NULL) STRICT;
+            CREATE INDEX IF NOT EXISTS _slate_departures_by_partition ON _slate_departures(table_name, partition, revision);
             CREATE TABLE IF NOT EXISTS _slate_counts (
                 name TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL,
                 PRIMARY KEY (name, key)) STRICT, WITHOUT ROWID;

@@ -50,9 +50,11 @@ final class PostgreSQLPool: Sendable {
         return try database.scalar("SELECT current_schema()")
     }
 
-    /// Runs `body` with the writer connection, one caller at a time.
+    /// Runs `body` with the writer connection, one caller at a time. Inside a group
+    /// (`group`) on this thread, `body` runs at once on the connection the group holds.
     func write<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
-        try writer.withLock { slot in
+        if let heldWriter { return try body(heldWriter) }
+        return try writer.withLock { slot in
             var attempt = 0
             while true {
                 let database = try slot ?? connect()
@@ -74,10 +76,68 @@ final class PostgreSQLPool: Sendable {
         }
     }
 
+    /// The writer connection a `group` holds for the work inside it, on its thread.
+    private struct HeldWriter: Sendable {
+        let pool: ObjectIdentifier
+        let database: PostgreSQLDatabase
+    }
+
+    @TaskLocal private static var held: HeldWriter?
+
+    private var heldWriter: PostgreSQLDatabase? {
+        guard let held = Self.held, held.pool == ObjectIdentifier(self) else { return nil }
+        return held.database
+    }
+
+    /// True inside `group` on this thread.
+    var isInsideGroup: Bool { heldWriter != nil }
+
+    /// Runs `body` holding the writer connection, so that every write and read inside it
+    /// uses that connection and sees what was written so far (group commit, as
+    /// `DatabasePool.group`). Never run twice: the changes inside may not be repeatable, so
+    /// a connection found dead is dropped and the error reported.
+    func group<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        var outcome: Result<T, any Error>?
+        writer.withLock { slot in
+            do {
+                let database = try slot ?? connect()
+                slot = database
+                let held = HeldWriter(pool: ObjectIdentifier(self), database: database)
+                outcome = Result { try Self.$held.withValue(held) { try body(database) } }
+                if !database.isUsable { slot = nil }
+                if case .failure = outcome, database.lostDuringCommit {
+                    outcome = .failure(StoreError.unavailable(
+                        database: location.description,
+                        reason: "the connection was lost while committing, so the changes may or may not have been saved; read them back before trying again"))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        return try outcome!.get()
+    }
+
     /// The reader connection a `snapshot` pinned for the work inside it.
     private struct PinnedReader: Sendable {
         let pool: ObjectIdentifier
         let database: PostgreSQLDatabase
+        /// The store sequence, once read in this snapshot (it cannot change inside it).
+        let sequence = SnapshotValue()
+    }
+
+    /// A value read once inside a snapshot.
+    private final class SnapshotValue: Sendable {
+        let value = Mutex<Int?>(nil)
+    }
+
+    /// `read()`'s value, read once per snapshot (as `DatabasePool.oncePerSnapshot`): a
+    /// REPEATABLE READ transaction sees one state throughout.
+    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
+        if let known = pinned.sequence.value.withLock({ $0 }) { return known }
+        let value = try read()
+        pinned.sequence.value.withLock { $0 = value }
+        return value
     }
 
     @TaskLocal private static var pinned: PinnedReader?
@@ -100,12 +160,14 @@ final class PostgreSQLPool: Sendable {
 
     /// Runs `body` with a reader inside one read transaction.
     func read<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
         if let pinnedReader { return try body(pinnedReader) }
         return try withReader { reader in try reader.readTransaction { try body(reader) } }
     }
 
     /// Runs one statement's worth of reading, without a transaction of its own.
     func readStatement<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
         if let pinnedReader { return try body(pinnedReader) }
         return try withReader(body)
     }

@@ -31,6 +31,13 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
     public var searchText: String?
     /// With `searchText`: put the best matches first, before `sortBy`.
     public var ranksBySearch: Bool = false
+    /// Names this descriptor's conditions, order and search for reuse: a descriptor with a
+    /// key equal to one seen before is not translated to SQL again, its earlier translation
+    /// (and bound values) is used. Equal keys must mean equal descriptors — same
+    /// predicates with the same captured values, same sort, same search (limit and offset
+    /// may differ) — so put every value the predicates capture into the key. Nil: always
+    /// translated.
+    public var translationKey: AnyHashable?
 
     /// A descriptor with Foundation sort descriptors, as in SwiftData.
     public init(predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = []) {

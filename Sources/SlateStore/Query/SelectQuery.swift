@@ -16,15 +16,47 @@ struct SelectQuery<Model: PersistentModel> {
     let orderArguments: [DatabaseValue]
 
     init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+        let parts: TranslationCache.Parts
+        if let key = descriptor.translationKey,
+           let cached = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
+            parts = cached
+        } else {
+            parts = try Self.translate(descriptor, dialect: dialect)
+            if let key = descriptor.translationKey {
+                TranslationCache.shared.remember(parts, of: Model.self, dialect: dialect, key: key)
+            }
+        }
+        (from, orderBy, orderArguments) = (parts.from, parts.orderBy, parts.orderArguments)
         self.dialect = dialect
+        // Equality filters are not part of the cached translation (its key need not name
+        // their values): each is one `column = value` test, added here every time.
+        var conditions = parts.conditions
+        var arguments = parts.arguments
+        var equalities = parts.equalities
+        for (keyPath, value) in descriptor.equalityFilters {
+            guard let column = Model.schema.column(for: keyPath) else {
+                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+            }
+            let test = dialect.sameValue("\(Self.alias).\(quote(column.name))", value)
+            conditions.append("(\(test.sql))")
+            arguments += test.arguments
+            // A column fixed twice to different values matches nothing: left to SQL.
+            if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
+        }
+        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        self.arguments = arguments
+        self.equalities = equalities
+    }
+
+    private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) throws -> TranslationCache.Parts {
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         var order: [String] = []
-        var equalities: [String: DatabaseValue]? = [:]
         var orderArguments: [DatabaseValue] = []
+        var equalities: [String: DatabaseValue]? = [:]
         if dialect == .postgreSQL, let query = SearchDocument.query(for: descriptor.searchText) {
             equalities = nil
             guard !schema.searchableColumns.isEmpty else {
@@ -64,29 +96,29 @@ struct SelectQuery<Model: PersistentModel> {
                 equalities = nil
             }
         }
-        for (keyPath, value) in descriptor.equalityFilters {
-            guard let column = schema.column(for: keyPath) else {
-                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-            }
-            let test = dialect.sameValue("\(alias).\(quote(column.name))", value)
-            conditions.append("(\(test.sql))")
-            arguments += test.arguments
-            if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
-        }
         order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
         order.append("\(alias).\"_pk\"")
-        self.from = from
-        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        self.arguments = arguments
-        self.orderArguments = orderArguments
-        self.orderBy = " ORDER BY " + order.joined(separator: ", ")
-        self.equalities = equalities
+        return TranslationCache.Parts(
+            from: from, conditions: conditions, arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "),
+            orderArguments: orderArguments, equalities: equalities)
     }
 
     /// The SELECT for the rows, with limit and offset.
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
+        var arguments = self.arguments + orderArguments
+        if limit != nil || offset != nil {
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
+        }
+        return (sql, arguments)
+    }
+
+    /// The SELECT for the ids and revisions of the rows, with limit and offset.
+    func identitySQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
+        var sql = "SELECT \(Self.alias).\"id\", \(Self.alias).\"_rev\" FROM \(from)\(whereSQL)\(orderBy)"
         var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
             let page = dialect.limit(limit, offset: offset)

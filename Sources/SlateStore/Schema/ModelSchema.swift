@@ -16,6 +16,10 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     /// The column that says whose a row is (an account id), if rows are partitioned:
     /// tombstones and commits then record it, so changes can be read per partition.
     public let partitionColumn: String?
+    /// A reference column that groups rows (a task's list): when a row leaves its group
+    /// (the value changes, or the row is deleted), the group it left is recorded, so that
+    /// a reader of one group's changes learns which rows left it (`departures`).
+    public let groupColumn: String?
     /// `t."id", t."title", …, t."_rev"`: the SELECT list of whole rows, built once.
     let selectList: String
 
@@ -28,6 +32,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     ///   - searchable: text columns to keep in the full-text index.
     ///   - counts: counts of rows to keep per value of some columns, for `fetchCount`.
     ///   - partition: the column that says whose a row is, such as "accountID".
+    ///   - group: a column whose changes are recorded as departures, such as "listID".
     public init(
         table: String,
         columns: [Column<Model>],
@@ -35,7 +40,8 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         indexes: [Index] = [],
         searchable: [String] = [],
         counts: [CountIndex] = [],
-        partition: String? = nil
+        partition: String? = nil,
+        group: String? = nil
     ) {
         self.tableName = table
         self.columns = [Column.identifier] + columns + references
@@ -43,6 +49,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         self.searchableColumns = searchable
         self.countIndexes = counts
         self.partitionColumn = partition
+        self.groupColumn = group
         self.selectList = (self.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
     }
 

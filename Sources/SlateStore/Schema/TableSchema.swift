@@ -22,6 +22,8 @@ struct TableSchema: Sendable {
     /// The partition column's name and its position in `columns`, if any.
     let partitionName: String?
     let partitionPosition: Int?
+    /// The group column's position in `columns` (see `ModelSchema.groupColumn`), if any.
+    let groupPosition: Int?
     /// Statements written once per model, so hot paths do not rebuild strings.
     let insertSQL: String
     let updateSQL: String
@@ -50,6 +52,7 @@ struct TableSchema: Sendable {
         countIndexes = schema.countIndexes
         partitionName = schema.partitionColumn
         partitionPosition = schema.partitionColumn.flatMap { name in schema.columns.firstIndex { $0.name == name } }
+        groupPosition = schema.groupColumn.flatMap { name in schema.columns.firstIndex { $0.name == name } }
         let table = quote(schema.tableName)
         let names = schema.columns.map { quote($0.name) }
         let marks = Array(repeating: "?", count: names.count + 1).joined(separator: ", ")

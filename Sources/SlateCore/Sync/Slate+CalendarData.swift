@@ -1,0 +1,92 @@
+import Foundation
+import SlateStore
+
+extension Slate {
+    /// The bytes of many objects at once (a calendar-query with data, a multiget, a sync):
+    /// their stored bodies, parents' UIDs and occurrences are read in a few queries instead
+    /// of a few per object. The result is in the order of `objects`.
+    public func calendarData(of objects: [CalendarObject]) throws -> [Data] {
+        guard objects.count > 1 else { return try objects.map(calendarData(of:)) }
+        let context = makeContext()
+        let accountID = self.accountID
+        let stored = objects.compactMap { $0.stored?.id }
+        var bodies: [UUID: CalendarResourceBody] = [:]
+        for start in stride(from: 0, to: stored.count, by: 500) {
+            let chunk = Array(stored[start..<min(start + 500, stored.count)])
+            for body in try context.fetch(FetchDescriptor<CalendarResourceBody>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
+                bodies[body.id] = body
+            }
+        }
+        let parents = Set(objects.compactMap(\.task.parentID))
+        let resources = parents.isEmpty ? [:] : try calendarResources()
+        let series = try occurrencesBySeries(in: context)
+        return try objects.map { object in
+            let parentUID = object.task.parentID.map { resources[$0]?.uid ?? $0.uuidString }
+            guard let row = object.stored else {
+                return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
+            }
+            guard let body = bodies[row.id] else {
+                return Data(VTodoRendering.fresh(object.task, uid: row.uid, parentUID: parentUID, calendar: calendar).utf8)
+            }
+            let data = body.isUnchanged(object.task) ? body.data
+            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+            guard series[object.task.id] != nil else { return data }
+            return try rewritingOccurrences(data, of: object.task.id)
+        }
+    }
+
+    /// Calendar bytes as XML-ready text: folds that split a UTF-8 character moved to a
+    /// character boundary (see `calendarText(of:)`).
+    public static func calendarText(_ data: Data) -> String { VTodoRendering.text(data) }
+}
+
+extension Slate {
+    /// The objects named `names` in `collection` (a multiget), in the order asked; nil for a
+    /// name that is not there. A few queries for all of them, not a few per name.
+    public func calendarObjects(named names: [String], in collection: CalendarCollectionID) throws -> [CalendarObject?] {
+        guard names.count > 1 else { return try names.map { try calendarObject(named: $0, in: collection) } }
+        let context = makeContext()
+        let accountID = self.accountID
+        var rowsByName: [String: [CalendarResource]] = [:]
+        var wanted = Set(names)
+        for start in stride(from: 0, to: names.count, by: 500) {
+            let chunk = Array(names[start..<min(start + 500, names.count)])
+            for row in try context.fetch(FetchDescriptor<CalendarResource>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.name) })) {
+                rowsByName[row.name, default: []].append(row)
+            }
+        }
+        // Candidate tasks: those the rows name, and those named by default (`<id>.ics`).
+        var ids = Set(rowsByName.values.joined().map(\.id))
+        for name in wanted where rowsByName[name] == nil && name.hasSuffix(".ics") {
+            if let id = UUID(uuidString: String(name.dropLast(4))) { ids.insert(id) }
+        }
+        wanted.removeAll()
+        var tasks: [UUID: Revisioned<TaskItem>] = [:]
+        let list = Array(ids)
+        for start in stride(from: 0, to: list.count, by: 500) {
+            let chunk = Array(list[start..<min(start + 500, list.count)])
+            for task in try context.fetchRevisioned(FetchDescriptor<TaskItem>(
+                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
+                tasks[task.model.id] = task
+            }
+        }
+        let series = try occurrencesBySeries(in: context)
+        let owned = Set(series.values.joined().map(\.id))
+        func object(_ name: String) throws -> CalendarObject? {
+            for row in rowsByName[name] ?? [] {
+                if let found = tasks[row.id], found.model.listID == collection.listID {
+                    let revision = try seriesRevision(found.revision, series[row.id] ?? [], in: context)
+                    return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
+                }
+            }
+            guard name.hasSuffix(".ics"), let id = UUID(uuidString: String(name.dropLast(4))), let found = tasks[id],
+                  found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
+                  !(owned.contains(id) ? try isServedInSeries(id, in: context) : false)
+            else { return nil }
+            return CalendarObject(name: name, task: found.model, revision: found.revision, stored: nil)
+        }
+        return try names.map(object)
+    }
+}
