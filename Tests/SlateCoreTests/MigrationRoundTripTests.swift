@@ -32,17 +32,25 @@ struct MigrationRoundTripTests {
         _ = try original.setCompleted([first.id], true)
         try original.deleteTasks([try original.addTask(TaskDraft(title: "Gone")).id])
         _ = try other.addTask(TaskDraft(title: "Ben's"))
+        // A task leaving its list is recorded for CalDAV sync (a departure): it must come along.
+        let elsewhere = try original.createList(name: "Elsewhere")
+        _ = try original.updateTask(first.id, TaskPatch(listID: .some(elsewhere.id)))
+        // Sign-in secrets come along: ben signs in on the copy with what he had.
+        try AccountDirectory(container: original.container).setPasswordHash("scrypt$test-hash", for: other.accountID, now: Date())
         let before = try [original, other].map(view)
 
         let server = try #require(TestDatabase.freshStore())
         let up = try BoardFile.migrate(original.container, to: server)
         #expect(up.revision == (try original.container.currentRevision()))
+        #expect((up.rows["_slate_departures"] ?? 0) > 0)
+        #expect((up.rows["_slate_commits"] ?? 0) > 0)
         let onServer = try Slate.openContainer(path: server)
         let back = folder.appendingPathComponent("b.sqlite").path
         _ = try BoardFile.migrate(onServer, to: back)
         let returned = try Slate.openContainer(path: back)
         for store in [onServer, returned] {
             let views = try [original, other].map { try view(Slate(container: store, accountID: $0.accountID, calendar: testCalendar)) }
+            #expect(try AccountDirectory(container: store).passwordHash(forAccountNamed: "ben")?.1 == "scrypt$test-hash")
             for (index, view) in views.enumerated() {
                 #expect(view.export == before[index].export)
                 #expect(view.revision == before[index].revision)

@@ -2,8 +2,9 @@ import Foundation
 
 /// Copying a whole store to another backend (`slate migrate`): every row of every model
 /// with its hidden key and revision, and the store's own tables — revision counters, the
-/// commit log, tombstones, the undo history — so that sync clients, ETags and undo carry on
-/// as if nothing had moved. Then the copy is checked against the original, row by row.
+/// commit log, tombstones, the undo history, rows' departures from their groups — so that
+/// sync clients, ETags and undo carry on as if nothing had moved. Then the copy is checked
+/// against the original, row by row.
 extension ModelContainer {
     /// Rows copied per table, in one destination transaction.
     public typealias CopyCounts = [String: Int]
@@ -14,6 +15,7 @@ extension ModelContainer {
         ("_slate_commits", ["seq", "partition", "revision"], "seq, partition"),
         ("_slate_tombstones", ["table_name", "id", "revision", "partition"], "table_name, id"),
         ("_slate_undo", ["seq", "stack", "revision", "payload", "partition"], "seq"),
+        ("_slate_departures", ["seq", "table_name", "id", "partition", "group_value", "revision"], "seq"),
     ]
 
     /// The counters of `_slate_meta` that belong to the data (the schema's own keys are the
@@ -154,7 +156,7 @@ extension ModelContainer {
     /// PostgreSQL's identity columns count on from their own sequence, which explicit keys
     /// do not move: set each past the largest key copied.
     private static func advanceIdentities(_ tables: some Sequence<TableSchema>, in database: Database) throws {
-        for (table, column) in tables.map({ ($0.tableName, "_pk") }) + [("_slate_undo", "seq")] {
+        for (table, column) in tables.map({ ($0.tableName, "_pk") }) + [("_slate_undo", "seq"), ("_slate_departures", "seq")] {
             _ = try database.scalar(
                 "SELECT setval(pg_get_serial_sequence(?, ?), coalesce((SELECT max(\(quote(column))) FROM \(quote(table))), 0) + 1, false)",
                 [.text(quote(table)), .text(column)])

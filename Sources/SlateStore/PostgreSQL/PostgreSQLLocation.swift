@@ -79,13 +79,20 @@ public struct PostgreSQLLocation: Sendable, CustomStringConvertible {
         return connection
     }
 
+    /// libpq's `connection to server at "host", port 5432 failed: Connection refused` as
+    /// `Connection refused (server at "host", port 5432)`: what went wrong first, still where.
+    private static func whereFirst(_ line: Substring) -> String {
+        String(line).replacingOccurrences(
+            of: #"^connection to server (.*) failed: (.*)$"#, with: "$2 (server $1)", options: .regularExpression)
+    }
+
     /// Sorts libpq's connection failures into "fix the configuration" (`.cannotOpen`) and
     /// "try later" (`.unavailable`), in words that say what to do.
     static func connectionError(_ reason: String, database: String) -> StoreError {
         // libpq says where it tried, then (after "FATAL:") what the server answered.
         let answer = reason.range(of: "FATAL:").map {
             reason[$0.upperBound...].split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        } ?? reason.split(separator: "\n").first.map { String($0).replacingOccurrences(of: #"^connection to server .* failed: "#, with: "", options: .regularExpression) } ?? reason
+        } ?? reason.split(separator: "\n").first.map(Self.whereFirst) ?? reason
         let passwordHint = "give it with --database-password-file FILE or SLATE_DATABASE_PASSWORD (or PGPASSWORD, ~/.pgpass)"
         if answer.contains("no password supplied") {
             return .cannotOpen(path: database, reason: "the server asks for a password and none was given; \(passwordHint)")
