@@ -117,9 +117,15 @@ def main():
                     "ratio": ratios[key], "met": ratios[key] >= RATIO_TARGET}
 
     million = load(args.million) if args.million else {}
+    million_meta = json.load(open(args.million_meta)) if args.million_meta else {}
+    # The file's real size (bench/cli/run --accounts): only 1,000,000 is the target's line.
+    in_file = million_meta.get("tasksInFile", 1_000_000)
+    in_file_label = f"{in_file:,} ({million_meta.get('accounts', 100)} accounts)"
     if million.get("slate-10000") and million.get("slate-1000000"):
         ratio = million["slate-1000000"]["median_ms"] / million["slate-10000"]["median_ms"]
-        targets[f"slate list at 1,000,000 tasks (100 accounts) within {MILLION_TARGET}x of 10,000"] = {
+        name = f"slate list at 1,000,000 tasks (100 accounts) within {MILLION_TARGET}x of 10,000" if in_file == 1_000_000 \
+            else f"(check run, not the target) slate list at {in_file_label} within {MILLION_TARGET}x of 10,000"
+        targets[name] = {
             "ratio": ratio, "met": ratio <= MILLION_TARGET,
             "value_ms": million["slate-1000000"]["median_ms"], "base_ms": million["slate-10000"]["median_ms"]}
 
@@ -142,7 +148,7 @@ def main():
                 row.append(cell(op, size, "taskwarrior-limit-100"))
                 row += [f"{ratios[k]:.1f}x" if (k := f"{op}-{size}-{tool}") in ratios else "–" for tool in slates]
                 rows.append(row)
-    for name, label in (("slate-10000", "10,000 (one account)"), ("slate-1000000", "1,000,000 (100 accounts)")):
+    for name, label in (("slate-10000", "10,000 (one account)"), ("slate-1000000", in_file_label)):
         if name in million:
             entry = million[name]
             row = ["default list, one account's 10,000 tasks in a file of", label,
@@ -163,7 +169,7 @@ def main():
                      "hyperfine": args.hyperfine_version},
         "taskwarriorSettings": args.taskrc,
         "datasets": {str(size): meta[size] for size in sizes}
-        | ({"1000000": json.load(open(args.million_meta))} if args.million_meta else {}),
+        | ({str(in_file): million_meta} if million_meta else {}),
         "measurements": {f"{op}-{size}": tools for (op, size), tools in measurements.items()}
         | ({"list-million": million} if million else {}),
         "ratiosTaskwarriorOverSlate": {key: round(r, 2) for key, r in ratios.items()},
