@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
 .PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-web screenshots format clean \
-	release install install-files uninstall deb ops-test
+	release install install-files uninstall deb ops-test pg-test
 
 SLATE = .build/release/slate --db $(DEMO_DB)
 HOST ?= 127.0.0.1
@@ -14,7 +14,7 @@ PORT ?= 8080
 # Load the sample board into a demo database, show it, then serve it (Ctrl-C stops).
 # `make run HOST=0.0.0.0` makes it reachable from a phone on the same network.
 run: bootstrap
-	$(SWIFT) build -c release --product slate
+	$(RELEASE_BUILD)
 	mkdir -p $(dir $(DEMO_DB))
 	$(SLATE) sample
 	$(SLATE) list --status all
@@ -25,6 +25,7 @@ test:
 	scripts/bootstrap --test
 	$(SWIFT) build --build-tests
 	scripts/swift-test
+	scripts/pg-test
 	scripts/fuzz --smoke
 	scripts/api-contract-test
 	scripts/caldav-test
@@ -41,13 +42,17 @@ test:
 PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE_SLATE = .build/release/slate
+# The one release build of `slate`: `make run`, `make install`, the package and every
+# benchmark use this binary. Package.swift links the Swift runtime into every release
+# executable (-static-stdlib), so no flag is needed here and no build redoes another's.
+RELEASE_BUILD = $(SWIFT) build -c release --product slate
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
 INSTALL_WEB = $(DESTDIR)$(PREFIX)/share/slate/web
 INSTALL_MAN = $(DESTDIR)$(PREFIX)/share/man/man1
 
-# One release build serves `install`, `deb` and the packaging tests.
+# One release build serves `run`, `install`, `deb`, the packaging tests and the benchmarks.
 release: bootstrap
-	$(SWIFT) build -c release --product slate --static-swift-stdlib
+	$(RELEASE_BUILD)
 
 install: release install-files
 
@@ -87,9 +92,8 @@ bench-store: bootstrap
 	bench/store/run
 
 # `slate` against Taskwarrior as whole processes; installs Taskwarrior and hyperfine if missing.
-# Also times slate built with --static-swift-stdlib (see BENCHMARKS.md).
 bench-cli:
-	bench/cli/run --static-stdlib
+	bench/cli/run
 
 # The REST API under wrk beside the bridge's ceiling, memory over 60 s, 1,000 SSE streams.
 bench-server:
@@ -107,6 +111,12 @@ screenshots:
 ops-test:
 	scripts/bootstrap --test
 	scripts/ops-test
+
+# The store, core, API and CalDAV suites on a throwaway PostgreSQL cluster, and several
+# nodes on one database (also a step of `make test`).
+pg-test:
+	scripts/bootstrap --test
+	scripts/pg-test
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests bench Package.swift

@@ -31,7 +31,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "SlateStore", dependencies: ["CSQLite"]),
+        // The second backend of SlateStore, for many nodes: libpq, never a hand-written protocol.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"]),
         .target(name: "SlateCore", dependencies: ["SlateStore", "CCrypto"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
@@ -64,17 +70,36 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),
+        // The database the store, core and API suites run on (SQLite, or PostgreSQL when
+        // SLATE_TEST_POSTGRES_URL is set: scripts/pg-cluster).
+        .target(name: "TestDatabases", dependencies: ["SlateStore"], path: "Tests/Support/TestDatabases"),
         // Shared by the tests that start child processes.
         .target(name: "ProcessSupport", path: "Tests/Support/ProcessSupport"),
-        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel"]),
-        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore"]),
+        .testTarget(name: "SlateStoreTests", dependencies: ["SlateStore", "store-crash-writer", "ProcessSupport", "StoreCrashModel", "TestDatabases"]),
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateStore", "TestDatabases"]),
         .testTarget(name: "SlateCLITests", dependencies: ["SlateCLI", "slate", "ProcessSupport"]),
-        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateDAV", "SlateStore"]),
-        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore"]),
+        .testTarget(name: "SlateServerTests", dependencies: ["SlateServer", "SlateDAV", "SlateStore", "TestDatabases"]),
+        .testTarget(name: "SlateDAVTests", dependencies: ["SlateDAV", "SlateServer", "SlateCore", "SlateStore", "TestDatabases"]),
         .testTarget(name: "SlateHTTPTests", dependencies: ["SlateHTTP", "http-ceiling", "ProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// One release build: every `swift build -c release` on Linux links the Swift runtime and
+// Foundation into its executables (`-static-stdlib`, for compiling and linking alike, so
+// the Makefile's `run`, `release` and `install`, the packages and the benchmarks all build
+// and measure the same binary, and none rebuilds over another's objects with other flags).
+// Without the runtime's 20 shared libraries to load and relocate, a `slate` command starts
+// in about half the instructions (BENCHMARKS.md, CLI). Debug builds (tests) stay dynamic.
+if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
+    let staticRuntime: [String] = ["-static-stdlib"]
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
+        if target.type == .executable {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
+        }
+    }
+}
 
 // Fuzzing (`scripts/fuzz`): with SLATE_FUZZ=1 the package is the library modules plus one
 // libFuzzer executable per parser (fuzz/Targets/*), and nothing else, so that one

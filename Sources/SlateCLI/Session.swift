@@ -26,7 +26,40 @@ final class Session {
         let colorAllowed = terminalWidth != nil && !parsed.flag("no-color") && environment["NO_COLOR"].map(\.isEmpty) ?? true
         style = Style(isEnabled: colorAllowed)
         width = terminalWidth
-        databasePath = parsed.value("db") ?? environment["SLATE_DB"] ?? Self.defaultDatabasePath(environment)
+        databasePath = parsed.value("database") ?? parsed.value("db") ?? environment["SLATE_DATABASE"] ?? environment["SLATE_DB"]
+            ?? Self.defaultDatabasePath(environment)
+        passwordFile = parsed.value("database-password-file")
+    }
+
+    /// `--database-password-file`, read when the database is opened.
+    private(set) var passwordFile: String?
+    /// Reader connections to open on a PostgreSQL database (`slate serve --database-pool`).
+    var databasePool = 4
+
+    /// True when the database is a PostgreSQL server (a URL), not a file.
+    var isServerDatabase: Bool { Slate.isServerURL(databasePath) }
+
+    /// The database as messages and logs may name it (a URL without its password).
+    var databaseName: String { Slate.databaseName(databasePath) }
+
+    /// The PostgreSQL password, from `--database-password-file` (one line; the file is
+    /// never shown) or `SLATE_DATABASE_PASSWORD`; nil leaves it to libpq (the URL,
+    /// PGPASSWORD, ~/.pgpass).
+    func databasePassword() throws -> String? {
+        if let passwordFile {
+            do {
+                let data = try SecretFile.read(passwordFile, option: "database-password-file", environment: environment)
+                return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+            } catch let problem as ConfigurationFile.Problem {
+                throw SlateError.invalid(field: "database-password-file", message: problem.description)
+            }
+        }
+        return environment["SLATE_DATABASE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Opens the store alone (for commands that need no account), as `slate()` would.
+    func openContainer() throws -> BoardStore {
+        try Slate.openContainer(path: databasePath, password: try databasePassword(), maximumReaders: databasePool)
     }
 
     /// `$XDG_DATA_HOME/slate/slate.sqlite`, or `~/.local/share/slate/slate.sqlite`.
@@ -38,15 +71,17 @@ final class Session {
 
     /// Points the session at another database (from `slate serve --config`); only before
     /// the database is opened.
-    func useDatabase(_ path: String) {
+    func useDatabase(_ path: String, passwordFile: String? = nil) {
         precondition(openedSlate == nil, "the database is already open")
         databasePath = path
+        if let passwordFile { self.passwordFile = passwordFile }
     }
 
     /// Creates the folder of the database at `path` when missing, readable by its owner
     /// only (0700, as XDG asks of data folders): the database holds every task and the
     /// accounts' password hashes, and SQLite creates its files readable by all.
     static func createDatabaseFolder(for path: String) throws {
+        guard !Slate.isServerURL(path) else { return }
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
         try FileManager.default.createDirectory(
@@ -57,7 +92,8 @@ final class Session {
     func slate() throws -> Slate {
         if let openedSlate { return openedSlate }
         try Self.createDatabaseFolder(for: databasePath)
-        let slate = try Slate.open(path: databasePath, calendar: calendar, clock: clock)
+        let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
+                                   calendar: calendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
         }

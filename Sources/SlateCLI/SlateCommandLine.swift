@@ -9,6 +9,8 @@ public enum SlateCommandLine {
 
     static let globalOptions: [OptionSpec] = [
         .value("db", "path", "The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite)."),
+        .value("database", "path-or-url", "The database: a file, as --db, or postgresql://USER@HOST/NAME for a shared PostgreSQL database (also SLATE_DATABASE)."),
+        .value("database-password-file", "file", "A file holding the PostgreSQL password (else SLATE_DATABASE_PASSWORD, PGPASSWORD or ~/.pgpass)."),
         .flag("json", "Print JSON (on every reading command)."),
         .flag("no-color", "No colour (also NO_COLOR)."),
         .flag("help", short: "h", "Show help."),
@@ -23,7 +25,7 @@ public enum SlateCommandLine {
             TaskCommands.clearCompleted, ListsCommands.spec, BoardCommands.stats, BoardCommands.undo,
             BoardCommands.redo, BoardCommands.export, BoardCommands.import, BoardCommands.sample,
             ServerCommands.serve, ServerCommands.user, ServerCommands.token,
-            ServiceCommands.backup, ServiceCommands.restore, AlertCommands.alerts,
+            ServiceCommands.backup, ServiceCommands.restore, MigrateCommand.spec, AlertCommands.alerts,
         ])
 
     /// Runs `slate` with `arguments` (without the program name) and returns the exit

@@ -22,6 +22,18 @@ struct DAVHandler: Sendable {
     }
 
     @Sendable func respond(_ request: Request) async throws -> Response {
+        do {
+            return try await respondSignedIn(request)
+        } catch let error where SlateError.transient(error) != nil {
+            // The database is locked or cannot be reached (signing in reads it too): 503.
+            let transient = SlateError.transient(error)!
+            var response = DAVContext.failure(.serviceUnavailable, nil, transient == .busy ? transient.description : SlateError.unavailableMessage)
+            response.headers["Retry-After"] = transient == .busy ? "1" : "2"
+            return response
+        }
+    }
+
+    private func respondSignedIn(_ request: Request) async throws -> Response {
         if request.method == .options {
             return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
         }
@@ -98,6 +110,10 @@ struct DAVHandler: Sendable {
             case .busy:
                 var response = DAVContext.failure(.serviceUnavailable, nil, error.description)
                 response.headers["Retry-After"] = "1"
+                return response
+            case .unavailable:
+                var response = DAVContext.failure(.serviceUnavailable, nil, SlateError.unavailableMessage)
+                response.headers["Retry-After"] = "2"
                 return response
             case .store: throw error
             }

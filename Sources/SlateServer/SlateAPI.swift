@@ -17,7 +17,9 @@ public struct SlateAPI: Sendable {
     ///   - streamsPerAccount: how many live event streams one account may keep open.
     public init(container: BoardStore, secureCookies: Bool, streamsPerAccount: Int = 16,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(container: container, secureCookies: secureCookies, clock: clock, signIn: SignInGuard(),
+        // On a shared database the limits count every node's attempts (`SignInLedger`).
+        self.init(container: container, secureCookies: secureCookies, clock: clock,
+                  signIn: SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: container))),
                   streamsPerAccount: streamsPerAccount)
     }
 

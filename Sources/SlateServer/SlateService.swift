@@ -1,6 +1,7 @@
 import Foundation
 import SlateCore
 import SlateHTTP
+import Synchronization
 
 /// Everything `slate serve` runs: the API with sign-in, live events, the web app's files,
 /// the access log and security headers, and a watcher that turns other processes'
@@ -66,8 +67,30 @@ public struct SlateService: Sendable {
     /// Reports writes made by other processes as live events, checking every `interval`
     /// (one indexed read of the revision counter), until the task is cancelled; 50 ms keeps
     /// a CLI change within the 100 ms the live views promise.
-    public func watchExternalChanges(every interval: Duration = .milliseconds(50)) -> Task<Void, Never> {
+    ///
+    /// On PostgreSQL (several nodes) other nodes' commits are announced: a thread of its own
+    /// waits for them, and looks at least every `fallback` too (a notification missed while
+    /// the listening connection was down is found in the commit log all the same).
+    public func watchExternalChanges(every interval: Duration = .milliseconds(50), fallback: TimeInterval = 1) -> Task<Void, Never> {
         let container = self.container
+        if container.announcesCommits {
+            let stop = Atomic<Bool>(false)
+            let thread = Thread {
+                while !stop.load(ordering: .acquiring) {
+                    _ = container.waitForExternalCommits(timeout: fallback)
+                    _ = try? container.publishExternalChanges()
+                }
+            }
+            thread.name = "slate.commits.listener"
+            thread.start()
+            return Task {
+                await withTaskCancellationHandler {
+                    while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                } onCancel: {
+                    stop.store(true, ordering: .releasing)
+                }
+            }
+        }
         return Task {
             while !Task.isCancelled {
                 _ = try? await BoardThreads.shared.read { _ = try container.publishExternalChanges() }

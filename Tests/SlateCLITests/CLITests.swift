@@ -110,11 +110,13 @@ import Testing
               <task>...  Task numbers or id prefixes.
 
             Global options:
-                  --db <path>  The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite).
-                  --json       Print JSON (on every reading command).
-                  --no-color   No colour (also NO_COLOR).
-              -h, --help       Show help.
-                  --version    Show the version.
+                  --db <path>                      The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite).
+                  --database <path-or-url>         The database: a file, as --db, or postgresql://USER@HOST/NAME for a shared PostgreSQL database (also SLATE_DATABASE).
+                  --database-password-file <file>  A file holding the PostgreSQL password (else SLATE_DATABASE_PASSWORD, PGPASSWORD or ~/.pgpass).
+                  --json                           Print JSON (on every reading command).
+                  --no-color                       No colour (also NO_COLOR).
+              -h, --help                           Show help.
+                  --version                        Show the version.
 
             """)
     }

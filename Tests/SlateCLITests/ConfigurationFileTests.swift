@@ -12,6 +12,8 @@ import Testing
         host = 0.0.0.0
         port = 9090
         database = data/slate.sqlite
+        database_password_file = db.password
+        database_pool = 8
 
         web = "/srv/slate web"
         tls_certificate = /etc/slate/cert.pem
@@ -39,6 +41,8 @@ import Testing
         #expect(merged.value("host") == "0.0.0.0")
         #expect(merged.value("port") == "9090")
         #expect(merged.value("db") == "/etc/slate/data/slate.sqlite", "relative to the file's folder")
+        #expect(merged.value("database-password-file") == "/etc/slate/db.password", "relative to the file's folder")
+        #expect(merged.value("database-pool") == "8")
         #expect(merged.value("web") == "/srv/slate web", "quotes removed")
         #expect(merged.value("tls-cert") == "/etc/slate/cert.pem")
         #expect(merged.value("tls-key") == "credential:tls.key")
@@ -75,7 +79,8 @@ import Testing
     }
 
     @Test func everySettingMapsOntoAnOptionOfServe() {
-        let options = Set(ServeCommand.spec.options.map(\.long) + ["db"])
+        // --db and --database-password-file are global options, which serve reads too.
+        let options = Set(ServeCommand.spec.options.map(\.long) + ["db", "database-password-file"])
         for setting in ServeSetting.all {
             #expect(options.contains(setting.option), "\(setting.key) → --\(setting.option)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SlateCore
 import Synchronization
+import TestDatabases
 import Testing
 
 /// A channel that records what it is given, and fails while told to.
@@ -47,10 +48,12 @@ final class LogLines: Sendable {
     var count: Int { lines.withLock { $0.count } }
 }
 
-/// A file database, a controlled clock and a scheduler over them; `restart()` opens the
-/// file again with a new scheduler, as after a kill.
+/// A file database (or a PostgreSQL schema), a controlled clock and a scheduler over them;
+/// `restart()` opens it again with a new scheduler, as after a kill.
 final class SchedulerHarness {
     let path: String
+    /// What `Slate.open` is given: the file, or on PostgreSQL the schema named after it.
+    var database: String { TestDatabase.sharedURL(path: path) ?? path }
     let clock: TestClock
     let channel = RecordingChannel()
     private(set) var slate: Slate
@@ -61,7 +64,7 @@ final class SchedulerHarness {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("alerts-\(UUID().uuidString).sqlite").path
         clock = TestClock(date(2026, 11, 29, 10, 15))
         let clock = self.clock
-        slate = try Slate.open(path: path, calendar: testCalendar, clock: { clock.now })
+        slate = try Slate.open(path: TestDatabase.sharedURL(path: path) ?? path, calendar: testCalendar, clock: { clock.now })
         scheduler = AlertScheduler(container: slate.container, channels: [], clock: { clock.now })
         try restart(maximumAge: maximumAge)
     }
@@ -72,7 +75,7 @@ final class SchedulerHarness {
 
     func restart(maximumAge: TimeInterval = 12 * 3600) throws {
         let clock = self.clock
-        slate = try Slate.open(path: path, calendar: testCalendar, clock: { clock.now })
+        slate = try Slate.open(path: database, calendar: testCalendar, clock: { clock.now })
         try slate.saveTimeZone()
         let skipped = self.skipped
         scheduler = AlertScheduler(container: slate.container, channels: [channel], maximumAge: maximumAge, clock: { clock.now },
@@ -200,6 +203,9 @@ extension Slate {
         try await waitUntil { harness.sent(task).count == 2 }
         harness.channel.hang(false)
         try harness.restart()
+        // On a shared database another node may still be sending it: it is taken over once
+        // the claim's lease is over (on a file, the one server's restart says it is not).
+        if TestDatabase.isPostgreSQL { harness.clock.advance(by: AlertScheduler.claimLease) }
         try await harness.pass()
         let sent = harness.sent(task)
         #expect(sent.count == 4, "each device once more, and no more")

@@ -26,7 +26,7 @@ import Testing
         }
         // The file as Slate wrote it before alerts replaced the column: version 1, offsets set.
         do {
-            let database = try Database(path: path, mode: .existing, busyTimeout: 5)
+            let database = try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
             try database.execute("ALTER TABLE tasks ADD COLUMN reminderOffset INTEGER")
             for (title, offset) in [("lead", 900), ("has alerts", 3600), ("after", -600), ("no due", 900), ("odd", 90),
                                     ("too far", 400 * 86_400)] {
@@ -44,7 +44,7 @@ import Testing
         #expect(try alerts("no due") == [], "an offset without a due date meant nothing")
         #expect(try alerts("odd") == ["90s"])
         #expect(try alerts("too far") == [], "no alert can be more than a year before")
-        let database = try Database(path: path, mode: .existing, busyTimeout: 5)
+        let database = try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
         #expect(try database.rows("SELECT name FROM pragma_table_info('tasks') WHERE name = 'reminderOffset'").isEmpty)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SlateCore
 import Synchronization
+import TestDatabases
 import Testing
 
 /// Manual order never runs out, and a move never overwrites another change.
@@ -72,8 +73,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("slate.sqlite").path
-        let editor = try Slate.open(path: path)
-        let mover = try Slate.open(path: path)
+        let editor = try Slate.open(path: TestDatabase.sharedURL(path: path) ?? path)
+        let mover = try Slate.open(path: TestDatabase.sharedURL(path: path) ?? path)
         let inbox = try ["A", "B", "C"].map { try editor.addTask(TaskDraft(title: $0)) }
         let sidebar = try ["Story", "Sound", "Light"].map { try editor.createList(name: $0) }
         for round in 0..<200 {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SlateCore
+import TestDatabases
 
 /// A clock the test moves by hand.
 final class TestClock: Sendable {
@@ -24,6 +25,6 @@ func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int 
 /// A fresh in-memory Slate with a clock at 2026-11-29 10:15 Paris time.
 func makeSlate() throws -> (Slate, TestClock) {
     let clock = TestClock(date(2026, 11, 29, 10, 15))
-    let slate = try Slate.open(path: nil, calendar: testCalendar, clock: { clock.now })
+    let slate = try Slate.open(path: TestDatabase.freshStore(), calendar: testCalendar, clock: { clock.now })
     return (slate, clock)
 }

@@ -4,6 +4,7 @@ import SlateDAV
 import SlateHTTP
 import SlateServer
 import SlateStore
+import TestDatabases
 import Testing
 
 @Suite("CalDAV sign-in: HTTP Basic with a password or an app password")
@@ -14,7 +15,7 @@ struct BasicSignInTests {
     let token: String
 
     init() throws {
-        container = try Slate.openContainer(path: nil)
+        container = try Slate.openContainer(path: TestDatabase.freshStore())
         let administration = AccountAdministration(container: container)
         password = try administration.addUser(named: "ana", password: "a long enough password")
         _ = try administration.addUser(named: "ben")

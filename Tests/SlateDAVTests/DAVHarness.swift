@@ -3,6 +3,7 @@ import SlateCore
 import SlateDAV
 import SlateHTTP
 import SlateStore
+import TestDatabases
 import Testing
 
 /// An in-process CalDAV server over a fresh in-memory store with two accounts, `ana` and
@@ -13,7 +14,7 @@ struct DAVHarness {
     let accounts: [String: UUID]
 
     init(syncHistory: Int = CalendarLimits.syncHistory) throws {
-        container = try Slate.openContainer(path: nil)
+        container = try Slate.openContainer(path: TestDatabase.freshStore())
         var accounts: [String: UUID] = [:]
         for name in ["ana", "ben"] {
             accounts[name] = try Slate.ensureAccount(named: name, in: container, now: Date()).id

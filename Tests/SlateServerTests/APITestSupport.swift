@@ -3,6 +3,7 @@ import SlateCore
 import SlateHTTP
 import SlateServer
 import SlateStore
+import TestDatabases
 import Testing
 
 /// An in-process API over a fresh in-memory store, with two accounts and a fixed clock
@@ -15,7 +16,7 @@ struct APIHarness {
     static let now = Date(timeIntervalSince1970: 1_795_943_700)  // 2026-11-29T09:15:00Z
 
     init() throws {
-        container = try Slate.openContainer(path: nil)
+        container = try Slate.openContainer(path: TestDatabase.freshStore())
         let first = try Slate.ensureAccount(named: "ana", in: container, now: Self.now)
         let second = try Slate.ensureAccount(named: "ben", in: container, now: Self.now)
         let accounts = ["a": first.id, "b": second.id]

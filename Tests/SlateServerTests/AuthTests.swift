@@ -3,11 +3,12 @@ import SlateCore
 import SlateHTTP
 @testable import SlateServer
 import SlateStore
+import TestDatabases
 import Testing
 
 /// Sign-in, sessions, CSRF, tokens and rate limits, through the real authenticator.
 @Suite struct AuthTests {
-    let container = try! Slate.openContainer(path: nil)
+    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
 
     func send(_ api: SlateAPI, _ method: HTTPMethod, _ target: String, json: [String: Any]? = nil,
               headers: [String: String] = [:], address: String = "127.0.0.1") async throws -> (Int, HTTPHeaders, [String: Any]) {

@@ -4,6 +4,7 @@ import SlateHTTP
 @testable import SlateServer
 @testable import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 
 /// Blocking database work runs on the board's own threads: changes stuck behind another
@@ -15,7 +16,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("slate.sqlite").path
         // A long busy timeout: the queued changes wait for the lock instead of failing.
-        let configuration = ModelConfiguration(path: path, schemaVersion: SlateSchema.version, busyTimeout: 60)
+        // (On PostgreSQL: two nodes on one database, the other holding the store's write lock.)
+        let configuration = TestDatabase.shared(path: path, schemaVersion: SlateSchema.version, busyTimeout: 60)
         let container = try ModelContainer(for: SlateSchema.models, configuration: configuration)
         let account = try Slate.ensureAccount(named: "ana", in: container, now: Date())
         try Slate(container: container, accountID: account.id).addTask(TaskDraft(title: "Already here"))
@@ -61,14 +63,15 @@ import Testing
     }
 }
 
-/// Holds SQLite's write lock on a connection of its own, on a thread of its own, until
+/// Holds the store's write lock (SQLite's, or on PostgreSQL the store sequence's row, which
+/// every write takes first) on a connection of its own, on a thread of its own, until
 /// released (at most 15 seconds).
 final class LockHolder: Sendable {
-    private let pool: DatabasePool
+    private let pool: ConnectionPool
     private let released = DispatchSemaphore(value: 0)
     private let holding = Atomic<Bool>(false)
 
-    init(pool: DatabasePool) { self.pool = pool }
+    init(pool: ConnectionPool) { self.pool = pool }
 
     var isHolding: Bool { holding.load(ordering: .acquiring) }
 
@@ -78,7 +81,12 @@ final class LockHolder: Sendable {
             Thread {
                 do {
                     try self.pool.write { database in
-                        try database.execute("BEGIN IMMEDIATE")
+                        if database.dialect == .postgreSQL {
+                            try database.execute("BEGIN")
+                            _ = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'revision' FOR UPDATE")
+                        } else {
+                            try database.execute("BEGIN IMMEDIATE")
+                        }
                         self.holding.store(true, ordering: .releasing)
                         continuation.resume()
                         // Let go after a while regardless, so that a stalled server fails the test instead of hanging it.

@@ -2,13 +2,14 @@ import Foundation
 import SlateCore
 import SlateHTTP
 import SlateStore
+import TestDatabases
 import Testing
 @testable import SlateServer
 
 /// What `slate serve --trusted-proxy` changes in the service: HSTS and Secure cookies.
 @Suite struct ProxyAndTransportTests {
     @Test func strictTransportSecurityIsSentOnlyWhenAsked() async throws {
-        let container = try Slate.openContainer(path: nil)
+        let container = try Slate.openContainer(path: TestDatabase.freshStore())
         let behindTLS = SlateService(container: container, webRoot: nil, secureCookies: true, strictTransportSecurity: true, logLevel: .off)
         let plain = SlateService(container: container, webRoot: nil, secureCookies: false, logLevel: .off)
         let request = Request(method: .get, target: "/api/v1/openapi.json")

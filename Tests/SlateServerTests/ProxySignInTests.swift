@@ -2,6 +2,7 @@ import Foundation
 import SlateCore
 import SlateHTTP
 import SlateStore
+import TestDatabases
 import Testing
 @testable import SlateServer
 
@@ -48,7 +49,7 @@ import Glibc
     }
 
     @Test func wrongPasswordsFromOneClientBehindTheProxyDoNotLockOutAnother() async throws {
-        let container = try Slate.openContainer(path: nil)
+        let container = try Slate.openContainer(path: TestDatabase.freshStore())
         let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
         let service = SlateService(container: container, webRoot: nil, secureCookies: true, strictTransportSecurity: true, logLevel: .off)
         var configuration = HTTPServer.Configuration(port: 0)

@@ -3,6 +3,7 @@ import SlateCore
 import SlateHTTP
 import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 @testable import SlateServer
 
@@ -11,7 +12,7 @@ import Testing
 /// per address and per account that the real owner can get past, and a bounded queue for
 /// the password hashing.
 @Suite struct SignInLimitTests {
-    let container = try! Slate.openContainer(path: nil)
+    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
 
     func signIn(_ api: SlateAPI, _ name: String, _ password: String, from address: String = "127.0.0.1") async throws -> (Int, HTTPHeaders, [String: Any]) {
         var request = Request(method: .post, target: "/api/v1/session", headers: ["Content-Type": "application/json"],
@@ -24,6 +25,12 @@ import Testing
 
     func errorField(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["field"] as? String }
 
+    /// The guard `slate serve` makes: its counts in memory on SQLite, in the database on
+    /// PostgreSQL (`SignInLedger`), so these tests hold both to the same limits.
+    func serverGuard(_ policy: LoginLimiter.Policy = .init()) -> SignInGuard {
+        SignInGuard(limiter: LoginLimiter(policy: policy, ledger: SignInLedger(store: container)))
+    }
+
     @Test func overlongNamesAndPasswordsAreRefusedBeforeAnythingIsStored() async throws {
         let guardian = SignInGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
@@ -35,12 +42,12 @@ import Testing
         #expect(guardian.evaluations == 0, "no hashing for a refused attempt")
     }
 
-    @Test func theLimiterForgetsOldFailuresAndNeverHoldsMoreThanItsCapacity() {
+    @Test func theLimiterForgetsOldFailuresAndNeverHoldsMoreThanItsCapacity() throws {
         let limiter = LoginLimiter(policy: .init(capacity: 200))
         let start = Date(timeIntervalSince1970: 1_000_000)
         for index in 0..<2_000 {
             let address = "10.\(index / 250).\(index % 250).1"
-            guard case .allowed(let attempt) = limiter.begin(name: "name\(index)", address: address, now: start) else {
+            guard case .allowed(let attempt) = try limiter.begin(name: "name\(index)", address: address, now: start) else {
                 Issue.record("attempt \(index) was refused")
                 return
             }
@@ -48,7 +55,7 @@ import Testing
             #expect(limiter.entryCount <= 200)
         }
         let later = start.addingTimeInterval(limiter.policy.window + 1)
-        if case .allowed(let attempt) = limiter.begin(name: "fresh", address: "10.200.0.1", now: later) {
+        if case .allowed(let attempt) = try limiter.begin(name: "fresh", address: "10.200.0.1", now: later) {
             limiter.finish(attempt, succeeded: true, now: later)
         }
         #expect(limiter.entryCount < 10, "failures older than the window are dropped")
@@ -56,7 +63,7 @@ import Testing
 
     @Test func anUnknownNameCostsTheSamePasswordEvaluationAsAWrongPassword() async throws {
         _ = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
-        let guardian = SignInGuard()
+        let guardian = serverGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         #expect(try await signIn(api, "ana", "wrong password").0 == 401)
         #expect(guardian.evaluations == 1)
@@ -65,7 +72,7 @@ import Testing
     }
 
     @Test func oneAddressTryingManyNamesIsLimited() async throws {
-        let guardian = SignInGuard()
+        let guardian = serverGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         let limit = guardian.limiter.policy.failuresPerAddress
         for index in 0..<limit {
@@ -78,7 +85,7 @@ import Testing
 
     @Test func manyAddressesGuessingOneAccountAreSlowedButTheOwnerStillGetsIn() async throws {
         let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
-        let guardian = SignInGuard()
+        let guardian = serverGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         #expect(try await signIn(api, "ana", password, from: "192.168.1.20").0 == 200, "the owner's usual address")
         let threshold = guardian.limiter.policy.accountFailuresBeforeBackoff
@@ -93,7 +100,7 @@ import Testing
 
     @Test func parallelAttemptsGetNoMoreEvaluationsThanTheLimit() async throws {
         _ = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
-        let guardian = SignInGuard()
+        let guardian = serverGuard()
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<40 { group.addTask { try await signIn(api, "ana", "guess").0 } }
@@ -107,7 +114,7 @@ import Testing
 
     @Test func successfulSignInsAreLimitedToo() async throws {
         let password = try await offPool { [container] in try AccountAdministration(container: container, strength: .minimal).addUser(named: "ana", password: "correct horse battery") }
-        let guardian = SignInGuard(limiter: LoginLimiter(policy: .init(attemptsPerAddress: 3)))
+        let guardian = serverGuard(.init(attemptsPerAddress: 3))
         let api = SlateAPI(container: container, secureCookies: false, signIn: guardian)
         for _ in 0..<3 { #expect(try await signIn(api, "ana", password).0 == 200) }
         let fourth = try await signIn(api, "ana", password)
@@ -145,5 +152,24 @@ import Testing
         #expect(try await signIn(api, "ana", password).0 == 200)
         let sessions = try ModelContext(container).fetch(FetchDescriptor<Credential>()).filter { $0.kind == .session }
         #expect(sessions.count == 1 && sessions.first?.secretHash != "old")
+    }
+
+    /// Two nodes on one PostgreSQL database: failures through either count against the
+    /// same limit, so spreading guesses over the nodes gains nothing.
+    @Test(.enabled(if: TestDatabase.isPostgreSQL, "needs SLATE_TEST_POSTGRES_URL"))
+    func everyNodeCountsTheSameAttempts() async throws {
+        let schema = TestDatabase.freshStore()
+        let nodes = try (0..<2).map { _ in try Slate.openContainer(path: schema) }
+        let apis = nodes.map { SlateAPI(container: $0, secureCookies: false,
+                                         signIn: SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: $0)))) }
+        let limit = LoginLimiter.Policy().failuresPerAddress
+        for index in 0..<limit {
+            #expect(try await signIn(apis[index % 2], "name\(index)", "guess").0 == 401)
+        }
+        for api in apis {
+            let next = try await signIn(api, "another", "guess")
+            #expect(next.0 == 429 && next.1["Retry-After"] != nil)
+        }
+        #expect(try await signIn(apis[1], "another", "guess", from: "10.0.0.2").0 == 401, "another address is not limited")
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import SlateCore
 import SlateHTTP
 import SlateStore
+import TestDatabases
 import Testing
 @testable import SlateServer
 
 /// Live event streams: capped per account (not per address), and ended when the
 /// credential that opened them stops working.
 @Suite struct StreamLimitTests {
-    let container = try! Slate.openContainer(path: nil)
+    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
 
     func request(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], json: [String: Any]? = nil) throws -> Request {
         var all = headers

@@ -3,13 +3,14 @@ import SlateCore
 import SlateHTTP
 import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 @testable import SlateServer
 
 /// `/api/v1/tokens`: list, create (with an expiry), revoke, last use — each scoped to the
 /// signed-in account.
 @Suite struct TokenTests {
-    let container = try! Slate.openContainer(path: nil)
+    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
     let clock = TestClock()
 
     final class TestClock: Sendable {

@@ -57,7 +57,7 @@ private final class Acknowledged: Sendable {
         #expect(log.failure.withLock { $0 } == nil)
         #expect(before.count >= 20)
 
-        let backup = try Database(path: folder.path("backup.sqlite"), mode: .readOnly, busyTimeout: 5)
+        let backup = try SQLiteDatabase(path: folder.path("backup.sqlite"), mode: .readOnly, busyTimeout: 5)
         #expect(try backup.rows("PRAGMA integrity_check").map { String.fromDatabaseValue($0["integrity_check"]) } == ["ok"])
         #expect(!FileManager.default.fileExists(atPath: folder.path("backup.sqlite-wal")), "a self-contained file")
         let saved = try titles(in: folder.path("backup.sqlite"))
@@ -118,7 +118,7 @@ private final class Acknowledged: Sendable {
         let upgraded = try ModelContainer(for: NotesV2.models, configuration: NotesV2.configuration(path))
         let backup = try #require(upgraded.migrationBackup)
         #expect(backup.hasPrefix(path + ".before-schema-1-"))
-        let copy = try Database(path: backup, mode: .readOnly, busyTimeout: 5)
+        let copy = try SQLiteDatabase(path: backup, mode: .readOnly, busyTimeout: 5)
         #expect(Int.fromDatabaseValue(try copy.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_version'") ?? .null) == 1)
         #expect(Int.fromDatabaseValue(try copy.scalar("SELECT count(*) FROM notes") ?? .null) == NotesV1.sampleNotes.count)
         #expect(try upgraded.storedSchemaVersion() == 2)

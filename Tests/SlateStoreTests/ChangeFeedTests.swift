@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestDatabases
 import Testing
 
 @testable import SlateStore
@@ -8,7 +9,7 @@ import Testing
 /// once under an identity of its own.
 @Suite struct ChangeFeedTests {
     @Test func aSubscriberThatFallsBehindIsToldToResyncThenFollowsAgain() async throws {
-        let container = try ModelContainer(for: allModels, configuration: .inMemory)
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
         let commits = container.commits()
         let total = CommitNotifier.feedLimit + 76
         // A thousand saves: on a thread of its own, not on the cooperative pool other suites share.
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func aSubscriberThatKeepsUpGetsEveryCommitAndNoResync() async throws {
-        let container = try ModelContainer(for: allModels, configuration: .inMemory)
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
         let commits = container.commits()
         let reader = Task {
             var revisions: [Int] = []
@@ -57,7 +58,7 @@ import Testing
 
     @Test func everyCommitFromEitherProcessIsReportedOnceUnderItsOwnIdentity() async throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"), busyTimeout: 30)
+        let configuration = TestDatabase.shared(path: folder.path("shared.sqlite"), busyTimeout: 30)
         for round in 0..<5 {
             let server = try ModelContainer(for: allModels, configuration: configuration)
             let cli = try ModelContainer(for: allModels, configuration: configuration)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SlateStore
+import TestDatabases
 import Testing
 
 @Suite struct ChangeTrackingTests {
@@ -86,7 +87,7 @@ import Testing
 
     @Test func writesFromAnotherContainerOnTheSameFileAreReported() throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let configuration = TestDatabase.shared(path: folder.path("shared.sqlite"))
         let server = try ModelContainer(for: allModels, configuration: configuration)
         let cli = try ModelContainer(for: allModels, configuration: configuration)
         #expect(try server.publishExternalChanges() == nil)
@@ -121,7 +122,7 @@ import Testing
     /// statement per look, a leak that grew with every write).
     @Test func lookingForOtherProcessesCommitsReusesItsStatements() throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let configuration = TestDatabase.shared(path: folder.path("shared.sqlite"))
         let server = try ModelContainer(for: allModels, configuration: configuration)
         let cli = try ModelContainer(for: allModels, configuration: configuration)
         let serverContext = ModelContext(server)
@@ -145,7 +146,7 @@ import Testing
 
     @Test func changeStampsMoveWithCommitsToTheirTablesOnly() throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"))
+        let configuration = TestDatabase.shared(path: folder.path("shared.sqlite"))
         let server = try ModelContainer(for: allModels, configuration: configuration)
         let context = ModelContext(server)
         let start = try #require(try server.changeStamp(of: [Item.self]))
@@ -177,10 +178,10 @@ import Testing
     @Test func theStatementCacheIsBounded() throws {
         let container = try makeContainer()
         try container.pool.write { database in
-            for value in 0..<(Database.statementCacheLimit + 10) {
+            for value in 0..<(SQLiteDatabase.statementCacheLimit + 10) {
                 _ = try database.scalar("SELECT \(value)")
             }
-            #expect(database.cachedStatementCount <= Database.statementCacheLimit)
+            #expect(database.cachedStatementCount <= SQLiteDatabase.statementCacheLimit)
         }
     }
 }
@@ -219,7 +220,7 @@ struct Memo: PersistentModel, Equatable {
 
 @Suite struct PartitionTests {
     @Test func tombstonesAndCommitsRecordThePartition() throws {
-        let container = try ModelContainer(for: [Memo.self])
+        let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let ana = UUID(), ben = UUID()
         let anas = Memo(ownerID: ana, text: "Ana's")
@@ -244,7 +245,7 @@ struct Memo: PersistentModel, Equatable {
     }
 
     @Test func eachPartitionUndoesOnlyItsOwnChanges() throws {
-        let context = ModelContext(try ModelContainer(for: [Memo.self]))
+        let context = ModelContext(try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration()))
         let ana = UUID(), ben = UUID()
         context.insert(Memo(ownerID: ana, text: "Ana 1"))
         try context.save(undoLabel: "Ana adds")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 
 // Readers on other threads keep working while a write transaction is open, and see the
@@ -71,7 +72,7 @@ private final class OpenWrite: Sendable {
 
 @Suite struct ConcurrencyTests {
     private func makeFileStore(_ folder: borrowing TemporaryDirectory, items: Int) throws -> ModelContainer {
-        let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: folder.path("store.sqlite")))
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.shared(path: folder.path("store.sqlite")))
         let context = ModelContext(container)
         for number in 0..<items { context.insert(Item(title: "committed", rank: number)) }
         try context.save()
@@ -82,7 +83,7 @@ private final class OpenWrite: Sendable {
         let folder = try TemporaryDirectory()
         let container = try makeFileStore(folder, items: 10)
         // A second container on the same file reads as another process would.
-        let other = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: folder.path("store.sqlite")))
+        let other = try ModelContainer(for: allModels, configuration: TestDatabase.shared(path: folder.path("store.sqlite")))
 
         let write = OpenWrite(on: container)
         defer { _ = write.commit() }
@@ -153,7 +154,7 @@ private final class OpenWrite: Sendable {
 
     @Test func concurrentWritersAndReadersSeeOnlyWholeCommits() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(path: folder.path("store.sqlite")))
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.shared(path: folder.path("store.sqlite")))
         let writers = 3
         let savesPerWriter = 15
         let rowsPerSave = 8

@@ -49,7 +49,7 @@ private func isCorruption(_ error: StoreError) -> Bool {
             try context.save()
         }
         // Fold the write-ahead log into the file, so that the pages below hold the rows.
-        try Database(path: path, mode: .existing, busyTimeout: 5).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5).execute("PRAGMA wal_checkpoint(TRUNCATE)")
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         // Keep the header page, overwrite everything after it.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
@@ -160,7 +160,7 @@ private func isCorruption(_ error: StoreError) -> Bool {
         let context = ModelContext(container)
 
         // Another connection (as another process would) takes the write lock and keeps it.
-        let other = try Database(path: path, mode: .create, busyTimeout: 0)
+        let other = try SQLiteDatabase(path: path, mode: .create, busyTimeout: 0)
         try other.execute("BEGIN IMMEDIATE")
         try other.execute("UPDATE items SET title = 'uncommitted' WHERE 1")
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestDatabases
 import Testing
 
 @testable import SlateStore
@@ -26,7 +27,7 @@ import Testing
         "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F ", "", "not a uuid",
     ])
     func idsReadAsUUIDInitReadsThem(text: String) throws {
-        let container = try ModelContainer(for: [], configuration: .inMemory)
+        let container = try ModelContainer(for: [], configuration: TestDatabase.configuration())
         let read = try container.pool.write { database -> UUID? in
             var result: UUID?
             try database.forEachRow("SELECT ?", [.text(text)]) { result = $0.uuid(at: 0) }

@@ -1,5 +1,6 @@
 import Foundation
 import SlateStore
+import TestDatabases
 
 /// A task-like model with every supported property type, used across the tests.
 struct Item: PersistentModel, Equatable {
@@ -35,7 +36,8 @@ struct Item: PersistentModel, Equatable {
             .reference(\.parentID, "parentID", to: Item.self, onDelete: .cascade),
         ],
         indexes: [Index("items_by_rank", on: ["projectID", "rank"])],
-        searchable: ["title", "notes"]
+        searchable: ["title", "notes"],
+        counts: [CountIndex("by_project_done", on: ["projectID", "isDone"]), CountIndex("by_level", on: ["level"])]
     )
 }
 
@@ -78,9 +80,10 @@ struct Badge: PersistentModel, Equatable {
 
 let allModels: [any PersistentModel.Type] = [Owner.self, Project.self, Item.self, Badge.self]
 
-/// A fresh in-memory store with every test model.
+/// A fresh store with every test model: in memory, or a new schema on PostgreSQL when the
+/// suites run there (`TestDatabase`).
 func makeContainer() throws -> ModelContainer {
-    try ModelContainer(for: allModels, configuration: .inMemory)
+    try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
 }
 
 /// A fresh file in a new temporary folder; the folder is removed by `cleanup`.

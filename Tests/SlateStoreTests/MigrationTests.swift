@@ -126,7 +126,7 @@ enum NotesV2WithoutRank {
 
 /// Looks inside a closed store file with a plain connection.
 private func inspect<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
-    let database = try Database(path: path, mode: .existing, busyTimeout: 5)
+    let database = try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
     return try body(database)
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import SlateStore
 import Synchronization
+import TestDatabases
 import Testing
 
 // Revisions are counted per partition (an account): what one partition's readers see
@@ -9,7 +10,7 @@ import Testing
 
 @Suite struct PartitionRevisionTests {
     @Test func eachPartitionCountsItsOwnRevisions() throws {
-        let container = try ModelContainer(for: [Memo.self])
+        let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let ana = UUID(), ben = UUID()
         var anaRevisions: [Int] = []
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func anotherPartitionsWritesAndDeletionsLeaveRevisionsAndFeedsAlone() throws {
-        let container = try ModelContainer(for: [Memo.self])
+        let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let ana = UUID(), ben = UUID()
         let anas = Memo(ownerID: ana, text: "Ana's")
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func aFeedAcrossPartitionsGoesByTheStoreSequence() throws {
-        let container = try ModelContainer(for: [Memo.self])
+        let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let ana = UUID(), ben = UUID()
         context.insert(Memo(ownerID: ana, text: "Ana 1"))
@@ -90,7 +91,7 @@ import Testing
     }
 
     @Test func undoByChangeUsesThePartitionsRevision() throws {
-        let container = try ModelContainer(for: [Memo.self])
+        let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let ana = UUID(), ben = UUID()
         context.insert(Memo(ownerID: ben, text: "Ben 1"))
@@ -171,7 +172,7 @@ import Testing
     /// in each partition under a revision of its own.
     @Test func commitsOfTwoWritersAreEachAnnouncedOncePerPartition() async throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("shared.sqlite"), busyTimeout: 30)
+        let configuration = TestDatabase.shared(path: folder.path("shared.sqlite"), busyTimeout: 30)
         let server = try ModelContainer(for: [Memo.self], configuration: configuration)
         let cli = try ModelContainer(for: [Memo.self], configuration: configuration)
         let ana = UUID(), ben = UUID()

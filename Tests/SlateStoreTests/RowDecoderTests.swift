@@ -1,5 +1,6 @@
 import Foundation
 import SlateStore
+import TestDatabases
 import Testing
 
 /// A model whose properties are declared in a different order from its schema's
@@ -46,7 +47,7 @@ private struct HandDecoded: PersistentModel, Equatable {
 
 @Suite struct RowDecoderTests {
     @Test func decodesPropertiesDeclaredInAnotherOrderThanTheColumns() throws {
-        let container = try ModelContainer(for: [Owner.self, Shuffled.self], configuration: .inMemory)
+        let container = try ModelContainer(for: [Owner.self, Shuffled.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let owner = Owner(name: "Ada")
         let rows = [
@@ -60,7 +61,7 @@ private struct HandDecoded: PersistentModel, Equatable {
     }
 
     @Test func decodesKeysAskedForOutOfOrderAndTwice() throws {
-        let container = try ModelContainer(for: [HandDecoded.self], configuration: .inMemory)
+        let container = try ModelContainer(for: [HandDecoded.self], configuration: TestDatabase.configuration())
         let context = ModelContext(container)
         let rows = [HandDecoded(first: "a", second: "b"), HandDecoded(first: "c", second: nil)]
         for row in rows { context.insert(row) }

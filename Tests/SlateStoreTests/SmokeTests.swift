@@ -1,5 +1,6 @@
 import Foundation
 import SlateStore
+import TestDatabases
 import Testing
 
 @Suite struct SmokeTests {
@@ -23,6 +24,13 @@ import Testing
         let context = ModelContext(try makeContainer())
         let item = Item(title: "before\u{0}after", notes: "café\u{0}\u{0}☕️ end")
         context.insert(item)
+        if TestDatabase.isPostgreSQL {
+            // PostgreSQL's text has no NUL: refused in words, nothing written (SlateCore
+            // refuses control characters in what people type before it gets here).
+            #expect { try context.save() } throws: { "\($0)".contains("U+0000 (NUL)") }
+            #expect(try context.fetchCount(FetchDescriptor<Item>()) == 0)
+            return
+        }
         try context.save()
         let fetched = try #require(try context.model(Item.self, id: item.id))
         #expect(fetched.title == "before\u{0}after")

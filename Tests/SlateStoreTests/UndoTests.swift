@@ -1,5 +1,6 @@
 import Foundation
 import SlateStore
+import TestDatabases
 import Testing
 
 @Suite struct UndoTests {
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func aNewSaveClearsTheRedoStackAndTheLimitKeepsTheNewest() throws {
-        let container = try ModelContainer(for: allModels, configuration: ModelConfiguration(undoLimit: 2))
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.configuration(undoLimit: 2))
         let context = ModelContext(container)
         for title in ["a", "b", "c"] {
             context.insert(Item(title: title))
@@ -101,7 +102,7 @@ import Testing
 
     @Test func theUndoHistoryIsKeptInTheFileAcrossProcesses() throws {
         let folder = try TemporaryDirectory()
-        let configuration = ModelConfiguration(path: folder.path("undo.sqlite"))
+        let configuration = TestDatabase.shared(path: folder.path("undo.sqlite"))
         let item = Item(title: "Persisted")
         do {
             let context = ModelContext(try ModelContainer(for: allModels, configuration: configuration))

@@ -41,6 +41,7 @@ enum ServeCommand {
             .value("smtp-credentials", "file", "A file holding user:password for the SMTP server (else SLATE_SMTP_USER / SLATE_SMTP_PASSWORD)."),
             .flag("smtp-require-tls", "Refuse to send email over a connection without TLS."),
             .value("public-url", "url", "The address people open Slate at, for links in emails (default: the listening address)."),
+            .value("database-pool", "count", "Reader connections to a PostgreSQL database, besides the writer and the listener (default 4)."),
         ],
         run: run)
 
@@ -63,8 +64,10 @@ enum ServeCommand {
             let configuration = try readConfiguration(path)
             parsed = configuration.merged(into: given)
             file = configuration
-            // The database: --db wins, then the file, then SLATE_DB.
-            if given.value("db") == nil, let database = parsed.value("db") { session.useDatabase(database) }
+            // The database: --database or --db wins, then the file, then SLATE_DATABASE or SLATE_DB.
+            if given.value("db") == nil, given.value("database") == nil, let database = parsed.value("db") {
+                session.useDatabase(database, passwordFile: given.value("database-password-file") == nil ? parsed.value("database-password-file") : nil)
+            }
         }
         let settings = try settings(parsed, session)
         // Checked before the database is touched: a wrong alert or SMTP option stops here.
@@ -73,8 +76,12 @@ enum ServeCommand {
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
+        if let text = parsed.value("database-pool") { session.databasePool = Int(text) ?? session.databasePool }
         try Session.createDatabaseFolder(for: session.databasePath)
-        guard let lock = try BoardFile.claimForServing(session.databasePath) else {
+        // One server per file; any number of nodes on a PostgreSQL database (nothing is kept
+        // in one node that another needs).
+        let lock = session.isServerDatabase ? nil : try BoardFile.claimForServing(session.databasePath)
+        guard session.isServerDatabase || lock != nil else {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
         session.reportsMigrationBackup = false
@@ -125,11 +132,12 @@ enum ServeCommand {
         let scheme = settings.configuration.tls == nil ? "http" : "https"
         let host = settings.configuration.host
         // Under a service manager standard output goes to the journal: no password there.
+        // Nor on a shared database: nodes start together, and accounts are made with `slate user add`.
         try printBanner(session: session, slate: slate, scheme: scheme, host: host, port: server.port, webRoot: settings.webRoot,
-                        mayPrintPassword: notifier.socketPath == nil)
+                        mayPrintPassword: notifier.socketPath == nil && !session.isServerDatabase)
         let address = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
         log.event("listening", ["address": address,
-                                "database": session.databasePath, "web": settings.webRoot ?? "none",
+                                "database": session.databaseName, "web": settings.webRoot ?? "none",
                                 "metrics": metricsServer.map { "\(settings.metrics!.host):\($0.port)" } ?? "off"])
         notifier.ready(status: "Serving on port \(server.port)")
 
@@ -224,7 +232,7 @@ enum ServeCommand {
     static func printBanner(session: Session, slate: Slate, scheme: String, host: String, port: Int, webRoot: String?,
                             mayPrintPassword: Bool) throws {
         let administration = AccountAdministration(container: slate.container)
-        var banner = "Slate is serving \(session.databasePath)\n  \(scheme)://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(port)/\n"
+        var banner = "Slate is serving \(session.databaseName)\n  \(scheme)://\(host == "0.0.0.0" ? "<this machine's address>" : host):\(port)/\n"
         if host == "0.0.0.0" { banner += "  reachable from other devices on your network: use this machine's IP address\n" }
         if !mayPrintPassword {
             if try AccountDirectory(container: slate.container).accounts().isEmpty {

@@ -13,6 +13,7 @@ enum ServiceCommands {
             """,
         arguments: [ArgumentSpec(name: "file", help: "Where to write the copy.")],
         run: { parsed, session in
+            try refuseServer(session, "backed up with pg_dump (pg_dump --format=custom --file=slate.dump URL; see the README)")
             guard FileManager.default.fileExists(atPath: session.databasePath) else {
                 throw SlateError.notFound("database at \(session.databasePath)")
             }
@@ -39,6 +40,7 @@ enum ServiceCommands {
         arguments: [ArgumentSpec(name: "file", help: "The backup to restore.")],
         options: [.flag("force", "Restore even while a server is running on the database.")],
         run: { parsed, session in
+            try refuseServer(session, "restored with pg_restore (pg_restore --clean --dbname=URL slate.dump; see the README)")
             let source = parsed.positionals[0]
             let path = session.databasePath
             // On a new machine the database's folder may not exist yet.
@@ -72,6 +74,12 @@ enum ServiceCommands {
                 if let upgrade = container.migrationBackup { session.console.line("The backup was upgraded; its original is at \(upgrade).") }
             }
         })
+
+    /// Refuses a command that copies files when the database is a PostgreSQL server.
+    static func refuseServer(_ session: Session, _ instead: String) throws {
+        guard session.isServerDatabase else { return }
+        throw SlateError.invalid(field: "database", message: "\(session.databaseName) is a PostgreSQL database: it is \(instead).")
+    }
 
     /// Refuses, in words, a backup destination that is a folder or lies in a folder that does
     /// not exist (before any copying, and without SQLite's own message about the temporary file).

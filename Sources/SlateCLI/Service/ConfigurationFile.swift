@@ -73,8 +73,8 @@ struct ConfigurationFile {
             if let first = seen[key] { throw refuse("\(key) is already set on line \(first).") }
             seen[key] = number
             if let problem = setting.problem(with: value) {
-                // A secret's value is never repeated back.
-                let shown = setting.kind == .secretFile ? "" : " '\(value.prefix(80))'"
+                // A secret's value is never repeated back, nor a URL (it may hold a password).
+                let shown = setting.kind == .secretFile || value.contains("://") ? "" : " '\(value.prefix(80))'"
                 throw refuse("invalid value\(shown) for \(key): \(problem).")
             }
             entries.append(Entry(setting: setting, value: value, line: number))
@@ -97,8 +97,9 @@ struct ConfigurationFile {
                 merged.values[entry.setting.option] = ServeSetting.items(entry.value)
             case .value, .secretFile:
                 var value = entry.value
-                if ["db", "web", "tls-cert", "tls-key", "smtp-credentials"].contains(entry.setting.option), !value.hasPrefix("/"),
-                   !value.hasPrefix(SecretFile.credentialPrefix), !folder.isEmpty {
+                if ["db", "web", "tls-cert", "tls-key", "smtp-credentials", "database-password-file"].contains(entry.setting.option),
+                   !value.hasPrefix("/"), !value.hasPrefix(SecretFile.credentialPrefix),
+                   !value.hasPrefix("postgresql://"), !value.hasPrefix("postgres://"), !folder.isEmpty {
                     value = folder + "/" + value
                 }
                 merged.values[entry.setting.option] = [value]

@@ -69,29 +69,41 @@ extension AlertScheduler {
         return (claims.count, outcomes.filter { $0.state == .sent }.count)
     }
 
-    /// Once per scheduler (that is, per start): deliveries left `sending` by a killed
-    /// process are due again now, and deliveries for a channel this server does not have
-    /// (email without `--smtp-url` any more) are given up and logged. One server runs per
-    /// file (`ServingLock`), so no other process is sending them.
+    /// Deliveries left `sending` by a killed process are due again now, and deliveries for
+    /// a channel this server does not have (email without `--smtp-url` any more) are given
+    /// up and logged. On a file, once per scheduler (that is, per start): one server runs per
+    /// file (`ServingLock`), so no other process is sending them. On a shared database, at
+    /// every pass, those whose claim's lease is over (their node died, or is hopelessly
+    /// stuck), each against the revision read; and no delivery is given up for want of a
+    /// channel there, since another node may have it.
     func recoverInterrupted(now: Date) throws {
-        guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
+        let shared = container.announcesCommits
+        if !shared {
+            guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
+        }
         let context = ModelContext(container, undo: false)
         let sending = AlertDelivery.State.sending
-        for var delivery in try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == sending })) {
+        let predicate = shared
+            ? #Predicate<AlertDelivery> { $0.state == sending && $0.nextAttempt <= now }
+            : #Predicate<AlertDelivery> { $0.state == sending }
+        for read in try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: predicate)) {
+            var delivery = read.model
             delivery.state = .pending
             delivery.nextAttempt = now
-            context.update(delivery)
+            context.update(delivery, expectedRevision: read.revision)
             log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) was interrupted while sending: sending it again, marked as a possible repeat")
         }
-        let known = Set(channels.map(\.name) + [TestAlert.requestChannel])
-        let pending = AlertDelivery.State.pending
-        for var delivery in try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending }))
-        where !known.contains(Self.channelName(of: delivery.channel)) {
-            delivery.state = .failed
-            delivery.lastError = "no such channel"
-            context.update(delivery)
-            counts.count(Self.channelName(of: delivery.channel), "skipped")
-            log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) given up: the server has no such channel now")
+        if !shared {
+            let known = Set(channels.map(\.name) + [TestAlert.requestChannel])
+            let pending = AlertDelivery.State.pending
+            for var delivery in try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending }))
+            where !known.contains(Self.channelName(of: delivery.channel)) {
+                delivery.state = .failed
+                delivery.lastError = "no such channel"
+                context.update(delivery)
+                counts.count(Self.channelName(of: delivery.channel), "skipped")
+                log("alert delivery \(delivery.id.uuidString.lowercased()) through \(delivery.channel) given up: the server has no such channel now")
+            }
         }
         if context.hasChanges { _ = try context.save() }
     }
@@ -107,10 +119,11 @@ extension AlertScheduler {
     func expandTestRequests(now: Date) throws -> Int {
         let context = ModelContext(container, undo: false)
         let pending = AlertDelivery.State.pending, request = TestAlert.requestChannel
-        let requests = try context.fetch(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
+        let requests = try context.fetchRevisioned(FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.state == pending && $0.channel == request }))
         guard !requests.isEmpty else { return 0 }
         var made = 0
-        for var test in requests {
+        for read in requests {
+            var test = read.model
             for channel in try channelTargets(for: test.accountID, context: context) {
                 context.insert(AlertDelivery(accountID: test.accountID, taskID: test.taskID, fireAt: test.fireAt, channel: channel,
                                              isLate: false, now: now, isTest: true))
@@ -118,14 +131,16 @@ extension AlertScheduler {
             }
             test.state = .sent
             test.sentAt = now
-            context.update(test)
+            context.update(test, expectedRevision: read.revision)
         }
         _ = try context.save()
         return made
     }
 
     /// Marks up to `batchSize` due deliveries of one channel `sending`, one more attempt
-    /// each, and commits that before any is sent.
+    /// each, for `claimLease`, and commits that before any is sent. Each is claimed as it
+    /// was read: a delivery another node claimed meanwhile makes the claim refused
+    /// (`conflict`), and nothing is sent this pass.
     private func claimDue(now: Date, channel name: String) throws -> [Claim] {
         let context = ModelContext(container, undo: false)
         let pending = AlertDelivery.State.pending
@@ -141,7 +156,8 @@ extension AlertScheduler {
         var claims: [Claim] = []
         // A task's deliveries to several devices are claimed together: read it once.
         var tasks: [UUID: TaskItem?] = [:]
-        for var delivery in try context.fetch(descriptor) {
+        for read in try context.fetchRevisioned(descriptor) {
+            var delivery = read.model
             let calendar = try calendars[delivery.accountID]
             let task: TaskItem?
             if delivery.isTest {
@@ -155,7 +171,8 @@ extension AlertScheduler {
             claims.append(Claim(delivery: delivery, task: task, calendar: calendar))
             delivery.state = .sending
             delivery.attempts += 1
-            context.update(delivery)
+            delivery.nextAttempt = now.addingTimeInterval(Self.claimLease)
+            context.update(delivery, expectedRevision: read.revision)
         }
         if context.hasChanges { _ = try context.save() }
         return claims

@@ -17,6 +17,12 @@ import Synchronization
 ///   `X-Slate-Delivery`, Web Push `Topic` and notification tag, email `Message-ID`).
 /// - Alerts that came due while the server was down are sent marked late when younger than
 ///   `maximumAge`; older ones are skipped and logged.
+/// - Several nodes on one PostgreSQL database each run a scheduler: every step that records
+///   something does so against the revisions it read (a cursor, a delivery), so of two
+///   schedulers firing or claiming the same thing one commits and the other's whole step is
+///   refused and runs again on what is left. A claim is a lease (`claimLease`): a delivery
+///   left `sending` by a node that died is sent again (marked as a possible repeat) once
+///   its lease is over, by whichever node gets to it first.
 public final class AlertScheduler: Sendable {
     let container: ModelContainer
     let channels: [any AlertChannel]
@@ -34,6 +40,10 @@ public final class AlertScheduler: Sendable {
     public static let lateAfter: TimeInterval = 60
     /// Attempts before a failing delivery is given up.
     public static let maximumAttempts = 8
+    /// How long a claimed delivery is its claimer's: on a shared database, another node
+    /// takes it over (as interrupted) only after this. Longer than a batch can take to send
+    /// (500 deliveries, 32 at once, each given up after 20 s).
+    public static let claimLease: TimeInterval = 10 * 60
 
     public init(container: ModelContainer, channels: [any AlertChannel], maximumAge: TimeInterval = 12 * 3600,
                 clock: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -255,6 +265,9 @@ public final class AlertScheduler: Sendable {
                 if let wake = try await BoardThreads.shared.read({ try self.nextFire() }) {
                     delay = min(delay, wake.timeIntervalSince(clock()))
                 }
+            } catch let error as StoreError where error.isRaceWithAnotherScheduler {
+                // Another node's scheduler did the same step first: do it again on what is left.
+                delay = Double.random(in: 0.05...0.5)
             } catch {
                 log("alert scheduler: \(error)")
                 delay = 5
@@ -272,6 +285,9 @@ public final class AlertScheduler: Sendable {
                 if let next = try await BoardThreads.shared.read({ try self.nextAttempt(through: channel.name) }) {
                     delay = min(delay, next.timeIntervalSince(clock()))
                 }
+            } catch let error as StoreError where error.isRaceWithAnotherScheduler {
+                // Another node claimed some of the same deliveries first: claim what is left.
+                delay = Double.random(in: 0.05...0.5)
             } catch {
                 log("alert delivery through \(channel.name): \(error)")
                 delay = 5
@@ -338,5 +354,16 @@ final class Doorbell: Sendable {
             ring()
         }
         timer.cancel()
+    }
+}
+
+extension StoreError {
+    /// A write refused because another scheduler (another node) wrote the same rows first:
+    /// a cursor or delivery changed since it was read, or the same new row inserted twice.
+    var isRaceWithAnotherScheduler: Bool {
+        switch self {
+        case .conflict, .constraintViolation: true
+        default: false
+        }
     }
 }

@@ -6,8 +6,9 @@ import SlateStore
 extension VAPIDKey {
     /// The server's one VAPID key; on the first call `make` creates it and it is stored.
     ///
-    /// Two first calls may race (the scheduler starting, a page asking for the key): the
-    /// one whose insert loses reads the winner's key, so everyone signs with the same one.
+    /// Two first calls may race (the scheduler starting, a page asking for the key, two
+    /// nodes starting at once): the one whose insert loses reads the winner's key, so
+    /// everyone signs with the same one.
     public static func stored(in store: BoardStore, making make: () throws -> VAPIDKey) throws -> VAPIDKey {
         let context = ModelContext(store, undo: false)
         if let key = try context.model(VAPIDKey.self, id: VAPIDKey.rowID) { return key }

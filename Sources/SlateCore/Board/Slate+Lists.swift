@@ -49,9 +49,9 @@ extension Slate {
     /// The account's lists in the manual order, without counting their tasks (which
     /// reads every active task): for showing list names and colours beside tasks.
     public func listsWithoutCounts() throws -> [TaskList] {
-        let accountID = self.accountID
-        return try makeContext().fetch(FetchDescriptor(
-            predicate: #Predicate<TaskList> { $0.accountID == accountID }, sortKeys: [.ascending(\.order), .ascending(\.created)]))
+        var descriptor = FetchDescriptor<TaskList>(sortKeys: [.ascending(\.order), .ascending(\.created)])
+        descriptor.where(\.accountID, is: accountID)
+        return try makeContext().fetch(descriptor)
     }
 
     /// The list named `name` (ignoring case and surrounding spaces), or nil.

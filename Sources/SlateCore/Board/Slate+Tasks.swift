@@ -37,8 +37,10 @@ extension Slate {
         let accountID = self.accountID
         let context = makeContext()
         if let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
-            let found = try context.fetchRevisioned(FetchDescriptor<TaskItem>(
-                predicate: #Predicate { $0.number == number && $0.accountID == accountID }))
+            var descriptor = FetchDescriptor<TaskItem>()
+            descriptor.where(\.number, is: number)
+            descriptor.where(\.accountID, is: accountID)
+            let found = try context.fetchRevisioned(descriptor)
             if let task = found.first { return task }
             // An id can start with digits only: "638964" may be the start of one.
             guard !text.hasPrefix("#"), text.count >= 4,
@@ -92,9 +94,9 @@ extension Slate {
     }
 
     private func nextOrder(in listID: UUID?) throws -> Double {
-        let accountID = self.accountID
-        var descriptor = FetchDescriptor<TaskItem>(
-            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
+        var descriptor = FetchDescriptor<TaskItem>(sortKeys: [.descending(\.order)])
+        descriptor.where(\.accountID, is: accountID)
+        descriptor.where(\.listID, is: listID)
         descriptor.fetchLimit = 1
         return (try makeContext().fetch(descriptor).first?.order ?? 0) + 1
     }

@@ -32,24 +32,56 @@ public final class Slate: Sendable {
         self.clock = clock
     }
 
-    /// Opens (creating if needed) the database at `path` (nil: in memory) for the local account.
-    public static func open(path: String?, calendar: Calendar = .current,
+    /// Opens (creating if needed) the database at `path` (nil: in memory; a `postgresql://`
+    /// URL: that server, see `openContainer`) for the local account.
+    public static func open(path: String?, password: String? = nil, maximumReaders: Int = 4, calendar: Calendar = .current,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
-        let container = try openContainer(path: path)
+        let container = try openContainer(path: path, password: password, maximumReaders: maximumReaders)
         let account = try ensureAccount(named: Account.localName, in: container, now: clock())
         return Slate(container: container, accountID: account.id, calendar: calendar, clock: clock)
     }
 
-    /// Opens the store with Slate's schema, migrating an older file.
-    public static func openContainer(path: String?) throws -> ModelContainer {
-        try ModelContainer(
-            for: SlateSchema.models,
-            configuration: ModelConfiguration(path: path, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations))
+    /// Opens the store with Slate's schema, migrating an older one: the SQLite file at
+    /// `path` (nil: in memory), or, when `path` is a `postgresql://` URL, that PostgreSQL
+    /// database (`password`, if given, instead of one in the URL or libpq's own sources).
+    public static func openContainer(path: String?, password: String? = nil, maximumReaders: Int = 4) throws -> ModelContainer {
+        var configuration = try configuration(for: path, password: password)
+        configuration.maximumReaders = maximumReaders
+        // A shared database also keeps what a single server keeps in memory (`serverModels`).
+        let models = configuration.postgreSQL == nil ? SlateSchema.models : SlateSchema.models + SlateSchema.serverModels
+        return try ModelContainer(for: models, configuration: configuration)
+    }
+
+    /// `database` as it may be shown and logged: a file's path as it is, a PostgreSQL URL
+    /// without its password (and without anything else but server, port, database and user).
+    public static func databaseName(_ database: String) -> String {
+        guard PostgreSQLLocation.isURL(database) else { return database }
+        return (try? PostgreSQLLocation(url: database).description) ?? "a PostgreSQL database (its URL cannot be read)"
+    }
+
+    /// True when `database` names a PostgreSQL server rather than a file.
+    public static func isServerURL(_ database: String?) -> Bool {
+        database.map(PostgreSQLLocation.isURL) ?? false
+    }
+
+    /// Slate's store configuration for a file, memory or a PostgreSQL URL.
+    static func configuration(for database: String?, password: String?) throws -> ModelConfiguration {
+        guard let database, PostgreSQLLocation.isURL(database) else {
+            return ModelConfiguration(path: database, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
+        }
+        return ModelConfiguration(postgreSQL: try PostgreSQLLocation(url: database, password: password),
+                                  schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
     }
 
     /// The account named `name`, created if it does not exist.
     public static func ensureAccount(named name: String, in container: ModelContainer, now: Date) throws -> Account {
         let context = ModelContext(container, undo: false)
+        // The name as given first (every command opens the local account so; a server's
+        // store holds many accounts, and reading them all cost more than the rest of
+        // opening), then any spelling of it: names are unique without case.
+        var exact = FetchDescriptor<Account>()
+        exact.where(\.name, is: name)
+        if let existing = try context.fetch(exact).first { return existing }
         let lowered = name.lowercased()
         if let existing = try context.fetch(FetchDescriptor<Account>()).first(where: { $0.name.lowercased() == lowered }) {
             return existing

@@ -19,13 +19,16 @@ public enum SlateError: Error, Sendable, Equatable {
     case cannotUndo(String)
     /// The database stayed locked (by another process) longer than it waits: try again.
     case busy
+    /// The database server cannot be reached right now (restarting, the network): try again
+    /// in a moment. The message names the server (never its password), for the log.
+    case unavailable(String)
     /// The store failed unexpectedly. The message holds the details (which may include SQL
     /// or a file path): for the server's log and the local command line, never for a client.
     case store(String)
 
     /// A stable, machine-readable name of the kind of error, the same on every surface:
     /// `invalid_field`, `not_found`, `ambiguous`, `duplicate_name`, `stale`, `cannot_undo`,
-    /// `busy`, `internal_error`.
+    /// `busy`, `unavailable`, `internal_error`.
     public var code: String {
         switch self {
         case .invalid: "invalid_field"
@@ -35,6 +38,7 @@ public enum SlateError: Error, Sendable, Equatable {
         case .conflict: "stale"
         case .cannotUndo: "cannot_undo"
         case .busy: "busy"
+        case .unavailable: "unavailable"
         case .store: "internal_error"
         }
     }
@@ -66,11 +70,35 @@ extension SlateError: CustomStringConvertible, LocalizedError {
         case .conflict(let what, _): "\(what) was changed by someone else; reload it and try again."
         case .cannotUndo(let message): message
         case .busy: "The database is busy (another program is writing to it); try again in a moment."
+        case .unavailable(let details): "\(SlateError.unavailableMessage) (\(details))"
         case .store(let message): message
         }
     }
 
     public var errorDescription: String? { description }
+}
+
+extension SlateError {
+    /// What a client is told when the database cannot be reached (the details are the
+    /// server's to log).
+    public static let unavailableMessage = "The database cannot be reached right now; try again in a moment."
+
+    /// The domain's reading of a failure of the database itself that is nobody's mistake and
+    /// passes (it is locked, or cannot be reached), wherever it was thrown; nil for anything
+    /// else. Surfaces answer it as 503 rather than as an internal error.
+    public static func transient(_ error: any Error) -> SlateError? {
+        if let error = error as? SlateError {
+            switch error {
+            case .busy, .unavailable: return error
+            default: return nil
+            }
+        }
+        guard let error = error as? StoreError else { return nil }
+        switch error {
+        case .busy, .unavailable: return SlateError(error)
+        default: return nil
+        }
+    }
 }
 
 extension Slate {
@@ -100,6 +128,8 @@ extension SlateError {
             self = .duplicateListName("that name")
         case .busy:
             self = .busy
+        case .unavailable:
+            self = .unavailable(error.description)
         default:
             self = .store(error.description)
         }

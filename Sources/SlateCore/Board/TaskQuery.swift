@@ -76,36 +76,44 @@ public struct TaskQuery: Sendable, Hashable {
 
 extension TaskQuery {
     /// The store fetch for this query, for one account at one moment.
+    ///
+    /// Conditions that say `property == value` are `where(_:is:)` filters rather than
+    /// `#Predicate`s: each predicate shape costs a command about 2M instructions to build
+    /// and translate, and these are the ones every view has. Fixing exactly the account,
+    /// the list and the completion also lets the store read the totals from its count
+    /// indexes (`TaskItem.schema`). The day boundaries are worked out only for the views
+    /// that need them.
     func descriptor(accountID: UUID, now: Date, calendar: Calendar) -> FetchDescriptor<TaskItem> {
-        var descriptor = FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID }, sortKeys: sortKeys)
-        let startOfToday = calendar.startOfDay(for: now)
-        let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: startOfToday) ?? now
+        var descriptor = FetchDescriptor<TaskItem>(sortKeys: sortKeys)
+        descriptor.where(\.accountID, is: accountID)
         switch scope {
         case .all: break
-        case .list(let listID): descriptor.filters.append(#Predicate { $0.listID == listID })
-        case .inbox: descriptor.filters.append(#Predicate { $0.listID == nil })
-        case .today: descriptor.filters.append(#Predicate { $0.due != nil && $0.due! < startOfTomorrow })
+        case .list(let listID): descriptor.where(\.listID, is: listID)
+        case .inbox: descriptor.where(\.listID, is: nil)
+        case .today:
+            let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
+            descriptor.filters.append(#Predicate { $0.due != nil && $0.due! < startOfTomorrow })
         case .scheduled: descriptor.filters.append(#Predicate { $0.due != nil })
         case .flagged: descriptor.filters.append(#Predicate { $0.isFlagged })
-        case .overdue: descriptor.filters.append(Self.overdue(now: now, startOfToday: startOfToday))
-        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted == true })
+        case .overdue: descriptor.filters.append(Self.overdue(now: now, startOfToday: calendar.startOfDay(for: now)))
+        case .completed: descriptor.where(\.isCompleted, is: true)
         }
-        // `== false` / `== true` rather than `!$0.isCompleted` / `$0.isCompleted`: an equality
-        // lets SQLite seek the (accountID, isCompleted, …) index to just those tasks and walk
-        // it in the default order; a bare or negated column scans every task of the account.
+        // An equality rather than a bare or negated column: it lets SQLite seek the
+        // (accountID, isCompleted, …) index to just those tasks and walk it in the default
+        // order; `!$0.isCompleted` scans every task of the account.
         switch status {
         case .all: break
-        case .active: descriptor.filters.append(#Predicate { $0.isCompleted == false })
-        case .completed: descriptor.filters.append(#Predicate { $0.isCompleted == true })
+        case .active: descriptor.where(\.isCompleted, is: false)
+        case .completed: descriptor.where(\.isCompleted, is: true)
         }
-        if let priority { descriptor.filters.append(#Predicate { $0.priority == priority }) }
+        if let priority { descriptor.where(\.priority, is: priority) }
         if let tag = tag.map(TaskRules.normalizedTag), !tag.isEmpty {
             descriptor.filters.append(#Predicate { $0.tags.contains(tag) })
         }
         if let parentID {
-            descriptor.filters.append(#Predicate { $0.parentID == parentID })
+            descriptor.where(\.parentID, is: parentID)
         } else if isTopLevelOnly {
-            descriptor.filters.append(#Predicate { $0.parentID == nil })
+            descriptor.where(\.parentID, is: nil)
         }
         descriptor.searchText = search
         descriptor.fetchLimit = limit

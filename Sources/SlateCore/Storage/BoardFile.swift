@@ -49,3 +49,33 @@ public enum BoardFile {
         }
     }
 }
+
+/// What `BoardFile.migrate` copied.
+public struct BoardMigration: Sendable {
+    /// Rows copied per kind of record (the store's table names, for the report).
+    public let rows: [String: Int]
+    /// The store sequence the copy carries on from (every account's revision carries over too).
+    public let revision: Int
+}
+
+extension BoardFile {
+    /// Copies the whole database `source` (accounts, lists, tasks, alerts, CalDAV bytes and
+    /// the history sync clients and undo need) into `destination` — a new file, or an empty
+    /// PostgreSQL database or schema (`postgresql://…`) — then checks the copy row by row
+    /// against the original. Stop every server on `source` first: writes made meanwhile
+    /// would not be in the copy.
+    public static func migrate(_ source: BoardStore, to destination: String, password: String? = nil) throws -> BoardMigration {
+        if !Slate.isServerURL(destination), FileManager.default.fileExists(atPath: destination) {
+            throw SlateError.invalid(field: "to", message: "\(destination) exists already; name a new file (or an empty PostgreSQL database).")
+        }
+        do {
+            let target = try Slate.openContainer(path: destination, password: password)
+            // The sign-in limiter's counts are not data: a shared database keeps them, a file does not.
+            let counts = try source.copy(into: target, leaving: SlateSchema.serverModels)
+            try source.verifyCopy(in: target, leaving: SlateSchema.serverModels)
+            return BoardMigration(rows: counts, revision: try target.currentRevision())
+        } catch let error as StoreError {
+            throw SlateError.store("Cannot migrate to \(Slate.databaseName(destination)): \(error.description)")
+        }
+    }
+}

@@ -10,6 +10,9 @@ extension SlateSchema {
     /// The same rule as `TaskAlert(legacyReminderOffset:due:)`, in SQL, in the migration's
     /// one transaction.
     static let reminderOffsetsBecomeAlerts = MigrationStage.custom(to: 2, "reminder offsets become alerts", didMigrate: { database in
+        // Schema 1 was SQLite's alone: a PostgreSQL store starts at 2 (or is copied from an
+        // upgraded file by `slate migrate`), so it never holds the old column.
+        guard database.dialect == .sqlite else { return }
         let columns = try database.rows("SELECT name FROM pragma_table_info('tasks') WHERE name = 'reminderOffset'")
         guard !columns.isEmpty else { return }
         // Dates are stored as seconds since 2001-01-01 (Foundation's reference date).

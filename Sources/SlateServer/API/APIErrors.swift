@@ -21,6 +21,9 @@ extension SlateError {
             HTTPError(.conflict, code: code, message: message, field: "change")
         case .busy:
             HTTPError(.serviceUnavailable, code: code, message: description, headers: ["Retry-After": "1"])
+        case .unavailable:
+            // The details name the database server: for the log and /readyz, not for clients.
+            HTTPError(.serviceUnavailable, code: code, message: SlateError.unavailableMessage, headers: ["Retry-After": "2"])
         case .store:
             HTTPError(.internalServerError, code: code, message: ErrorBoundary.genericMessage)
         }

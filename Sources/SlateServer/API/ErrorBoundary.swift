@@ -24,6 +24,9 @@ struct ErrorBoundary: Middleware {
             throw CancellationError()
         } catch let error as SlateError where !error.isInternal {
             throw error.httpError
+        } catch let error where SlateError.transient(error) != nil {
+            // The database is locked or cannot be reached (a node that lost it): 503, not 500.
+            throw SlateError.transient(error)!.httpError
         } catch {
             let id = Self.requestID()
             log("slate: request \(id) \(request.method) \(request.path) failed: \(error)")

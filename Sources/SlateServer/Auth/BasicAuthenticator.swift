@@ -21,7 +21,7 @@ public struct BasicAuthenticator: Sendable {
 
     public init(container: BoardStore, clock: @escaping @Sendable () -> Date = { Date() }) {
         directory = AccountDirectory(container: container)
-        guardian = SignInGuard()
+        guardian = SignInGuard(limiter: LoginLimiter(ledger: SignInLedger(store: container)))
         self.clock = clock
     }
 
@@ -35,7 +35,7 @@ public struct BasicAuthenticator: Sendable {
 
         let now = clock()
         let attempt: LoginLimiter.Attempt
-        switch guardian.limiter.begin(name: name, address: request.remoteAddress, now: now) {
+        switch try guardian.limiter.begin(name: name, address: request.remoteAddress, now: now) {
         case .refused(let wait):
             throw HTTPError(.tooManyRequests, code: "rate_limited", message: "Too many sign-in attempts; try again in \(wait) seconds.",
                             headers: ["Retry-After": String(wait)])

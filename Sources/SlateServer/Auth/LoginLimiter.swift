@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 import Synchronization
 
 /// Limits sign-in attempts, atomically and in bounded memory.
@@ -17,6 +18,10 @@ import Synchronization
 /// says otherwise, so parallel attempts never get more evaluations than the limit.
 /// At most ``Policy/capacity`` entries are kept: expired ones are dropped first, then the
 /// least recently used.
+///
+/// With a ``SignInLedger`` (several nodes on one PostgreSQL database) the entries live in
+/// the database instead, so every node counts every attempt; expired ones are deleted once
+/// a minute.
 final class LoginLimiter: Sendable {
     /// The limits; the defaults suit a small self-hosted service.
     struct Policy: Sendable {
@@ -42,14 +47,9 @@ final class LoginLimiter: Sendable {
         case refused(retryAfter: Int)
     }
 
-    private struct Entry {
-        /// Recent events (failures, or attempts for the attempt counter), oldest first, at
-        /// most as many as the largest limit needs.
-        var events: [Date] = []
-        /// Attempts begun and not yet finished.
-        var pending = 0
-        var lastUsed = Date.distantPast
-    }
+    /// Recent events (failures, or attempts for the attempt counter), oldest first, at most
+    /// as many as the largest limit needs; attempts begun and not finished; last use.
+    private typealias Entry = SignInEntry
 
     private struct Table {
         var entries: [String: Entry] = [:]
@@ -58,8 +58,35 @@ final class LoginLimiter: Sendable {
 
     let policy: Policy
     private let table = Mutex(Table())
+    private let ledger: SignInLedger?
 
-    init(policy: Policy = Policy()) { self.policy = policy }
+    init(policy: Policy = Policy(), ledger: SignInLedger? = nil) {
+        self.policy = policy
+        self.ledger = ledger
+    }
+
+    /// Runs `body` on the entries of `keys`: the in-memory table (purged when due or full),
+    /// or the database's entries of those keys.
+    private func withEntries<T>(_ keys: Keys, now: Date, purging: Bool, _ body: (inout [String: Entry]) -> T) throws -> T {
+        guard let ledger else {
+            return table.withLock { state in
+                if purging, state.entries.count + Self.keysPerAttempt > policy.capacity || now.timeIntervalSince(state.lastPurge) > 60 {
+                    purge(&state.entries, now: now)
+                    state.lastPurge = now
+                }
+                return body(&state.entries)
+            }
+        }
+        let due = purging && table.withLock { state in
+            defer { if now.timeIntervalSince(state.lastPurge) > 60 { state.lastPurge = now } }
+            return now.timeIntervalSince(state.lastPurge) > 60
+        }
+        if due {
+            try ledger.purge(before: now.addingTimeInterval(-policy.window), keeping: "k ",
+                             until: now.addingTimeInterval(-policy.knownAddressLifetime))
+        }
+        return try ledger.update(keys: keys.all, body)
+    }
 
     /// How many entries are kept (for tests and bounds).
     var entryCount: Int { table.withLock { $0.entries.count } }
@@ -67,17 +94,14 @@ final class LoginLimiter: Sendable {
     /// Entries one attempt can add.
     private static let keysPerAttempt = 5
 
-    /// Reserves an attempt, or says how many seconds to wait.
-    func begin(name: String, address: String, now: Date) -> Decision {
+    /// Reserves an attempt, or says how many seconds to wait. Throws only when the entries
+    /// live in the database and it cannot be reached (the attempt is then refused).
+    func begin(name: String, address: String, now: Date) throws -> Decision {
         let account = name.lowercased()
         let network = Self.network(of: address)
         let keys = Keys(account: account, network: network)
-        return self.table.withLock { state in
-            if state.entries.count + Self.keysPerAttempt > policy.capacity || now.timeIntervalSince(state.lastPurge) > 60 {
-                purge(&state.entries, now: now)
-                state.lastPurge = now
-            }
-            let table = state.entries
+        return try withEntries(keys, now: now, purging: true) { entries in
+            let table = entries
             var waits: [TimeInterval] = []
             waits.append(wait(table[keys.pair], limit: policy.failuresPerAccountAndAddress, now: now))
             waits.append(wait(table[keys.address], limit: policy.failuresPerAddress, now: now))
@@ -88,25 +112,26 @@ final class LoginLimiter: Sendable {
             if let longest = waits.max(), longest > 0 {
                 return .refused(retryAfter: max(1, Int(longest.rounded(.up))))
             }
-            for key in [keys.pair, keys.address, keys.account] { update(&state.entries, key, now: now) { $0.pending += 1 } }
-            update(&state.entries, keys.attempts, now: now) { $0.events.append(now) }
+            for key in [keys.pair, keys.address, keys.account] { update(&entries, key, now: now) { $0.pending += 1 } }
+            update(&entries, keys.attempts, now: now) { $0.events.append(now) }
             return .allowed(Attempt(account: account, network: network))
         }
     }
 
-    /// Records how an attempt ended.
+    /// Records how an attempt ended. (In the database, when it cannot be reached the attempt
+    /// stays counted as a failure until the window passes.)
     func finish(_ attempt: Attempt, succeeded: Bool, now: Date) {
         let keys = Keys(account: attempt.account, network: attempt.network)
-        self.table.withLock { state in
-            for key in [keys.pair, keys.address, keys.account] where state.entries[key] != nil {
-                update(&state.entries, key, now: now) { entry in
+        _ = try? withEntries(keys, now: now, purging: false) { entries in
+            for key in [keys.pair, keys.address, keys.account] where entries[key] != nil {
+                update(&entries, key, now: now) { entry in
                     entry.pending = max(0, entry.pending - 1)
                     if !succeeded { entry.events.append(now) }
                 }
             }
             if succeeded {
-                state.entries[keys.pair]?.events.removeAll()
-                update(&state.entries, keys.known, now: now) { _ in }
+                entries[keys.pair]?.events.removeAll()
+                update(&entries, keys.known, now: now) { _ in }
             }
         }
     }
@@ -114,15 +139,16 @@ final class LoginLimiter: Sendable {
     /// Releases an attempt that was never evaluated (the password workers were busy).
     func abandon(_ attempt: Attempt) {
         let keys = Keys(account: attempt.account, network: attempt.network)
-        table.withLock { state in
+        _ = try? withEntries(keys, now: Date(), purging: false) { entries in
             for key in [keys.pair, keys.address, keys.account] {
-                if let pending = state.entries[key]?.pending { state.entries[key]?.pending = max(0, pending - 1) }
+                if let pending = entries[key]?.pending { entries[key]?.pending = max(0, pending - 1) }
             }
         }
     }
 
     private struct Keys {
         let pair, address, attempts, account, known: String
+        var all: [String] { [pair, address, attempts, account, known] }
         init(account: String, network: String) {
             pair = "p " + account + " " + network
             address = "f " + network

@@ -24,7 +24,7 @@ struct SessionController: Sendable {
         try guardian.checkBounds(name: name, password: password)
         let now = authenticator.clock()
         let attempt: LoginLimiter.Attempt
-        switch guardian.limiter.begin(name: name, address: request.remoteAddress, now: now) {
+        switch try guardian.limiter.begin(name: name, address: request.remoteAddress, now: now) {
         case .refused(let wait):
             throw HTTPError(.tooManyRequests, code: "rate_limited",
                             message: "Too many sign-in attempts; try again in \(wait) seconds.", headers: ["Retry-After": String(wait)])

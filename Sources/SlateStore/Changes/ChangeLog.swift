@@ -43,15 +43,21 @@ enum ChangeLog {
 
     /// Starts a write: bumps and returns the store sequence of this commit. Now and then
     /// it also trims the commit log to its last `commitLogLength` commits.
+    ///
+    /// On PostgreSQL the same statement announces the commit to other processes
+    /// (`pg_notify`, delivered at COMMIT, dropped on rollback: `PostgreSQLListener`). Taking
+    /// this row first is what runs every node's writers one at a time.
     static func nextRevision(_ database: Database) throws -> Int {
+        let announce = database.dialect == .postgreSQL
+            ? ", pg_notify(\(PostgreSQLListener.channelSQL()), CAST(value AS text))" : ""
         guard case .integer(let value) = try database.scalar(
-            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
+            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value\(announce)")
         else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
         if value % 1_000 == 0 {
             let floor = DatabaseValue.integer(value - Int64(commitLogLength))
             try database.execute("DELETE FROM _slate_commits WHERE seq <= ?", [floor])
             try database.execute(
-                "UPDATE _slate_meta SET value = max(value, ?) WHERE key = 'commit_log_floor'", [floor])
+                "UPDATE _slate_meta SET value = \(database.dialect.greatest("value", "?")) WHERE key = 'commit_log_floor'", [floor])
         }
         return Int(value)
     }
@@ -59,11 +65,13 @@ enum ChangeLog {
     /// Takes the next revision of `partition` for the commit with store sequence `sequence`
     /// and records the pair in the commit log. Call once per partition and commit.
     static func nextRevision(partition: String, sequence: Int, in database: Database) throws -> Int {
+        // PostgreSQL wants the table's own `value` named in the update (it has `excluded.value` too).
+        let current = database.dialect == .postgreSQL ? "_slate_revisions.value" : "value"
         guard case .integer(let value) = try database.scalar(
             """
             INSERT INTO _slate_revisions(partition, value) \
             VALUES (?, coalesce((SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0) + 1) \
-            ON CONFLICT(partition) DO UPDATE SET value = value + 1 RETURNING value
+            ON CONFLICT(partition) DO UPDATE SET value = \(current) + 1 RETURNING value
             """, [.text(partition)])
         else { throw StoreError.invalidSchema("the revision counter of a partition could not be taken") }
         try database.execute(
@@ -86,7 +94,7 @@ enum ChangeLog {
         let skipped: DatabaseValue = .text("[" + excluding.sorted().map(String.init).joined(separator: ",") + "]")
         var revisions: [String: [Int]] = [:]
         for row in try database.rows(
-            "SELECT partition, revision FROM _slate_commits WHERE seq > ? AND seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq",
+            "SELECT partition, revision FROM _slate_commits WHERE seq > ? AND seq NOT \(database.dialect.inBoundIntegers) ORDER BY seq",
             [.integer(Int64(since)), skipped]) {
             guard case .text(let partition) = row["partition"], let revision = Int.fromDatabaseValue(row["revision"]) else { continue }
             revisions[partition, default: []].append(revision)
@@ -162,19 +170,19 @@ enum ChangeLog {
             var tombstones: [Row] = []
             let unpartitioned = table.partitionName.map { "\(quote($0)) IS NULL AND " } ?? ""
             rows += try database.rows(
-                "SELECT id FROM \(quote(table.tableName)) WHERE \(unpartitioned)_rev > ? AND _rev NOT IN (SELECT value FROM json_each(?))",
+                "SELECT id FROM \(quote(table.tableName)) WHERE \(unpartitioned)_rev > ? AND _rev NOT \(database.dialect.inBoundIntegers)",
                 [.integer(Int64(since)), skipped])
             tombstones += try database.rows(
-                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND partition IS NULL AND revision > ? AND revision NOT IN (SELECT value FROM json_each(?))",
+                "SELECT id, partition FROM _slate_tombstones WHERE table_name = ? AND partition IS NULL AND revision > ? AND revision NOT \(database.dialect.inBoundIntegers)",
                 [.text(table.tableName), .integer(Int64(since)), skipped])
             if let partitionName = table.partitionName {
                 for (partition, revisions) in theirs.sorted(by: { $0.key < $1.key }) {
                     let list: DatabaseValue = .text("[" + revisions.map(String.init).joined(separator: ",") + "]")
                     let found = try database.rows(
-                        "SELECT id FROM \(quote(table.tableName)) WHERE \(quote(partitionName)) = ? AND _rev IN (SELECT value FROM json_each(?))",
+                        "SELECT id FROM \(quote(table.tableName)) WHERE \(quote(partitionName)) = ? AND _rev \(database.dialect.inBoundIntegers)",
                         [.text(partition), list])
                     let gone = try database.rows(
-                        "SELECT id FROM _slate_tombstones WHERE table_name = ? AND partition = ? AND revision IN (SELECT value FROM json_each(?))",
+                        "SELECT id FROM _slate_tombstones WHERE table_name = ? AND partition = ? AND revision \(database.dialect.inBoundIntegers)",
                         [.text(table.tableName), .text(partition), list])
                     if !found.isEmpty || !gone.isEmpty { partitions.insert(partition) }
                     rows += found

@@ -33,16 +33,18 @@ enum UndoLog {
         try database.execute(
             "INSERT INTO _slate_undo(stack, revision, payload, partition) VALUES (?, ?, ?, ?)",
             [.text(stack.rawValue), .integer(Int64(revision)), .blob(payload), scope])
+        let owner = database.dialect.sameValue("partition", scope)
         try database.execute(
-            "DELETE FROM _slate_undo WHERE stack = ? AND partition IS ? AND seq NOT IN (SELECT seq FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT ?)",
-            [.text(stack.rawValue), scope, .text(stack.rawValue), scope, .integer(Int64(max(limit, 0)))])
+            "DELETE FROM _slate_undo WHERE stack = ? AND \(owner.sql) AND seq NOT IN (SELECT seq FROM _slate_undo WHERE stack = ? AND \(owner.sql) ORDER BY seq DESC LIMIT ?)",
+            [.text(stack.rawValue)] + owner.arguments + [.text(stack.rawValue)] + owner.arguments + [.integer(Int64(max(limit, 0)))])
     }
 
     /// Removes and returns the newest entry of `stack` in `partition`'s history.
     static func pop(_ stack: Stack, partition: String?, in database: Database) throws -> Entry? {
+        let owner = database.dialect.sameValue("partition", partition.map(DatabaseValue.text) ?? .null)
         guard let row = try database.rows(
-            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT 1",
-            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null]
+            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND \(owner.sql) ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue)] + owner.arguments
         ).first, case .blob(let payload) = row["payload"] else { return nil }
         try database.execute("DELETE FROM _slate_undo WHERE seq = ?", [row["seq"]])
         return try JSONDecoder().decode(Entry.self, from: payload)
@@ -51,9 +53,10 @@ enum UndoLog {
     /// Removes and returns the entry of `stack` in `partition`'s history that the commit
     /// with `revision` recorded (undo) or re-applied (redo), wherever it is in the stack.
     static func pop(_ stack: Stack, revision: Int, partition: String?, in database: Database) throws -> Entry? {
+        let owner = database.dialect.sameValue("partition", partition.map(DatabaseValue.text) ?? .null)
         guard let row = try database.rows(
-            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND partition IS ? AND revision = ? ORDER BY seq DESC LIMIT 1",
-            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null, .integer(Int64(revision))]
+            "SELECT seq, payload FROM _slate_undo WHERE stack = ? AND \(owner.sql) AND revision = ? ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue)] + owner.arguments + [.integer(Int64(revision))]
         ).first, case .blob(let payload) = row["payload"] else { return nil }
         try database.execute("DELETE FROM _slate_undo WHERE seq = ?", [row["seq"]])
         return try JSONDecoder().decode(Entry.self, from: payload)
@@ -61,17 +64,17 @@ enum UndoLog {
 
     /// The label of the newest entry of `stack`, or nil (and false) when it is empty.
     static func peek(_ stack: Stack, partition: String?, in database: Database) throws -> (exists: Bool, label: String?) {
+        let owner = database.dialect.sameValue("partition", partition.map(DatabaseValue.text) ?? .null)
         guard let row = try database.rows(
-            "SELECT payload FROM _slate_undo WHERE stack = ? AND partition IS ? ORDER BY seq DESC LIMIT 1",
-            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null]
+            "SELECT payload FROM _slate_undo WHERE stack = ? AND \(owner.sql) ORDER BY seq DESC LIMIT 1",
+            [.text(stack.rawValue)] + owner.arguments
         ).first, case .blob(let payload) = row["payload"] else { return (false, nil) }
         return (true, try JSONDecoder().decode(Entry.self, from: payload).label)
     }
 
     static func clear(_ stack: Stack, partition: String?, in database: Database) throws {
-        try database.execute(
-            "DELETE FROM _slate_undo WHERE stack = ? AND partition IS ?",
-            [.text(stack.rawValue), partition.map(DatabaseValue.text) ?? .null])
+        let owner = database.dialect.sameValue("partition", partition.map(DatabaseValue.text) ?? .null)
+        try database.execute("DELETE FROM _slate_undo WHERE stack = ? AND \(owner.sql)", [.text(stack.rawValue)] + owner.arguments)
     }
 
     /// The history a commit's entry belongs to: its one partition, else the shared one.

@@ -2,8 +2,11 @@ import Foundation
 
 /// Where and how a container keeps its data.
 public struct ModelConfiguration: Sendable {
-    /// A file path, or nil for a private in-memory database.
+    /// A file path, or nil for a private in-memory database (or a PostgreSQL one).
     public var path: String?
+    /// A PostgreSQL server instead of a file: several processes on several machines can
+    /// then share the store (`path` is not used).
+    public var postgreSQL: PostgreSQLLocation?
     /// The schema version the code declares; a file written by a newer version is refused.
     public var schemaVersion: Int
     /// Custom migration stages, run in version order when an older file is opened.
@@ -12,7 +15,8 @@ public struct ModelConfiguration: Sendable {
     public var isReadOnly: Bool
     /// How long a write waits for another process's lock before failing.
     public var busyTimeout: TimeInterval
-    /// Reader connections kept open for concurrent reads.
+    /// Reader connections kept open for concurrent reads (on PostgreSQL, besides the
+    /// writer and the listener for other processes' commits).
     public var maximumReaders: Int
     /// How many change sets `undo()` can go back (persisted in the file).
     public var undoLimit: Int
@@ -31,6 +35,20 @@ public struct ModelConfiguration: Sendable {
         self.undoLimit = undoLimit
     }
 
+    /// A store in the PostgreSQL database at `location` (see `PostgreSQLLocation`); a busy
+    /// timeout there is how long a writer waits for another's lock.
+    public init(
+        postgreSQL location: PostgreSQLLocation, schemaVersion: Int = 1, migrations: [MigrationStage] = [], isReadOnly: Bool = false,
+        busyTimeout: TimeInterval = 5, maximumReaders: Int = 4, undoLimit: Int = 100
+    ) {
+        self.init(path: nil, schemaVersion: schemaVersion, migrations: migrations, isReadOnly: isReadOnly,
+                  busyTimeout: busyTimeout, maximumReaders: maximumReaders, undoLimit: undoLimit)
+        postgreSQL = location
+    }
+
     /// A private database that lives as long as its container.
     public static var inMemory: ModelConfiguration { ModelConfiguration() }
+
+    /// Where the store is, in words (a path, or a server without its password).
+    public var databaseDescription: String { postgreSQL?.description ?? path ?? ":memory:" }
 }

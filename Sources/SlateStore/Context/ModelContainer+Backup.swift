@@ -10,6 +10,11 @@ extension ModelContainer {
     /// Throws `StoreError.cannotOpen` for an in-memory store, an unwritable destination
     /// or a copy that fails its check.
     public func backup(to destination: String) throws {
+        guard let pool = pool.sqlite else {
+            throw StoreError.cannotOpen(
+                path: destination,
+                reason: "a PostgreSQL database is backed up with pg_dump (and restored with pg_restore), not by Slate")
+        }
         guard let path = configuration.path else {
             throw StoreError.cannotOpen(path: destination, reason: "an in-memory store has no file to back up")
         }
@@ -27,7 +32,7 @@ extension ModelContainer {
     /// missing. Opening a container afterwards migrates an older backup as usual.
     public static func restore(from source: String, to path: String, schemaVersion: Int) throws {
         let backup = try openBackup(at: source, for: path, schemaVersion: schemaVersion)
-        let target = try Database(path: path, mode: .create, busyTimeout: 5)
+        let target = try SQLiteDatabase(path: path, mode: .create, busyTimeout: 5)
         try DatabaseCopy.copy(from: backup, into: target, path: path)
         try DatabaseCopy.checkIntegrity(of: target, path: path)
     }
@@ -38,14 +43,14 @@ extension ModelContainer {
         _ = try openBackup(at: source, for: path, schemaVersion: schemaVersion)
     }
 
-    private static func openBackup(at source: String, for path: String, schemaVersion: Int) throws -> Database {
+    private static func openBackup(at source: String, for path: String, schemaVersion: Int) throws -> SQLiteDatabase {
         guard FileManager.default.fileExists(atPath: source) else {
             throw StoreError.cannotOpen(path: source, reason: "no such file")
         }
         guard !sameFile(source, path) else {
             throw StoreError.cannotOpen(path: source, reason: "that is the database itself, not a backup of it")
         }
-        let backup = try Database(path: source, mode: .readOnly, busyTimeout: 5)
+        let backup = try SQLiteDatabase(path: source, mode: .readOnly, busyTimeout: 5)
         try DatabaseCopy.checkIntegrity(of: backup, path: source)
         let version = try Migrator.storedVersion(in: backup)
         if version > schemaVersion { throw StoreError.newerSchema(fileVersion: version, supportedVersion: schemaVersion) }
@@ -60,8 +65,16 @@ extension ModelContainer {
         try pool.readStatement { try Migrator.storedVersion(in: $0) }
     }
 
-    /// Bytes the store takes on disk: the file and its write-ahead log (0 in memory).
+    /// Bytes the store takes on disk: the file and its write-ahead log (0 in memory); on
+    /// PostgreSQL, its tables with their indexes.
     public func fileSize() -> Int {
+        if case .postgreSQL = pool {
+            let total = try? pool.readStatement { database in
+                try database.scalar(
+                    "SELECT CAST(coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bigint) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'")
+            }
+            return total.flatMap { Int.fromDatabaseValue($0 ?? .null) } ?? 0
+        }
         guard let path = configuration.path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)

@@ -37,7 +37,7 @@ extension ModelContainer {
                             do {
                                 try database.transaction {
                                     try change()
-                                    if database.breaksDeferredForeignKeys { throw database.foreignKeyViolation() }
+                                    try database.checkDeferredForeignKeys()
                                 }
                             } catch {
                                 outcomes[index] = error

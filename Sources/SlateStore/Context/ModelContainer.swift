@@ -16,9 +16,11 @@ import Synchronization
 public final class ModelContainer: Sendable {
     /// How the container was opened.
     public let configuration: ModelConfiguration
-    let pool: DatabasePool
+    let pool: ConnectionPool
     let tables: [String: TableSchema]
     let notifier = CommitNotifier()
+    /// Hears other processes' commits on PostgreSQL (connects on the first wait).
+    let listener: PostgreSQLListener?
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
     /// The copy of the file written just before this container migrated it (beside the
@@ -49,19 +51,32 @@ public final class ModelContainer: Sendable {
             }
         }
         self.tables = tables
+        let migrator = Migrator(
+            tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
+            version: configuration.schemaVersion, stages: configuration.migrations)
+        if let location = configuration.postgreSQL {
+            let server = try PostgreSQLPool(
+                location: location, readOnly: configuration.isReadOnly, lockTimeout: configuration.busyTimeout,
+                maximumReaders: configuration.maximumReaders)
+            pool = .postgreSQL(server)
+            listener = PostgreSQLListener(location: location)
+            migrationBackup = nil
+            try server.write { database in try migrator.open(database, readOnly: configuration.isReadOnly) }
+            notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
+            return
+        }
         if let path = configuration.path { try StoreError.checkNotEmpty(path) }
         // A full disk or an I/O error while opening is said in words, naming the file.
         do {
             // Looked at before opening: reading a WAL-mode file creates the log.
             let hadWriteAheadLog = configuration.path.map { FileManager.default.fileExists(atPath: $0 + "-wal") } ?? false
-            pool = try DatabasePool(
+            let file = try DatabasePool(
                 path: configuration.path ?? ":memory:", readOnly: configuration.isReadOnly,
                 busyTimeout: configuration.busyTimeout, maximumReaders: configuration.maximumReaders)
-            let migrator = Migrator(
-                tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
-                version: configuration.schemaVersion, stages: configuration.migrations)
+            pool = .sqlite(file)
+            listener = nil
             var stored = 0
-            let isCurrent = try pool.write { database -> Bool in
+            let isCurrent = try file.write { database -> Bool in
                 do {
                     stored = try migrator.checkCompatible(database)
                 } catch {
@@ -80,14 +95,14 @@ public final class ModelContainer: Sendable {
                 return try migrator.isCurrent(database)
             }
             if !configuration.isReadOnly {
-                try pool.enableWriteAheadLog()
+                try file.enableWriteAheadLog()
                 // Every `slate` command opens the file: one already at this schema is left as it is.
                 // A file with data is copied first, so a migration can always be undone by hand.
                 let backupPath = !isCurrent && stored > 0 ? configuration.path.map {
                     Self.migrationBackupPath(for: $0, fromVersion: stored)
                 } : nil
                 if !isCurrent {
-                    try pool.write { database in
+                    try file.write { database in
                         if let backupPath { try DatabaseCopy.write(from: database, to: backupPath) }
                         try migrator.migrate(database)
                     }
@@ -101,6 +116,9 @@ public final class ModelContainer: Sendable {
             throw StoreError.whileOpening(error, path: configuration.path ?? ":memory:")
         }
     }
+
+    /// Which backend the store is on.
+    public var dialect: SQLDialect { pool.dialect }
 
     /// Runs `body` with every read inside it served from one snapshot of the database
     /// (one read transaction): a page, its total and the revision then agree.
@@ -148,6 +166,23 @@ public final class ModelContainer: Sendable {
         guard let (commit, reached) = found else { return nil }
         notifier.publish(commit, checkedUpTo: reached)
         return commit.tables.isEmpty ? nil : commit
+    }
+
+    /// True when other processes' commits are announced to this one (PostgreSQL's
+    /// LISTEN/NOTIFY) rather than found by looking (SQLite: watch `publishExternalChanges`).
+    public var announcesCommits: Bool { listener != nil }
+
+    /// Blocks until another process may have committed, at most `timeout`: on PostgreSQL
+    /// until a commit is announced, or the listening connection is made again after it was
+    /// lost (anything may have happened meanwhile); on SQLite, which announces nothing, for
+    /// `timeout`. True when `publishExternalChanges()` should look now. Call it from a
+    /// thread of its own (it blocks), in a loop with `publishExternalChanges()`.
+    public func waitForExternalCommits(timeout: TimeInterval) -> Bool {
+        guard let listener else {
+            Thread.sleep(forTimeInterval: timeout)
+            return true
+        }
+        return listener.wait(timeout: timeout)
     }
 
     /// A number that changes whenever a commit touches one of `models`' tables, for

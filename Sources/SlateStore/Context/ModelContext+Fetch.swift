@@ -5,7 +5,7 @@ extension ModelContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         // Builds the models directly rather than mapping `fetchRevisioned`: the wrappers
         // and the second array were a few percent of a large fetch.
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { database in
             try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: database) { model, _ in model }
@@ -14,7 +14,7 @@ extension ModelContext {
 
     /// Like `fetch`, with each row's revision (for ETags and `expectedRevision`).
     public func fetchRevisioned<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Revisioned<Model>] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.selectSQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }
     }
@@ -23,7 +23,7 @@ extension ModelContext {
     /// (its limit and offset applied): what a caller that keeps models by revision needs to
     /// tell which of them it must read again.
     public func fetchRevisions<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [(id: UUID, revision: Int)] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         let (sql, arguments) = query.identitySQL(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         return try container.pool.readStatement { database in
             var results: [(id: UUID, revision: Int)] = []
@@ -36,8 +36,21 @@ extension ModelContext {
     }
 
     /// The number of committed models matching `descriptor` (limit and offset ignored).
+    ///
+    /// When the model declares a `CountIndex` on exactly the columns the descriptor fixes
+    /// with `==`, the count is read from it on SQLite: one lookup, however many rows match.
+    /// PostgreSQL counts the rows with SQL, as it did before count indexes: they are not
+    /// kept there (one count row per key would also make every writer of an account, on
+    /// every node, wait on the same row).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
+        if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables[Model.schema.tableName],
+           let index = table.countIndex(on: Set(fixed.keys)) {
+            let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
+            return try container.pool.readStatement { database in
+                Int.fromDatabaseValue(try database.scalar(table.countReadSQL(index), arguments) ?? .integer(0)) ?? 0
+            }
+        }
         return try container.pool.readStatement { database in
             Int.fromDatabaseValue(try database.scalar(query.countSQL, query.arguments) ?? .integer(0)) ?? 0
         }
@@ -48,7 +61,7 @@ extension ModelContext {
     public func fetchCounts<Model: PersistentModel, Value: DatabaseValueConvertible & Hashable>(
         _ descriptor: FetchDescriptor<Model>, groupedBy keyPath: KeyPath<Model, Value>
     ) throws -> [Value: Int] {
-        let query = try SelectQuery(descriptor)
+        let query = try SelectQuery(descriptor, dialect: container.dialect)
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }
@@ -82,7 +95,10 @@ extension ModelContext {
         let alias = SelectQuery<Model>.alias
         let grouped = "\(alias).\(quote(group.name))"
         let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        let sql = "SELECT \(grouped), count(*), sum(\(alias).\(quote(flagColumn.name)) = 0) FROM \(quote(Model.schema.tableName)) AS \(alias) "
+        let flagged = "\(alias).\(quote(flagColumn.name))"
+        // PostgreSQL sums no booleans; its Bool columns are integers too.
+        let unsetCount = container.dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
+        let sql = "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
             + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
         let arguments = [partition.databaseValue] + values.map(\.databaseValue)
         return try container.pool.readStatement { database in
@@ -233,10 +249,10 @@ extension ModelContext {
         _ element: (Model, Int) -> Element
     ) throws -> [Element] {
         var results: [Element] = []
-        if let readable = Model.self as? any RowReadable.Type {
+        if let reader = Model.rowReader {
             // The SELECT lists the schema's columns in order, then `_rev`.
             try database.forEachRow(sql, arguments) { statement in
-                let model = try read(readable, from: StoredRow(statement: statement, model: Model.self)) as! Model
+                let model = try reader(StoredRow(statement: statement, model: Model.self))
                 results.append(element(model, Int(statement.int64(at: statement.columnCount - 1))))
             }
             return results
@@ -252,7 +268,4 @@ extension ModelContext {
         return results
     }
 
-    private static func read<Model: RowReadable>(_ type: Model.Type, from row: StoredRow) throws -> Model {
-        try Model(row: row)
-    }
 }

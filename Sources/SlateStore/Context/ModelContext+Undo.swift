@@ -78,6 +78,7 @@ extension ModelContext {
                             try session.deleteCreated(table: table, ids: ids.split(separator: ",").map(String.init),
                                                       digests: digests, revision: revision)
                         }
+                        try session.applyDerivedChanges()
                         // Rows recorded by id cannot be put back: nothing goes onto the redo stack.
                         return (session.commit(origin: origin), entry.label)
                     }
@@ -86,6 +87,7 @@ extension ModelContext {
                         try session.restore(image, expected: image.before, target: image.after)
                     }
                 }
+                try session.applyDerivedChanges()
                 let revision = partition.flatMap { session.revisions[$0] } ?? session.revision
                 try UndoLog.push(entry, onto: destination, partition: partition, revision: revision, limit: limit, in: database)
                 return (session.commit(origin: origin), entry.label)

@@ -33,7 +33,7 @@ extension ModelContext {
     /// Stages the deletion of every model matching `predicate` (all when nil), resolved
     /// when saving, in the same transaction.
     public func delete<Model: PersistentModel>(model: Model.Type, where predicate: Predicate<Model>? = nil) throws {
-        let query = try SelectQuery(FetchDescriptor(predicate: predicate))
+        let query = try SelectQuery(FetchDescriptor(predicate: predicate), dialect: container.dialect)
         let sql = "SELECT \(SelectQuery<Model>.alias).\"id\" FROM \(query.from)\(query.whereSQL)"
         let arguments = query.arguments
         pending.append(.deleteMatching(table: Model.schema.tableName) { database in
@@ -60,6 +60,7 @@ extension ModelContext {
                     database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
                 for change in changes { try apply(change, in: session) }
+                try session.applyDerivedChanges()
                 if recordsImages {
                     let scope = UndoLog.partition(of: session.partitions)
                     // The entry is found again by the revision its history knows the commit by.

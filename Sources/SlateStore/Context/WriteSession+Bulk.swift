@@ -15,9 +15,9 @@ extension WriteSession {
         let name = quote(table.columns[position].name)
         let value: DatabaseValue?
         if let partition, let partitionPosition = table.partitionPosition {
+            let owner = database.dialect.sameValue(quote(table.columns[partitionPosition].name), partition)
             value = try database.scalar(
-                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName)) WHERE \(quote(table.columns[partitionPosition].name)) IS ?",
-                [partition])
+                "SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName)) WHERE \(owner.sql)", owner.arguments)
         } else {
             value = try database.scalar("SELECT COALESCE(MAX(\(name)), 0) + 1 FROM \(quote(table.tableName))")
         }
@@ -62,7 +62,7 @@ extension WriteSession {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(start + 500, ids.count)])
             let list: DatabaseValue = .text("[" + chunk.map { "\"\($0)\"" }.joined(separator: ",") + "]")
-            let inChunk = "\"id\" IN (SELECT value FROM json_each(?))"
+            let inChunk = "\"id\" \(database.dialect.inBoundTexts)"
             let unchanged = try database.scalar(
                 "SELECT count(*) FROM \(tableName) WHERE \(inChunk) AND \"_rev\" = ?", [list, .integer(Int64(created))])
             if unchanged != .integer(Int64(chunk.count)) {
@@ -92,10 +92,19 @@ extension WriteSession {
             // Each partition's tombstones carry that partition's revision.
             for row in try database.rows("SELECT DISTINCT \(partitionSQL) AS partition FROM \(tableName) WHERE \(inChunk)", [list]) {
                 let partition = String.fromDatabaseValue(row["partition"])
+                let owner = database.dialect.sameValue(partitionSQL, row["partition"])
                 try database.execute(
-                    "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(partitionSQL) IS ? ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
-                    [.text(table.tableName), try revisionValue(for: partition), list, row["partition"]])
+                    "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(owner.sql) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
+                    [.text(table.tableName), try revisionValue(for: partition), list] + owner.arguments)
             }
+            if keepsDerived(table) {
+                let columns = table.trackedPositions.map { ", " + quote(table.columns[$0].name) }.joined()
+                try database.forEachRow("SELECT \"_pk\"\(columns) FROM \(tableName) WHERE \(inChunk)", [list]) { statement in
+                    let values = (0..<Int32(table.trackedPositions.count)).map { statement.value(at: $0 + 1) }
+                    noteDerived(table, pk: statement.int64(at: 0), before: { values }, after: nil)
+                }
+            }
+            tombstoneTables[table.tableName] = true
             if let position = table.groupPosition {
                 let group = quote(table.columns[position].name)
                 for row in try database.rows("SELECT \"id\", \(partitionSQL) AS partition, \(group) AS grp FROM \(tableName) WHERE \(inChunk)", [list]) {

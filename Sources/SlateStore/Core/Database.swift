@@ -1,20 +1,25 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection with a prepared-statement cache.
+/// One SQLite connection with a prepared-statement cache: the embedded backend of `Database`.
 ///
-/// A `Database` is handed to closures by `DatabasePool.read` and `.write`, which give
+/// A connection is handed to closures by `DatabasePool.read` and `.write`, which give
 /// each connection to one thread at a time. It is not meant to be kept beyond them.
 ///
 /// `@unchecked Sendable`: the pool moves a connection between threads but never
 /// lets two of them use it at once, and SQLite itself is opened in serialized
 /// (`SQLITE_OPEN_FULLMUTEX`) mode as a second line of defence.
-public final class Database: @unchecked Sendable {
+public final class SQLiteDatabase: Database, @unchecked Sendable {
     let handle: OpaquePointer
     /// The file path, or ":memory:".
     public let path: String
+    public let dialect = SQLDialect.sqlite
     private var statements: [String: Statement] = [:]
     private var savepointDepth = 0
+    private let busyTimeout: TimeInterval
+    /// The frames in the WAL after this connection's last commit, set by SQLite's WAL hook
+    /// once `foldsLongWriteAheadLog` installed it (allocated here: the hook is a C function).
+    private let logFrames = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     /// How a connection opens its file.
     enum OpenMode {
@@ -36,7 +41,9 @@ public final class Database: @unchecked Sendable {
         case .existing: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        logFrames.initialize(to: 0)
+        self.busyTimeout = busyTimeout
+        let code = sqlite3_open_v2(path, &handle, flags, WriteAheadLog.vfsName)
         guard code == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             if let handle { sqlite3_close_v2(handle) }
@@ -63,6 +70,7 @@ public final class Database: @unchecked Sendable {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        logFrames.deallocate()
     }
 
     /// The most statements a connection keeps prepared. The store's own SQL is a few dozen
@@ -119,15 +127,18 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Steps through a query's rows, handing the live statement to `body`.
-    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (Statement) throws -> Void) throws {
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (ResultRow) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
-        while try statement.step(arguments: arguments) { try body(statement) }
+        while try statement.step(arguments: arguments) { try body(.sqlite(statement)) }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid (`_pk` of a model table) of the row the last INSERT on this connection made.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// True inside a transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -192,11 +203,37 @@ public final class Database: @unchecked Sendable {
         return current > 0
     }
 
-    /// Stops this connection from folding the WAL into the file when it closes, so a
-    /// file that is refused is left exactly as it was found.
+    /// Stops this connection from folding the WAL into the file (a checkpoint, two fsyncs
+    /// when it holds commits) and deleting it when it closes. A store's connections keep
+    /// the WAL for the next process, which then appends to it instead of creating it again
+    /// (another fsync, of the header); SQLite's automatic checkpoint folds it back when it
+    /// grows. A file that is refused is also left exactly as it was found.
     func leaveWriteAheadLogOnClose() {
         var result: Int32 = 0
         _ = slate_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &result)
+    }
+
+    /// Makes this connection (a store's writer) fold the WAL back into the file itself,
+    /// after a commit that leaves it longer than `WriteAheadLog.checkpointFrames`
+    /// (`checkpointIfLogIsLong`), instead of SQLite's automatic checkpoint, which the hook
+    /// replaces.
+    func foldsLongWriteAheadLog() {
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            context?.assumingMemoryBound(to: Int32.self).pointee = frames
+            return SQLITE_OK
+        }, UnsafeMutableRawPointer(logFrames))
+    }
+
+    /// After a commit: when the WAL has grown past its bound, copies it into the file and
+    /// empties it (two fsyncs, and one for the header of the next log). It never waits: with
+    /// a reader still on the log (another process) it copies what it can and leaves the
+    /// rest for a later commit.
+    func checkpointIfLogIsLong() {
+        guard logFrames.pointee > WriteAheadLog.checkpointFrames, !isInTransaction else { return }
+        logFrames.pointee = 0
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000)) }
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
     /// Builds the error for a failed call, mapping common codes to typed errors.

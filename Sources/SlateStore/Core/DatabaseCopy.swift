@@ -10,12 +10,12 @@ enum DatabaseCopy {
     /// under a temporary name and renamed into place once complete and checked, so a
     /// reader of `destination` never sees half a copy. The copy is a self-contained
     /// rollback-journal file (no `-wal` beside it).
-    static func write(from source: Database, to destination: String) throws {
+    static func write(from source: SQLiteDatabase, to destination: String) throws {
         let partial = destination + ".partial-\(getpid())"
         unlink(partial)
         defer { unlink(partial) }
         do {
-            let target = try Database(path: partial, mode: .create, busyTimeout: 5)
+            let target = try SQLiteDatabase(path: partial, mode: .create, busyTimeout: 5)
             try copy(from: source, into: target, path: destination)
             try target.execute("PRAGMA journal_mode = DELETE")
             try checkIntegrity(of: target, path: destination)
@@ -27,7 +27,7 @@ enum DatabaseCopy {
 
     /// Replaces the content of `target` with the content of `source`, in one transaction
     /// of `target` (its other connections see the old content or the new, never a mix).
-    static func copy(from source: Database, into target: Database, path: String) throws {
+    static func copy(from source: SQLiteDatabase, into target: SQLiteDatabase, path: String) throws {
         guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
             throw target.error(code: sqlite3_errcode(target.handle), sql: nil, arguments: [])
         }
@@ -47,7 +47,7 @@ enum DatabaseCopy {
     }
 
     /// Throws unless `PRAGMA integrity_check` answers `ok`.
-    static func checkIntegrity(of database: Database, path: String) throws {
+    static func checkIntegrity(of database: SQLiteDatabase, path: String) throws {
         let rows = try database.rows("PRAGMA integrity_check")
         let messages = rows.compactMap { String.fromDatabaseValue($0["integrity_check"]) }
         guard messages == ["ok"] else {

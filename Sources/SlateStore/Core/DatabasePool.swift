@@ -9,8 +9,8 @@ import Synchronization
 public final class DatabasePool: Sendable {
     /// The file path, or ":memory:".
     public let path: String
-    private let writer: Mutex<Database>
-    private let idleReaders: Mutex<[Database]>
+    private let writer: Mutex<SQLiteDatabase>
+    private let idleReaders: Mutex<[SQLiteDatabase]>
     private let maximumIdleReaders: Int
     private let busyTimeout: TimeInterval
     private let isInMemory: Bool
@@ -29,28 +29,28 @@ public final class DatabasePool: Sendable {
                 throw StoreError.cannotOpen(path: path, reason: "the folder \(folder.path) does not exist")
             }
         }
-        let connection: Database
+        let connection: SQLiteDatabase
         if isInMemory {
-            connection = try Database(path: ":memory:", mode: .create, busyTimeout: busyTimeout)
+            connection = try SQLiteDatabase(path: ":memory:", mode: .create, busyTimeout: busyTimeout)
         } else if readOnly {
             // Writable files are opened read-write with query_only, so that closing removes
             // the -wal and -shm files a read-only connection would leave behind.
-            if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+            if let writable = try? SQLiteDatabase(path: path, mode: .existing, busyTimeout: busyTimeout) {
                 try writable.execute("PRAGMA query_only = ON")
                 connection = writable
             } else {
-                connection = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+                connection = try SQLiteDatabase(path: path, mode: .readOnly, busyTimeout: busyTimeout)
             }
         } else {
-            connection = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
+            connection = try SQLiteDatabase(path: path, mode: .create, busyTimeout: busyTimeout)
         }
         self.writer = Mutex(connection)
         self.idleReaders = Mutex([])
     }
 
     deinit {
-        // Readers close first, so the writer is the last connection: it folds the WAL
-        // into the file and removes it, leaving one self-contained file.
+        // Readers close first, then the writer. Neither folds the WAL back into the file
+        // (see `enableWriteAheadLog`): the file and its `-wal` together hold the store.
         idleReaders.withLock { $0.removeAll() }
     }
 
@@ -73,26 +73,33 @@ public final class DatabasePool: Sendable {
             // In WAL mode NORMAL is durable against application crashes (kill -9);
             // FULL also survives power loss, at the cost of an fsync per commit.
             try database.execute("PRAGMA synchronous = FULL")
+            // The WAL outlives the connection and is folded back after the commit that makes
+            // it long (see `WriteAheadLog`): a commit costs one fsync.
+            database.leaveWriteAheadLogOnClose()
+            database.foldsLongWriteAheadLog()
         }
     }
 
     /// Runs `body` with the writer connection, one caller at a time. Inside a group
     /// (`group`) on this thread, `body` runs at once on the connection the group holds.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    public func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
-        return try writer.withLock { database in try body(database) }
+        return try writer.withLock { database in
+            defer { database.checkpointIfLogIsLong() }
+            return try body(database)
+        }
     }
 
     /// The writer connection a `group` holds for the work inside it, on its thread.
     private struct HeldWriter: Sendable {
         let pool: ObjectIdentifier
-        let database: Database
+        let database: SQLiteDatabase
     }
 
     @TaskLocal private static var held: HeldWriter?
 
     /// The writer connection held by an enclosing `group` of this pool, if any.
-    private var heldWriter: Database? {
+    private var heldWriter: SQLiteDatabase? {
         guard let held = Self.held, held.pool == ObjectIdentifier(self) else { return nil }
         return held.database
     }
@@ -104,10 +111,11 @@ public final class DatabasePool: Sendable {
     /// joins the transaction `body` opens, and every read inside it (`read`,
     /// `readStatement`, `snapshot`) uses the same connection and so sees what was written
     /// so far: the basis of group commit (`ModelContainer.writeTogether`).
-    func group<T>(_ body: (Database) throws -> T) throws -> T {
+    func group<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         // Kept outside the lock's closure: a value made under a task-local cannot be its `sending` result.
         var outcome: Result<T, any Error>?
         writer.withLock { database in
+            defer { database.checkpointIfLogIsLong() }
             let held = HeldWriter(pool: ObjectIdentifier(self), database: database)
             outcome = Result { try Self.$held.withValue(held) { try body(database) } }
         }
@@ -117,7 +125,7 @@ public final class DatabasePool: Sendable {
     /// The reader connection a `snapshot` pinned for the work inside it, on its thread.
     private struct PinnedReader: Sendable {
         let pool: ObjectIdentifier
-        let database: Database
+        let database: SQLiteDatabase
         /// The store sequence, once read in this snapshot (it cannot change inside it).
         let sequence = SnapshotValue()
     }
@@ -130,7 +138,7 @@ public final class DatabasePool: Sendable {
     @TaskLocal private static var pinned: PinnedReader?
 
     /// The connection pinned by an enclosing `snapshot` of this pool, if any.
-    private var pinnedReader: Database? {
+    private var pinnedReader: SQLiteDatabase? {
         guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self) else { return nil }
         return pinned.database
     }
@@ -163,7 +171,7 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` with a reader connection that sees the last committed state.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
@@ -183,7 +191,7 @@ public final class DatabasePool: Sendable {
     /// Runs one statement's worth of reading with a reader connection, without a
     /// transaction of its own: a single statement is already one snapshot, and BEGIN and
     /// COMMIT around it cost as much as a small query.
-    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+    func readStatement<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
         if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
@@ -196,14 +204,16 @@ public final class DatabasePool: Sendable {
         return try body(reader)
     }
 
-    private func makeReader() throws -> Database {
-        let reader: Database
-        if let writable = try? Database(path: path, mode: .existing, busyTimeout: busyTimeout) {
+    private func makeReader() throws -> SQLiteDatabase {
+        let reader: SQLiteDatabase
+        if let writable = try? SQLiteDatabase(path: path, mode: .existing, busyTimeout: busyTimeout) {
             reader = writable
         } else {
-            reader = try Database(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+            reader = try SQLiteDatabase(path: path, mode: .readOnly, busyTimeout: busyTimeout)
         }
         try reader.execute("PRAGMA query_only = ON")
+        // The last connection to close may be a reader: it leaves the WAL too.
+        if !isReadOnly { reader.leaveWriteAheadLogOnClose() }
         return reader
     }
 }

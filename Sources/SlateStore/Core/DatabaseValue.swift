@@ -129,32 +129,9 @@ extension Date: DatabaseValueConvertible {
 
 /// UUIDs are stored as their canonical upper-case text, readable in any SQLite shell.
 extension UUID: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .text(canonicalText) }
-
-    /// `uuidString`'s text (upper case, `8-4-4-4-12`), written from a table: Foundation
-    /// formats each byte with snprintf, and ids are bound in nearly every query (50 of them
-    /// for a page's subtask counts were a quarter of its instructions, by callgrind).
-    var canonicalText: String {
-        withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var end = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[end] = UInt8(ascii: "-")
-                        end += 1
-                    }
-                    buffer[end] = Self.hexDigits[Int(byte >> 4)]
-                    buffer[end + 1] = Self.hexDigits[Int(byte & 0x0F)]
-                    end += 2
-                }
-                return end
-            }
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    public var databaseValue: DatabaseValue { .text(UUIDText.format(self)) }
     public static func fromDatabaseValue(_ value: DatabaseValue) -> UUID? {
-        if case .text(let text) = value { return UUID(uuidString: text) }
+        if case .text(let text) = value { return UUIDText.uuid(text) }
         return nil
     }
     public static var columnType: ColumnType { .text }

@@ -5,9 +5,9 @@ import Foundation
 final class Statement {
     let handle: OpaquePointer
     let sql: String
-    unowned let database: Database
+    unowned let database: SQLiteDatabase
 
-    init(database: Database, sql: String) throws {
+    init(database: SQLiteDatabase, sql: String) throws {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {
@@ -106,36 +106,8 @@ final class Statement {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         let text = UnsafeBufferPointer(start: bytes, count: count)
-        if count == 36, let uuid = Self.canonicalUUID(text) { return uuid }
+        if let uuid = UUIDText.parse(text) { return uuid }
         return UUID(uuidString: String(decoding: text, as: UTF8.self))
-    }
-
-    private static func canonicalUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &raw) { output -> Bool in
-            var position = 0
-            for byteIndex in 0..<16 {
-                if byteIndex == 4 || byteIndex == 6 || byteIndex == 8 || byteIndex == 10 {
-                    guard text[position] == UInt8(ascii: "-") else { return false }
-                    position += 1
-                }
-                guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return false }
-                output[byteIndex] = high << 4 | low
-                position += 2
-            }
-            return true
-        }
-        return ok ? UUID(uuid: raw) : nil
-    }
-
-    @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The current row as column name → value.

@@ -31,6 +31,11 @@ public enum StoreError: Error, Sendable, Equatable {
     case readOnly(path: String)
     /// The database stayed locked by another connection longer than the busy timeout.
     case busy(path: String)
+    /// PostgreSQL refused a call.
+    case postgreSQL(PostgreSQLError)
+    /// The database server cannot be reached (down, restarting, the connection lost): try
+    /// again later. `database` names it without its password.
+    case unavailable(database: String, reason: String)
 }
 
 /// The details of a failed SQLite call.
@@ -82,6 +87,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .cannotOpen(let path, let reason): "Cannot open the database at \(path): \(reason)"
         case .readOnly(let path): "The database at \(path) is read-only."
         case .busy(let path): "The database at \(path) is locked by another process; try again."
+        case .postgreSQL(let error): error.description
+        case .unavailable(let database, let reason): "The database \(database) cannot be reached: \(reason)"
         }
     }
 

@@ -2,8 +2,11 @@ import Foundation
 
 /// Creates or upgrades a database to the container's schema, all in one transaction.
 struct Migrator {
-    /// The version of the store's own tables (`_slate_…`).
-    static let internalLayout = 3
+    /// The version of the store's own tables (`_slate_…`) and of how it keeps what it
+    /// derives from rows: 2, per-partition revisions; 3, departures (`_slate_departures`);
+    /// 4, the full-text index kept by saves (`WriteSession.applyDerivedChanges`) instead of
+    /// triggers, and count indexes (`_slate_counts`).
+    static let internalLayout = 4
 
     let tables: [TableSchema]
     let version: Int
@@ -11,8 +14,9 @@ struct Migrator {
 
     /// The schema version recorded in the file, 0 for a new file.
     static func storedVersion(in database: Database) throws -> Int {
-        let hasMeta = try database.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_slate_meta'")
+        let hasMeta = try database.scalar(database.dialect == .postgreSQL
+            ? "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_slate_meta'"
+            : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_slate_meta'")
         guard case .integer(1) = hasMeta else { return 0 }
         let value = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_version'")
         if case .integer(let version) = value { return Int(version) }
@@ -21,17 +25,25 @@ struct Migrator {
 
     /// A digest of everything `migrate` brings a file to: the version and, for every
     /// table, its DDL, indexes and search index. FNV-1a, so it is the same in every process.
-    var fingerprint: Int64 {
+    func fingerprint(_ dialect: SQLDialect) -> Int64 {
         // The layout of the store's own tables, so that a file from before a change to
-        // them (per-partition revisions: layout 2) is brought up to it when opened.
+        // them (per-partition revisions: layout 2; departures: 3; no search triggers, count
+        // indexes: 4) is brought up to it when opened.
         var text = "\(version)\nlayout \(Self.internalLayout)\n"
+        if dialect == .postgreSQL { return Self.digest(text + postgreSQLSchemaText) }
         for table in tables {
             text += ([table.createTableSQL] + table.createIndexesSQL).joined(separator: "\n")
             if !table.searchableColumns.isEmpty {
-                text += "\n" + ([table.createSearchIndexSQL] + table.searchTriggersSQL).joined(separator: "\n")
+                text += "\n" + table.createSearchIndexSQL
             }
+            for index in table.countIndexes { text += "\ncount " + table.storedName(of: index) + " " + index.columns.joined(separator: ",") }
             text += "\n"
         }
+        return Self.digest(text)
+    }
+
+    /// FNV-1a of `text`.
+    static func digest(_ text: String) -> Int64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -45,8 +57,22 @@ struct Migrator {
     func isCurrent(_ database: Database) throws -> Bool {
         guard try Self.storedVersion(in: database) == version else { return false }
         let value = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_fingerprint'")
-        if case .integer(let stored) = value { return stored == fingerprint }
+        if case .integer(let stored) = value { return stored == fingerprint(database.dialect) }
         return false
+    }
+
+    /// Opens a PostgreSQL store: refuses a newer schema, migrates an older one (or a new,
+    /// empty schema) unless read-only.
+    func open(_ database: Database, readOnly: Bool) throws {
+        let stored = try checkCompatible(database)
+        if readOnly {
+            guard stored == version, try isCurrent(database) else {
+                throw StoreError.migrationFailed(
+                    version: version, reason: "the database has schema \(stored) and was opened read-only, so it cannot be migrated")
+            }
+            return
+        }
+        if try !isCurrent(database) { try migrate(database) }
     }
 
     /// Refuses a file written by a newer schema before anything touches it.
@@ -61,13 +87,37 @@ struct Migrator {
         let pending = stored == 0 ? [] : stages.filter { $0.version > stored && $0.version <= version }
             .sorted { $0.version < $1.version }
         try database.transaction {
+            if database.dialect == .postgreSQL {
+                // Two nodes starting at once: the second waits here, then finds nothing to do.
+                try database.execute("SELECT pg_advisory_xact_lock(hashtext(current_schema()))", [])
+                if try isCurrent(database) { return }
+            }
             try createInternalTables(database)
             for stage in pending {
                 try run(stage, stage.willMigrate, database)
             }
             for table in tables { try inferChanges(for: table, in: database) }
+            if database.dialect == .postgreSQL { try addReferences(in: database) }
             for stage in pending {
                 try run(stage, stage.didMigrate, database)
+            }
+            if database.dialect == .sqlite {
+                // Counted again from the rows: an index may be new, and a stage may have
+                // changed rows with SQL, past the saves that keep the counts. (PostgreSQL
+                // keeps neither: rows carry their search document and counts are counted.)
+                try database.execute("DELETE FROM _slate_counts")
+                for table in tables {
+                    for index in table.countIndexes {
+                        try database.execute(table.countRebuildSQL(index), [.text(table.storedName(of: index))])
+                    }
+                }
+                if !pending.isEmpty {
+                    // A custom stage may have changed text with SQL, past the saves that keep
+                    // the full-text index.
+                    for table in tables where !table.searchableColumns.isEmpty {
+                        try database.execute("INSERT INTO \(quote(table.ftsTableName))(\(quote(table.ftsTableName))) VALUES ('rebuild')")
+                    }
+                }
             }
             if stored != 0 && stored < version {
                 // An upgrade is a commit: every row may read differently now, so it gets the
@@ -79,7 +129,9 @@ struct Migrator {
                 [.integer(Int64(version))])
             try database.execute(
                 "INSERT INTO _slate_meta(key, value) VALUES ('schema_fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [.integer(fingerprint)])
+                [.integer(fingerprint(database.dialect))])
+            // PostgreSQL checks every reference at COMMIT itself.
+            guard database.dialect == .sqlite else { return }
             let violations = try database.rows("PRAGMA foreign_key_check")
             if let first = violations.first {
                 throw StoreError.migrationFailed(
@@ -110,14 +162,16 @@ struct Migrator {
                 continue
             }
             for row in try database.rows("SELECT DISTINCT \(partition) AS partition FROM \(quote(table.tableName))") {
+                let owner = database.dialect.sameValue(partition, row["partition"])
                 try database.execute(
-                    "UPDATE \(quote(table.tableName)) SET \"_rev\" = ? WHERE \(partition) IS ?",
-                    [try session.revisionValue(for: String.fromDatabaseValue(row["partition"])), row["partition"]])
+                    "UPDATE \(quote(table.tableName)) SET \"_rev\" = ? WHERE \(owner.sql)",
+                    [try session.revisionValue(for: String.fromDatabaseValue(row["partition"]))] + owner.arguments)
             }
         }
     }
 
     private func createInternalTables(_ database: Database) throws {
+        if database.dialect == .postgreSQL { return try database.execute(Self.postgreSQLInternalTables) }
         // Per-partition revisions (layout 2): a file from before them starts every partition
         // at the store sequence it had reached (so no revision a client holds is ever
         // handed out again), and its commit log at that point.
@@ -143,12 +197,16 @@ struct Migrator {
                 seq INTEGER PRIMARY KEY, table_name TEXT NOT NULL, id TEXT NOT NULL, partition TEXT,
                 group_value ANY, revision INTEGER NOT NULL) STRICT;
             CREATE INDEX IF NOT EXISTS _slate_departures_by_partition ON _slate_departures(table_name, partition, revision);
+            CREATE TABLE IF NOT EXISTS _slate_counts (
+                name TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL,
+                PRIMARY KEY (name, key)) STRICT, WITHOUT ROWID;
             """)
     }
 
     /// Adds what the declaration has and the file lacks: tables, columns, indexes, search;
     /// drops the indexes it no longer declares.
     private func inferChanges(for table: TableSchema, in database: Database) throws {
+        if database.dialect == .postgreSQL { return try postgreSQLInferChanges(for: table, in: database) }
         let existing = try database.rows("SELECT name, \"notnull\", dflt_value FROM pragma_table_info(?)", [.text(table.tableName)])
         if existing.isEmpty {
             try database.execute(table.createTableSQL)
@@ -200,6 +258,5 @@ struct Migrator {
             try database.execute(table.createSearchIndexSQL)
             try database.execute("INSERT INTO \(quote(table.ftsTableName))(\(quote(table.ftsTableName))) VALUES ('rebuild')")
         }
-        for trigger in table.searchTriggersSQL { try database.execute(trigger) }
     }
 }

@@ -18,6 +18,8 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
     /// More conditions that must all hold too: lets a caller compose a query from
     /// independent parts without writing one predicate for every combination.
     public var filters: [Predicate<Model>] = []
+    /// `column == value` conditions that must hold too (`where(_:is:)`).
+    var equalityFilters: [(keyPath: AnyKeyPath, value: DatabaseValue)] = []
     /// The order, most significant first; rows that tie keep insertion order.
     public var sortBy: [SortKey<Model>]
     /// At most this many rows.
@@ -48,6 +50,22 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
         self.predicate = predicate
         self.sortBy = sortKeys
     }
+
+    /// Adds the condition that a stored property equals `value` (nil included, as `==`
+    /// in a predicate): the same rows as `filters.append(#Predicate { $0.property == value })`.
+    ///
+    /// ```swift
+    /// var descriptor = FetchDescriptor<Note>()
+    /// descriptor.where(\.folderID, is: folder)
+    /// ```
+    ///
+    /// It costs a fraction of a `#Predicate` in a short process: each predicate's nested
+    /// generic expression type is built at run time the first time it is used (about 1M
+    /// instructions each, and as much again to translate it), which every command of a
+    /// command-line tool pays again.
+    public mutating func `where`<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, is value: Value) {
+        equalityFilters.append((keyPath, value.databaseValue))
+    }
 }
 
 /// One term of an order: a stored column and a direction.
@@ -75,8 +93,9 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
 
     private init(source: Source) { self.source = source }
 
-    /// The ORDER BY term.
-    func sql(alias: String) throws -> String {
+    /// The ORDER BY term. NULLs come first going up and last going down, unless
+    /// `nilsLast`: SQLite's order, written out for PostgreSQL (whose default is the reverse).
+    func sql(alias: String, dialect: SQLDialect = .sqlite) throws -> String {
         let keyPath: AnyKeyPath
         let ascending: Bool
         var nulls = ""
@@ -85,6 +104,7 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
             keyPath = path
             ascending = isAscending
             if nilsLast, isAscending { nulls = " NULLS LAST" }
+            if dialect == .postgreSQL, nulls.isEmpty { nulls = isAscending ? " NULLS FIRST" : " NULLS LAST" }
         case .descriptor(let descriptor):
             guard let path = descriptor.keyPath else {
                 throw StoreError.unsupportedPredicate("a sort descriptor without a key path")
@@ -95,6 +115,7 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
             }
             keyPath = path
             ascending = descriptor.order == .forward
+            if dialect == .postgreSQL { nulls = ascending ? " NULLS FIRST" : " NULLS LAST" }
         }
         guard let column = Model.schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")

@@ -6,7 +6,20 @@ import Foundation
 extension PredicateExpressions.Equal: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
         let parts = [try translation.translate(lhs), try translation.translate(rhs)]
-        return .combine(parts) { "(\($0[0]) IS \($0[1]))" }
+        var expression = SQLExpression.combine(parts) { "(\($0[0]) IS \($0[1]))" }
+        // `column == captured value` (or `== nil`), either way round.
+        for (column, value) in [(parts[0], parts[1]), (parts[1], parts[0])] {
+            guard let name = column.columnName else { continue }
+            if value.sql == "?", value.arguments.count == 1 {
+                expression.equalities = [(name, value.arguments[0])]
+                break
+            }
+            if value.sql == "NULL", value.arguments.isEmpty {
+                expression.equalities = [(name, .null)]
+                break
+            }
+        }
+        return expression
     }
 }
 
@@ -34,7 +47,9 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
 extension PredicateExpressions.Conjunction: SQLTranslatable {
     func sql<Model>(in translation: inout PredicateTranslation<Model>) throws -> SQLExpression {
         let parts = [try translation.translate(lhs), try translation.translate(rhs)]
-        return .combine(parts) { "(\($0[0]) AND \($0[1]))" }
+        var expression = SQLExpression.combine(parts) { "(\($0[0]) AND \($0[1]))" }
+        if let left = parts[0].equalities, let right = parts[1].equalities { expression.equalities = left + right }
+        return expression
     }
 }
 

@@ -14,22 +14,32 @@ struct PredicateTranslation<Model: PersistentModel> {
 
     let schema: ModelSchema<Model>
     let tableAlias: String
+    /// Which SQL to write: PostgreSQL's nodes are in `PostgreSQL/Predicate+PostgreSQL*.swift`.
+    let dialect: SQLDialect
     var variables: [PredicateExpressions.VariableID: Binding] = [:]
 
-    init(schema: ModelSchema<Model>, tableAlias: String) {
+    init(schema: ModelSchema<Model>, tableAlias: String, dialect: SQLDialect = .sqlite) {
         self.schema = schema
         self.tableAlias = tableAlias
+        self.dialect = dialect
     }
 
     /// The SQL of a whole predicate, ready to follow `WHERE`.
-    static func whereClause(for predicate: Predicate<Model>, alias: String) throws -> SQLExpression {
-        var translation = PredicateTranslation(schema: Model.schema, tableAlias: alias)
+    static func whereClause(for predicate: Predicate<Model>, alias: String, dialect: SQLDialect = .sqlite) throws -> SQLExpression {
+        var translation = PredicateTranslation(schema: Model.schema, tableAlias: alias, dialect: dialect)
         translation.variables[predicate.variable.key] = .model
-        return try translation.translate(predicate.expression)
+        let clause = try translation.translate(predicate.expression)
+        return dialect == .postgreSQL ? clause.asCondition : clause
     }
 
     /// Translates one node, or throws naming the node that has no SQL form.
     mutating func translate(_ expression: Any) throws -> SQLExpression {
+        if dialect == .postgreSQL {
+            guard let node = expression as? any PostgreSQLTranslatable else {
+                throw StoreError.unsupportedPredicate(Self.nodeName(expression))
+            }
+            return try node.postgreSQL(in: &self)
+        }
         guard let node = expression as? any SQLTranslatable else {
             throw StoreError.unsupportedPredicate(Self.nodeName(expression))
         }
@@ -41,7 +51,10 @@ struct PredicateTranslation<Model: PersistentModel> {
         guard let column = schema.column(for: keyPath) else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }
-        return SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
+        var expression = SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
+        expression.columnName = column.name
+        expression.nullness = column.isOptional ? .maybe : .never
+        return expression
     }
 
     /// A readable name for an expression node: its type without generic arguments.

@@ -8,29 +8,69 @@ struct SelectQuery<Model: PersistentModel> {
     let whereSQL: String
     let arguments: [DatabaseValue]
     let orderBy: String
+    /// Each column the descriptor fixes and its value, when its whole filter is `==` tests
+    /// of columns joined by AND and there is no search text (what a count index answers).
+    let equalities: [String: DatabaseValue]?
+    let dialect: SQLDialect
+    /// Bound in ORDER BY (PostgreSQL's search rank), after `arguments`.
+    let orderArguments: [DatabaseValue]
 
-    init(_ descriptor: FetchDescriptor<Model>) throws {
-        if let key = descriptor.translationKey, let parts = TranslationCache.shared.parts(of: Model.self, key: key) {
-            self.init(parts)
-            return
+    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+        let parts: TranslationCache.Parts
+        if let key = descriptor.translationKey,
+           let cached = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
+            parts = cached
+        } else {
+            parts = try Self.translate(descriptor, dialect: dialect)
+            if let key = descriptor.translationKey {
+                TranslationCache.shared.remember(parts, of: Model.self, dialect: dialect, key: key)
+            }
         }
-        let parts = try Self.translate(descriptor)
-        if let key = descriptor.translationKey { TranslationCache.shared.remember(parts, of: Model.self, key: key) }
-        self.init(parts)
+        (from, orderBy, orderArguments) = (parts.from, parts.orderBy, parts.orderArguments)
+        self.dialect = dialect
+        // Equality filters are not part of the cached translation (its key need not name
+        // their values): each is one `column = value` test, added here every time.
+        var conditions = parts.conditions
+        var arguments = parts.arguments
+        var equalities = parts.equalities
+        for (keyPath, value) in descriptor.equalityFilters {
+            guard let column = Model.schema.column(for: keyPath) else {
+                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+            }
+            let test = dialect.sameValue("\(Self.alias).\(quote(column.name))", value)
+            conditions.append("(\(test.sql))")
+            arguments += test.arguments
+            // A column fixed twice to different values matches nothing: left to SQL.
+            if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
+        }
+        self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        self.arguments = arguments
+        self.equalities = equalities
     }
 
-    private init(_ parts: TranslationCache.Parts) {
-        (from, whereSQL, arguments, orderBy) = (parts.from, parts.whereSQL, parts.arguments, parts.orderBy)
-    }
-
-    private static func translate(_ descriptor: FetchDescriptor<Model>) throws -> TranslationCache.Parts {
+    private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) throws -> TranslationCache.Parts {
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         var order: [String] = []
-        if let query = TextSearch.matchQuery(for: descriptor.searchText) {
+        var orderArguments: [DatabaseValue] = []
+        var equalities: [String: DatabaseValue]? = [:]
+        if dialect == .postgreSQL, let query = SearchDocument.query(for: descriptor.searchText) {
+            equalities = nil
+            guard !schema.searchableColumns.isEmpty else {
+                throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
+            }
+            // The GIN index on `_search` serves the match; ts_rank orders by it when asked.
+            conditions.append("\(alias).\"_search\" @@ CAST(? AS tsquery)")
+            arguments.append(.text(query))
+            if descriptor.ranksBySearch {
+                order.append("ts_rank(\(alias).\"_search\", CAST(? AS tsquery)) DESC")
+                orderArguments.append(.text(query))
+            }
+        } else if dialect == .sqlite, let query = TextSearch.matchQuery(for: descriptor.searchText) {
+            equalities = nil
             guard !schema.searchableColumns.isEmpty else {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
             }
@@ -44,25 +84,34 @@ struct SelectQuery<Model: PersistentModel> {
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
         }
         for predicate in [descriptor.predicate].compactMap({ $0 }) + descriptor.filters {
-            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias)
+            let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias, dialect: dialect)
             conditions.append(clause.sql)
             arguments += clause.arguments
+            if let fixed = clause.equalities, equalities != nil {
+                for (column, value) in fixed {
+                    // A column fixed twice to different values matches nothing: left to SQL.
+                    if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
+                }
+            } else {
+                equalities = nil
+            }
         }
-        order += try descriptor.sortBy.map { try $0.sql(alias: alias) }
+        order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
         order.append("\(alias).\"_pk\"")
         return TranslationCache.Parts(
-            from: from, whereSQL: conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "),
-            arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "))
+            from: from, conditions: conditions, arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "),
+            orderArguments: orderArguments, equalities: equalities)
     }
 
     /// The SELECT for the rows, with limit and offset.
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
         var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
-        var arguments = self.arguments
+        var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
         }
         return (sql, arguments)
     }
@@ -70,10 +119,11 @@ struct SelectQuery<Model: PersistentModel> {
     /// The SELECT for the ids and revisions of the rows, with limit and offset.
     func identitySQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
         var sql = "SELECT \(Self.alias).\"id\", \(Self.alias).\"_rev\" FROM \(from)\(whereSQL)\(orderBy)"
-        var arguments = self.arguments
+        var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
+            let page = dialect.limit(limit, offset: offset)
+            sql += page.sql
+            arguments += page.arguments
         }
         return (sql, arguments)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a model straight from the current row of a statement, without building
 /// an intermediate dictionary. Column names are the model's coding keys.
 struct RowDecoder: Decoder {
-    let statement: Statement
+    let statement: ResultRow
     let columns: ColumnLayout
     let model: Any.Type
 
@@ -27,7 +27,7 @@ struct RowDecoder: Decoder {
     }
 
     /// Decodes the row into `Model`, mapping any failure to `StoreError.decodingFailed`.
-    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: Statement, columns: ColumnLayout) throws -> Model {
+    static func decode<Model: PersistentModel>(_ type: Model.Type, from statement: ResultRow, columns: ColumnLayout) throws -> Model {
         columns.rewind()
         do {
             return try Model(from: RowDecoder(statement: statement, columns: columns, model: Model.self))
@@ -59,7 +59,7 @@ final class ColumnLayout {
     private var next = 0
 
     /// The layout of `statement`'s result columns.
-    init(_ statement: Statement) {
+    init(_ statement: ResultRow) {
         names = (0..<statement.columnCount).map(statement.columnName)
         var indexes: [String: Int32] = [:]
         for (index, name) in names.enumerated() { indexes[name] = Int32(index) }

@@ -11,6 +11,8 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     public let indexes: [Index]
     /// Columns whose text the full-text index covers.
     public let searchableColumns: [String]
+    /// Counts of rows per value of some columns, kept by every save (see `CountIndex`).
+    public let countIndexes: [CountIndex]
     /// The column that says whose a row is (an account id), if rows are partitioned:
     /// tombstones and commits then record it, so changes can be read per partition.
     public let partitionColumn: String?
@@ -28,6 +30,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     ///   - references: to-one relationships, each a foreign-key property with a delete rule.
     ///   - indexes: secondary indexes.
     ///   - searchable: text columns to keep in the full-text index.
+    ///   - counts: counts of rows to keep per value of some columns, for `fetchCount`.
     ///   - partition: the column that says whose a row is, such as "accountID".
     ///   - group: a column whose changes are recorded as departures, such as "listID".
     public init(
@@ -36,6 +39,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         references: [Column<Model>] = [],
         indexes: [Index] = [],
         searchable: [String] = [],
+        counts: [CountIndex] = [],
         partition: String? = nil,
         group: String? = nil
     ) {
@@ -43,6 +47,7 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         self.columns = [Column.identifier] + columns + references
         self.indexes = indexes
         self.searchableColumns = searchable
+        self.countIndexes = counts
         self.partitionColumn = partition
         self.groupColumn = group
         self.selectList = (self.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")

@@ -23,6 +23,15 @@ import Foundation
 public protocol PersistentModel: Codable, Sendable, Identifiable where ID == UUID {
     /// The table, columns, references, indexes and searchable text of the model.
     static var schema: ModelSchema<Self> { get }
+
+    /// How a fetch makes the model from a row without `Decodable`, or nil to decode it.
+    /// Supplied by `RowReadable`; there is no need to implement it.
+    static var rowReader: ((StoredRow) throws -> Self)? { get }
+}
+
+extension PersistentModel {
+    /// Rows decode through `Decodable`.
+    public static var rowReader: ((StoredRow) throws -> Self)? { nil }
 }
 
 /// What happens to rows that refer to a row being deleted.

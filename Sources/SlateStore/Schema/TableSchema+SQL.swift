@@ -10,6 +10,14 @@ extension TableSchema {
         return "CREATE TABLE \(quote(tableName)) (\(definitions.joined(separator: ", "))) STRICT"
     }
 
+    /// `UPDATE` of the columns at `positions` (in `columns`) and `_rev`, by id: bind their
+    /// values in that order, then the revision, then the id.
+    func updateSQL(changing positions: [Int]) -> String {
+        var sql = "UPDATE " + quote(tableName) + " SET "
+        for position in positions { sql += quote(columns[position].name) + " = ?, " }
+        return sql + "\"_rev\" = ? WHERE \"id\" = ?"
+    }
+
     /// One column's definition, as used by CREATE TABLE and ALTER TABLE ADD COLUMN.
     func columnDefinitionSQL(_ column: ColumnInfo) -> String {
         var sql = "\(quote(column.name)) \(column.type.rawValue)"
@@ -62,22 +70,31 @@ extension TableSchema {
             """
     }
 
-    /// Triggers that keep the FTS table in step with every insert, update and delete.
-    var searchTriggersSQL: [String] {
-        let names = searchableColumns.map(quote).joined(separator: ", ")
-        let newValues = searchableColumns.map { "new." + quote($0) }.joined(separator: ", ")
-        let oldValues = searchableColumns.map { "old." + quote($0) }.joined(separator: ", ")
+    /// Removes a row's text from the full-text index: rowid (`_pk`), then the text it was
+    /// indexed with, in `searchableColumns` order.
+    var searchDeleteSQL: String {
         let fts = quote(ftsTableName)
-        let table = quote(tableName)
-        let deleteOld = "INSERT INTO \(fts)(\(fts), rowid, \(names)) VALUES ('delete', old._pk, \(oldValues));"
-        let insertNew = "INSERT INTO \(fts)(rowid, \(names)) VALUES (new._pk, \(newValues));"
-        return [
-            "CREATE TRIGGER \(quote(tableName + "__fts_insert")) AFTER INSERT ON \(table) BEGIN \(insertNew) END",
-            "CREATE TRIGGER \(quote(tableName + "__fts_delete")) AFTER DELETE ON \(table) BEGIN \(deleteOld) END",
-            "CREATE TRIGGER \(quote(tableName + "__fts_update")) AFTER UPDATE OF \(names) ON \(table) BEGIN \(deleteOld) \(insertNew) END",
-        ]
+        let names = searchableColumns.map(quote).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: searchableColumns.count).joined(separator: ", ")
+        return "INSERT INTO \(fts)(\(fts), rowid, \(names)) VALUES ('delete', ?, \(marks))"
     }
 
+    /// Adds a row's text to the full-text index: rowid (`_pk`), then the text.
+    var searchInsertSQL: String {
+        let names = searchableColumns.map(quote).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: searchableColumns.count).joined(separator: ", ")
+        return "INSERT INTO \(quote(ftsTableName))(rowid, \(names)) VALUES (?, \(marks))"
+    }
+
+    /// Adds the text of the rows whose `_pk` is between two bounds, read from the table
+    /// itself: one statement for the rows a bulk insert added.
+    var searchInsertRangeSQL: String {
+        let names = searchableColumns.map(quote).joined(separator: ", ")
+        return "INSERT INTO \(quote(ftsTableName))(rowid, \(names)) SELECT \"_pk\", \(names) FROM \(quote(tableName)) WHERE \"_pk\" BETWEEN ? AND ?"
+    }
+
+    /// The triggers that kept the index in step before saves did it themselves; a file that
+    /// still has them loses them when it is next migrated.
     var searchTriggerNames: [String] { ["__fts_insert", "__fts_delete", "__fts_update"].map { tableName + $0 } }
 }
 

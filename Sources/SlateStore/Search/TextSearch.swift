@@ -9,11 +9,17 @@ enum TextSearch {
     /// treats them): FTS5 reads a query only up to a NUL, so one inside a quoted term left
     /// the string unterminated and the query failed.
     static func matchQuery(for text: String?) -> String? {
+        guard let words = words(of: text) else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    }
+
+    /// The words of a search, those with a letter or digit; nil when there is none.
+    /// (`SearchDocument.query` makes PostgreSQL's query from the same words.)
+    static func words(of text: String?) -> [Substring]? {
         guard let text else { return nil }
         let words = text.split(whereSeparator: separatesWords)
             .filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        return words.isEmpty ? nil : words
     }
 
     private static func separatesWords(_ character: Character) -> Bool {

@@ -1,11 +1,18 @@
 // slate-bench-seed: makes the same task board for Slate and for Taskwarrior.
 //
 //   slate-bench-seed --count 10000 --slate DB.sqlite [--taskwarrior tasks.json] [--meta meta.json] [--seed 1]
+//                    [--accounts N]
 //
 // Slate's database is written through SlateCore and SlateStore (one `ModelContext` save
 // of every list and task, undo off, as a bulk import does); Taskwarrior gets the same
 // tasks as JSON for `task import`. `meta.json` tells bench/cli/run what to benchmark:
 // the search word, how many tasks it matches, and which task `done` completes.
+//
+// `--accounts N` gives the Slate database N accounts of `--count` tasks each, as a server
+// holds them: the local account (the one `slate` opens) has exactly the board of one
+// account with this seed, every other account a board of its own (seed + its number).
+// Their tasks are written interleaved, one from each account in turn, so that no
+// account's rows sit together in the file as a bulk import of one account would leave them.
 import Foundation
 import SlateCore
 import SlateStore
@@ -16,6 +23,7 @@ struct Options {
     var taskwarriorPath: String?
     var metaPath: String?
     var seed: UInt64 = 1
+    var accounts = 1
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -27,6 +35,7 @@ struct Options {
             case "--taskwarrior": taskwarriorPath = value
             case "--meta": metaPath = value
             case "--seed": seed = UInt64(value) ?? seed
+            case "--accounts": accounts = max(1, Int(value) ?? accounts)
             default:
                 FileHandle.standardError.write(Data("slate-bench-seed: unknown option \(argument)\n".utf8))
                 exit(2)
@@ -289,20 +298,44 @@ if let path = options.slatePath {
     if FileManager.default.fileExists(atPath: path) { fail("\(path) exists; seed a new file") }
     do {
         let slate = try Slate.open(path: path, calendar: calendar, clock: { now })
-        var listIDs: [String: UUID] = [:]
-        for project in projects { listIDs[project] = try slate.createList(name: project).id }
-        var orders: [UUID?: Double] = [:]
-        let context = ModelContext(slate.container, undo: false)
-        for seed in seeds {
-            let listID = seed.project.flatMap { listIDs[$0] }
-            let order = (orders[listID] ?? 0) + 1
-            orders[listID] = order
-            context.insert(TaskItem(
-                id: seed.id, accountID: slate.accountID, title: seed.title, isCompleted: seed.completedAt != nil,
-                completedAt: seed.completedAt, created: seed.created, modified: seed.completedAt ?? seed.created,
-                due: seed.due, isAllDay: seed.isAllDay, priority: seed.priority, listID: listID, order: order, tags: seed.tags))
+        // One board per account: the local account's is `seeds`.
+        var boards = [(slate: slate, seeds: seeds)]
+        for number in stride(from: 2, through: options.accounts, by: 1) {
+            let account = try Slate.ensureAccount(named: "bench-\(number)", in: slate.container, now: now)
+            boards.append((Slate(container: slate.container, accountID: account.id, calendar: calendar, clock: { now }),
+                           makeSeeds(count: options.count, seed: options.seed + UInt64(number - 1), now: now, calendar: calendar)))
+        }
+        var listIDs: [[String: UUID]] = []
+        for board in boards {
+            var ids: [String: UUID] = [:]
+            for project in projects { ids[project] = try board.slate.createList(name: project).id }
+            listIDs.append(ids)
+        }
+        var orders: [[UUID?: Double]] = Array(repeating: [:], count: boards.count)
+        var context = ModelContext(slate.container, undo: false)
+        var staged = 0
+        // Task i of every account, then task i + 1 of every account, …; a save per 100,000.
+        for index in 0..<options.count {
+            for (number, board) in boards.enumerated() {
+                let seed = board.seeds[index]
+                let listID = seed.project.flatMap { listIDs[number][$0] }
+                let order = (orders[number][listID] ?? 0) + 1
+                orders[number][listID] = order
+                context.insert(TaskItem(
+                    id: seed.id, accountID: board.slate.accountID, title: seed.title, isCompleted: seed.completedAt != nil,
+                    completedAt: seed.completedAt, created: seed.created, modified: seed.completedAt ?? seed.created,
+                    due: seed.due, isAllDay: seed.isAllDay, priority: seed.priority, listID: listID, order: order, tags: seed.tags))
+                staged += 1
+                if staged == 100_000 {
+                    try context.save()
+                    context = ModelContext(slate.container, undo: false)
+                    staged = 0
+                }
+            }
         }
         try context.save()
+        meta["accounts"] = boards.count
+        meta["tasksInFile"] = boards.count * options.count
         let done = try slate.task(id: seeds[doneIndex].id).model
         meta["doneSlateNumber"] = done.number
         meta["slateActive"] = try slate.count(TaskQuery(status: .active))

@@ -59,3 +59,25 @@ struct TaskItem: PersistentModel, Equatable {
 
 /// The models of the benchmark store, parents first.
 let benchmarkModels: [any PersistentModel.Type] = [TaskList.self, TaskItem.self]
+
+// Both models read themselves from a fetched row (`RowReadable`), as Slate's own models do:
+// the public way SlateStore offers to read rows without `Decodable`'s keyed containers, and
+// what the raw loop does (columns by position into the struct). Runner checks both sides
+// return equal values.
+
+extension TaskList: RowReadable {
+    init(row: StoredRow) throws {
+        self.init(id: try row.uuid(0), name: try row.string(1), colour: try row.string(2), icon: try row.string(3),
+                  sortOrder: try row.int(4), created: try row.date(5))
+    }
+}
+
+extension TaskItem: RowReadable {
+    init(row: StoredRow) throws {
+        self.init(
+            id: try row.uuid(0), number: try row.int(1), title: try row.string(2),
+            notes: row.isNull(3) ? nil : try row.string(3), isCompleted: try row.bool(4), completedAt: row.optionalDate(5),
+            created: try row.date(6), modified: try row.date(7), due: row.optionalDate(8), priority: try row.value(9),
+            isFlagged: try row.bool(10), sortOrder: try row.int(11), listID: try row.optionalUUID(12))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+// Writing whole rows, for both backends: on PostgreSQL a searchable table's rows also carry
+// their search document (`_search`, see `SearchDocument`), made here from the same values.
+extension WriteSession {
+    /// Inserts a row (`values` in `table.columns` order) stamped `stamp`.
+    func insertRow(_ table: TableSchema, _ values: [DatabaseValue], stamp: DatabaseValue) throws {
+        switch database.dialect {
+        case .sqlite:
+            try database.execute(table.insertSQL, values + [stamp])
+        case .postgreSQL:
+            try database.execute(table.postgreSQLInsertSQL, values + [stamp] + searchArguments(table, values))
+        }
+    }
+
+    /// Inserts a row under the hidden key it had before (undo of a delete).
+    func insertRow(_ table: TableSchema, key: DatabaseValue, _ values: [DatabaseValue], stamp: DatabaseValue) throws {
+        let search = database.dialect == .postgreSQL ? searchArguments(table, values) : []
+        let names = (["_pk"] + table.columnNames + ["_rev"]).map(quote) + (search.isEmpty ? [] : ["\"_search\""])
+        let marks = Array(repeating: "?", count: values.count + 2) + (search.isEmpty ? [] : ["CAST(? AS tsvector)"])
+        try database.execute(
+            "INSERT INTO \(quote(table.tableName)) (\(names.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))",
+            [key] + values + [stamp] + search)
+    }
+
+    /// Updates the row whose id is `values[0]` to `values`, stamped `stamp`.
+    func updateRow(_ table: TableSchema, _ values: [DatabaseValue], stamp: DatabaseValue) throws {
+        let id = values[0]
+        switch database.dialect {
+        case .sqlite:
+            try database.execute(table.updateSQL, Array(values.dropFirst()) + [stamp, id])
+        case .postgreSQL:
+            try database.execute(table.postgreSQLUpdateSQL, Array(values.dropFirst()) + [stamp] + searchArguments(table, values) + [id])
+        }
+    }
+
+    private func searchArguments(_ table: TableSchema, _ values: [DatabaseValue]) -> [DatabaseValue] {
+        table.searchableColumns.isEmpty ? [] : [table.searchDocument(values)]
+    }
+}

@@ -1,0 +1,229 @@
+import CPostgreSQL
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq, with a cache of prepared statements.
+///
+/// Statements are written with `?` placeholders, as for SQLite; they become `$1…$n` when
+/// prepared. Arguments are sent in binary with their types (bigint, double precision,
+/// text, bytea; NULL untyped); results come back as text and are read by column type.
+///
+/// `@unchecked Sendable`: the pool moves a connection between threads but never lets two
+/// of them use it at once (each sits behind a `Mutex` or in an idle list while unused),
+/// and a libpq connection may be used from any thread as long as it is one at a time.
+final class PostgreSQLDatabase: Database, @unchecked Sendable {
+    let connection: OpaquePointer
+    /// What the connection reaches, without its password: for errors and logs.
+    let location: PostgreSQLLocation
+    let dialect = SQLDialect.postgreSQL
+    private var statements: [String: String] = [:]
+    private var savepointDepth = 0
+    private(set) var changesCount = 0
+    /// Set when the connection failed while COMMIT was on its way: the server may or may not
+    /// have committed, so the transaction must not be run again.
+    private(set) var lostDuringCommit = false
+
+    /// The most statements a connection keeps prepared (as for SQLite: the store's own SQL
+    /// is a few dozen texts; the bound keeps pasted values from growing it without end).
+    static let statementCacheLimit = 256
+
+    /// Connects, or throws `StoreError.unavailable` (server down, refused) or
+    /// `.cannotOpen` (bad URL, wrong password, no such database) in words.
+    init(location: PostgreSQLLocation, lockTimeout: TimeInterval) throws {
+        self.location = location
+        connection = try location.connect()
+        slate_pg_silence_notices(connection)
+        // Byte order and UTF-8 everywhere; a writer waits for another's lock at most as long
+        // as SQLite's busy timeout; a session left idle inside a transaction is ended.
+        let milliseconds = max(1, Int(lockTimeout * 1000))
+        try execute("""
+            SET client_encoding = 'UTF8'; SET lock_timeout = \(milliseconds); SET idle_in_transaction_session_timeout = 60000; \
+            SET extra_float_digits = 1
+            """)
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// How many statements are prepared on the connection.
+    var cachedStatementCount: Int { statements.count }
+
+    /// False once the server has gone away; the pool then drops the connection.
+    var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    // MARK: Running statements
+
+    func execute(_ sql: String) throws {
+        let result = try check(PQexec(connection, sql), sql: sql, arguments: [])
+        noteChanges(result)
+        PQclear(result)
+    }
+
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        let result = try run(sql, arguments)
+        noteChanges(result)
+        PQclear(result)
+    }
+
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [Row] {
+        let result = PostgreSQLRows(try run(sql, arguments))
+        noteChanges(result.handle)
+        return (0..<result.rowCount).map { result.row($0) }
+    }
+
+    func scalar(_ sql: String, _ arguments: [DatabaseValue]) throws -> DatabaseValue? {
+        let result = PostgreSQLRows(try run(sql, arguments))
+        noteChanges(result.handle)
+        guard result.rowCount > 0, result.columnCount > 0 else { return nil }
+        return result.value(0, 0)
+    }
+
+    func forEachRow(_ sql: String, _ arguments: [DatabaseValue], _ body: (ResultRow) throws -> Void) throws {
+        let result = PostgreSQLRows(try run(sql, arguments))
+        for row in 0..<result.rowCount { try body(.postgreSQL(result, row: row)) }
+    }
+
+    /// Prepares `sql` once per argument types, runs it, and returns the checked result.
+    private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
+        let types = arguments.map(Self.typeOID)
+        let key = types.isEmpty ? sql : sql + "\u{1}" + types.map(String.init).joined(separator: ",")
+        let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
+        do {
+            return try execute(prepared: name, sql: sql, arguments: arguments)
+        } catch let error as StoreError {
+            // A plan prepared before a migration changed a table is refused once; prepare again.
+            guard case .postgreSQL(let details) = error, details.sqlState == "0A000", isUsable, !isInTransaction else { throw error }
+            statements[key] = nil
+            let again = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
+            return try execute(prepared: again, sql: sql, arguments: arguments)
+        }
+    }
+
+    private func preparedName(key: String, sql: String, types: [UInt32], arguments: [DatabaseValue]) throws -> String {
+        if let name = statements[key] { return name }
+        if statements.count >= Self.statementCacheLimit {
+            try execute("DEALLOCATE ALL")
+            statements.removeAll(keepingCapacity: true)
+        }
+        let name = "slate_\(statements.count + 1)"
+        let text = PostgreSQLPlaceholders.numbered(sql)
+        let result = types.withUnsafeBufferPointer { oids in
+            PQprepare(connection, name, text, Int32(types.count), oids.baseAddress)
+        }
+        PQclear(try check(result, sql: sql, arguments: arguments))
+        statements[key] = name
+        return name
+    }
+
+    private func execute(prepared name: String, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
+        var parameters = PostgreSQLParameters(arguments)
+        let result = parameters.withPointers { values, lengths, formats in
+            PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
+        }
+        return try check(result, sql: sql, arguments: arguments)
+    }
+
+    /// The result when it succeeded; otherwise its error as a `StoreError`, after clearing it.
+    private func check(_ result: OpaquePointer?, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
+        guard let result else {
+            throw PostgreSQLError.failure(of: connection, result: nil, sql: sql, arguments: arguments, location: location)
+        }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            defer { PQclear(result) }
+            throw PostgreSQLError.failure(of: connection, result: result, sql: sql, arguments: arguments, location: location)
+        }
+        return result
+    }
+
+    /// Keeps the row count of the last INSERT, UPDATE or DELETE, as `sqlite3_changes` does.
+    private func noteChanges(_ result: OpaquePointer) {
+        let tag = String(cString: PQcmdStatus(result))
+        guard tag.hasPrefix("INSERT") || tag.hasPrefix("UPDATE") || tag.hasPrefix("DELETE") else { return }
+        changesCount = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// The type a bound value is sent as (0: let the server infer it, for NULL).
+    private static func typeOID(_ value: DatabaseValue) -> UInt32 {
+        switch value {
+        case .null: 0
+        case .integer: PostgreSQLType.int8
+        case .real: PostgreSQLType.float8
+        case .text: PostgreSQLType.text
+        case .blob: PostgreSQLType.bytea
+        }
+    }
+
+    // MARK: Transactions
+
+    /// A write transaction at READ COMMITTED: every write of the store begins by taking the
+    /// store sequence's row (`ChangeLog.nextRevision`), so writers run one at a time across
+    /// every node, and each statement after that sees every earlier commit.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            let name = "slate_sp\(savepointDepth)"
+            defer { savepointDepth -= 1 }
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE SAVEPOINT \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                try? execute("RELEASE SAVEPOINT \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Commits, refusing to report success for a transaction the server already aborted
+    /// (there COMMIT answers ROLLBACK without an error).
+    private func commit() throws {
+        guard PQtransactionStatus(connection) != PQTRANS_INERROR else {
+            throw StoreError.postgreSQL(PostgreSQLError(
+                sqlState: "25P02", message: "the transaction failed earlier and was rolled back", sql: "COMMIT", arguments: []))
+        }
+        let result = PQexec(connection, "COMMIT")
+        if !isUsable { lostDuringCommit = true }
+        let checked = try check(result, sql: "COMMIT", arguments: [])
+        defer { PQclear(checked) }
+        let tag = String(cString: PQcmdStatus(checked))
+        guard tag == "COMMIT" else {
+            throw StoreError.postgreSQL(PostgreSQLError(sqlState: "40000", message: "the server rolled the transaction back", sql: "COMMIT", arguments: []))
+        }
+    }
+
+    /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ).
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { if isInTransaction { try? execute("COMMIT") } }
+        return try body()
+    }
+}
+
+/// The type OIDs the store sends and reads (from PostgreSQL's `pg_type`).
+enum PostgreSQLType {
+    static let bool: UInt32 = 16
+    static let bytea: UInt32 = 17
+    static let int8: UInt32 = 20
+    static let int2: UInt32 = 21
+    static let int4: UInt32 = 23
+    static let text: UInt32 = 25
+    static let oid: UInt32 = 26
+    static let float4: UInt32 = 700
+    static let float8: UInt32 = 701
+    static let numeric: UInt32 = 1700
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Synchronization
+
+/// One writer connection and a few reader connections to a PostgreSQL server, as
+/// `DatabasePool` has for a file.
+///
+/// When the server goes away (a restart, a network cut), a call fails with
+/// `StoreError.unavailable` and its connection is dropped; the next call connects again, so
+/// the store recovers by itself when the server returns. A call whose connection turns out
+/// to be dead before anything was committed (a connection idle across a restart) is run
+/// once more on a fresh one; a write whose COMMIT was lost on the way is never run again
+/// (it may have been committed): it is reported.
+final class PostgreSQLPool: Sendable {
+    let location: PostgreSQLLocation
+    /// The schema the store's tables live in: the first of the connection's `search_path`.
+    let schema: String
+    private let writer: Mutex<PostgreSQLDatabase?>
+    private let idleReaders: Mutex<[PostgreSQLDatabase]>
+    private let maximumIdleReaders: Int
+    private let lockTimeout: TimeInterval
+    private let isReadOnly: Bool
+
+    /// Connects the writer now, so that a wrong URL or password fails at start.
+    init(location: PostgreSQLLocation, readOnly: Bool, lockTimeout: TimeInterval, maximumReaders: Int) throws {
+        self.location = location
+        self.lockTimeout = lockTimeout
+        self.isReadOnly = readOnly
+        maximumIdleReaders = max(1, maximumReaders)
+        let first = try PostgreSQLDatabase(location: location, lockTimeout: lockTimeout)
+        guard case .text(let schema)? = try Self.schema(of: first, create: !readOnly) else {
+            throw StoreError.cannotOpen(
+                path: location.description,
+                reason: "no schema of the connection's search_path exists; create it first (CREATE SCHEMA …) or name an existing one")
+        }
+        self.schema = schema
+        if readOnly { try first.execute("SET default_transaction_read_only = on") }
+        writer = Mutex(first)
+        idleReaders = Mutex([])
+    }
+
+    /// The schema the connection's tables go into. When the first schema of its
+    /// `search_path` does not exist yet (`options=-csearch_path=slate`), it is created.
+    private static func schema(of database: PostgreSQLDatabase, create: Bool) throws -> DatabaseValue? {
+        if let schema = try database.scalar("SELECT current_schema()"), !schema.isNull { return schema }
+        guard create, case .text(let path)? = try database.scalar("SELECT current_setting('search_path')"),
+              let first = path.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty, first != "\"$user\""
+        else { return nil }
+        let name = first.hasPrefix("\"") ? String(first.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : first
+        try database.execute("CREATE SCHEMA IF NOT EXISTS \(quote(name))")
+        return try database.scalar("SELECT current_schema()")
+    }
+
+    /// Runs `body` with the writer connection, one caller at a time. Inside a group
+    /// (`group`) on this thread, `body` runs at once on the connection the group holds.
+    func write<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
+        return try writer.withLock { slot in
+            var attempt = 0
+            while true {
+                let database = try slot ?? connect()
+                slot = database
+                do {
+                    return try body(database)
+                } catch {
+                    guard !database.isUsable else { throw error }
+                    slot = nil
+                    if database.lostDuringCommit {
+                        throw StoreError.unavailable(
+                            database: location.description,
+                            reason: "the connection was lost while committing, so the change may or may not have been saved; read it back before trying again")
+                    }
+                    attempt += 1
+                    guard attempt < 2, case StoreError.unavailable = error else { throw error }
+                }
+            }
+        }
+    }
+
+    /// The writer connection a `group` holds for the work inside it, on its thread.
+    private struct HeldWriter: Sendable {
+        let pool: ObjectIdentifier
+        let database: PostgreSQLDatabase
+    }
+
+    @TaskLocal private static var held: HeldWriter?
+
+    private var heldWriter: PostgreSQLDatabase? {
+        guard let held = Self.held, held.pool == ObjectIdentifier(self) else { return nil }
+        return held.database
+    }
+
+    /// True inside `group` on this thread.
+    var isInsideGroup: Bool { heldWriter != nil }
+
+    /// Runs `body` holding the writer connection, so that every write and read inside it
+    /// uses that connection and sees what was written so far (group commit, as
+    /// `DatabasePool.group`). Never run twice: the changes inside may not be repeatable, so
+    /// a connection found dead is dropped and the error reported.
+    func group<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        var outcome: Result<T, any Error>?
+        writer.withLock { slot in
+            do {
+                let database = try slot ?? connect()
+                slot = database
+                let held = HeldWriter(pool: ObjectIdentifier(self), database: database)
+                outcome = Result { try Self.$held.withValue(held) { try body(database) } }
+                if !database.isUsable { slot = nil }
+                if case .failure = outcome, database.lostDuringCommit {
+                    outcome = .failure(StoreError.unavailable(
+                        database: location.description,
+                        reason: "the connection was lost while committing, so the changes may or may not have been saved; read them back before trying again"))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        return try outcome!.get()
+    }
+
+    /// The reader connection a `snapshot` pinned for the work inside it.
+    private struct PinnedReader: Sendable {
+        let pool: ObjectIdentifier
+        let database: PostgreSQLDatabase
+        /// The store sequence, once read in this snapshot (it cannot change inside it).
+        let sequence = SnapshotValue()
+    }
+
+    /// A value read once inside a snapshot.
+    private final class SnapshotValue: Sendable {
+        let value = Mutex<Int?>(nil)
+    }
+
+    /// `read()`'s value, read once per snapshot (as `DatabasePool.oncePerSnapshot`): a
+    /// REPEATABLE READ transaction sees one state throughout.
+    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
+        if let known = pinned.sequence.value.withLock({ $0 }) { return known }
+        let value = try read()
+        pinned.sequence.value.withLock { $0 = value }
+        return value
+    }
+
+    @TaskLocal private static var pinned: PinnedReader?
+
+    private var pinnedReader: PostgreSQLDatabase? {
+        guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self) else { return nil }
+        return pinned.database
+    }
+
+    /// Runs `body` so that every read inside it uses one reader inside one REPEATABLE READ
+    /// transaction: they all see the same committed state.
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        if pinnedReader != nil { return try body() }
+        return try withReader { reader in
+            try reader.readTransaction {
+                try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
+            }
+        }
+    }
+
+    /// Runs `body` with a reader inside one read transaction.
+    func read<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
+        if let pinnedReader { return try body(pinnedReader) }
+        return try withReader { reader in try reader.readTransaction { try body(reader) } }
+    }
+
+    /// Runs one statement's worth of reading, without a transaction of its own.
+    func readStatement<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        if let heldWriter { return try body(heldWriter) }
+        if let pinnedReader { return try body(pinnedReader) }
+        return try withReader(body)
+    }
+
+    private func withReader<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            let reader = try idleReaders.withLock { $0.popLast() } ?? connect()
+            do {
+                let result = try body(reader)
+                idleReaders.withLock { readers in
+                    if readers.count < maximumIdleReaders, reader.isUsable { readers.append(reader) }
+                }
+                return result
+            } catch {
+                if reader.isUsable {
+                    idleReaders.withLock { readers in
+                        if readers.count < maximumIdleReaders, !reader.isInTransaction { readers.append(reader) }
+                    }
+                    throw error
+                }
+                // Every idle connection may be as dead as this one (the server restarted).
+                idleReaders.withLock { $0.removeAll() }
+                attempt += 1
+                guard attempt < 2, case StoreError.unavailable = error else { throw error }
+            }
+        }
+    }
+
+    private func connect() throws -> PostgreSQLDatabase {
+        let database = try PostgreSQLDatabase(location: location, lockTimeout: lockTimeout)
+        if isReadOnly { try database.execute("SET default_transaction_read_only = on") }
+        return database
+    }
+}
