@@ -20,7 +20,10 @@ expected=$( (echo usr/local/bin/slate; echo usr/local/share/man/man1/slate.1.gz;
 actual=$(cd "$stage/root" && find . -type f | sed 's|^\./||' | sort)
 [[ "$expected" == "$actual" ]] || fail "installed files differ: $(diff <(echo "$expected") <(echo "$actual") | head)"
 [[ -x "$stage/root/usr/local/bin/slate" ]] || fail "slate is not executable"
-zcat "$stage/root/usr/local/share/man/man1/slate.1.gz" | grep -q '^\.SS slate serve' || fail "the manual lacks slate serve"
+# Read whole, then searched: under pipefail `zcat | grep -q` fails once the manual is
+# longer than a pipe holds (grep stops at the match, zcat then dies of SIGPIPE).
+manual=$(zcat "$stage/root/usr/local/share/man/man1/slate.1.gz")
+grep -q '^\.SS slate serve' <<<"$manual" || fail "the manual lacks slate serve"
 
 # Run from an empty folder: no ./Web to fall back on.
 mkdir "$stage/elsewhere"
