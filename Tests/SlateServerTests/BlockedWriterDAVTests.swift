@@ -11,31 +11,16 @@ import Testing
 /// live streams (on a 2-core machine two blocked cooperative threads stall everything).
 @Suite struct BlockedWriterDAVTests {
     @Test func davReadsAndHeartbeatsGoOnWhileAnotherConnectionHoldsTheWriteLock() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-dav-blocked-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("slate.sqlite").path
-        // A long busy timeout: the queued changes wait for the lock instead of failing.
-        let configuration = ModelConfiguration(path: path, schemaVersion: SlateSchema.version, busyTimeout: 60)
-        let container = try ModelContainer(for: SlateSchema.models, configuration: configuration)
-        let account = try Slate.ensureAccount(named: "ana", in: container, now: Date())
-        try Slate(container: container, accountID: account.id).addTask(TaskDraft(title: "Already here"))
-        let api = SlateAPI(container: container, authenticate: { _ in account.id })
-        let dav = CalDAVService(directory: AccountDirectory(container: container), authenticate: { _ in account.id }, logLevel: .off)
-        var serverConfiguration = HTTPServer.Configuration(port: 0)
-        serverConfiguration.sseHeartbeat = .milliseconds(200)
-        let server = HTTPServer(configuration: serverConfiguration, responder: DAVMount(dav: dav.router, other: api.router))
-        try server.start()
+        let board = try BlockedBoard("slate-dav-blocked") { ModelConfiguration(path: $0, schemaVersion: SlateSchema.version, busyTimeout: 60) }
+        defer { board.remove() }
+        let accountID = board.account.id
+        let api = SlateAPI(container: board.container, authenticate: { _ in accountID })
+        let dav = CalDAVService(directory: AccountDirectory(container: board.container), authenticate: { _ in accountID }, logLevel: .off)
+        let server = try board.serve(DAVMount(dav: dav.router, other: api.router))
         defer { Task { await server.shutdown() } }
         let port = server.port
-
-        let stream = try LoopbackClient(port: port, timeout: 20)
-        try stream.send("GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try await stream.read { $0.contains("event: hello") }
-
-        let other = try ModelContainer(for: SlateSchema.models, configuration: configuration)
-        let holder = LockHolder(pool: other.pool)
-        try await holder.acquire()
+        let stream = try await board.openStream(port: port)
+        let holder = try await board.holdWriteLock()
 
         // More blocked PUTs than the machine has cores, each over a connection of its own.
         let writers = try (0..<(ProcessInfo.processInfo.activeProcessorCount * 3)).map { index in

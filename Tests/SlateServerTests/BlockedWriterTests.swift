@@ -11,32 +11,15 @@ import Testing
 /// connection's write lock stall neither reads nor live streams.
 @Suite struct BlockedWriterTests {
     @Test func readsAndHeartbeatsGoOnWhileAnotherConnectionHoldsTheWriteLock() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-blocked-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("slate.sqlite").path
-        // A long busy timeout: the queued changes wait for the lock instead of failing.
         // (On PostgreSQL: two nodes on one database, the other holding the store's write lock.)
-        let configuration = TestDatabase.shared(path: path, schemaVersion: SlateSchema.version, busyTimeout: 60)
-        let container = try ModelContainer(for: SlateSchema.models, configuration: configuration)
-        let account = try Slate.ensureAccount(named: "ana", in: container, now: Date())
-        try Slate(container: container, accountID: account.id).addTask(TaskDraft(title: "Already here"))
-        let api = SlateAPI(container: container, authenticate: { _ in account.id })
-        var serverConfiguration = HTTPServer.Configuration(port: 0)
-        serverConfiguration.sseHeartbeat = .milliseconds(200)
-        let server = HTTPServer(configuration: serverConfiguration, responder: api.router)
-        try server.start()
+        let board = try BlockedBoard("slate-blocked") { TestDatabase.shared(path: $0, schemaVersion: SlateSchema.version, busyTimeout: 60) }
+        defer { board.remove() }
+        let api = SlateAPI(container: board.container, authenticate: { [accountID = board.account.id] _ in accountID })
+        let server = try board.serve(api.router)
         defer { Task { await server.shutdown() } }
         let port = server.port
-
-        let stream = try LoopbackClient(port: port, timeout: 20)
-        try stream.send("GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try await stream.read { $0.contains("event: hello") }
-
-        // Another connection (as another process would) takes the write lock and keeps it.
-        let other = try ModelContainer(for: SlateSchema.models, configuration: configuration)
-        let holder = LockHolder(pool: other.pool)
-        try await holder.acquire()
+        let stream = try await board.openStream(port: port)
+        let holder = try await board.holdWriteLock()
 
         // More blocked changes than the machine has cores: each would have held a thread of
         // the cooperative pool for as long as the lock is held.
@@ -60,6 +43,54 @@ import Testing
         holder.release()
         for write in writes { #expect(try await write.value == 201, "the queued changes went through once the lock was free") }
         await server.shutdown()
+    }
+}
+
+/// The setting of the blocked-writer tests: a board with one task, in a folder of its own,
+/// served with 200 ms heartbeats; a live stream on it; and another connection (as another
+/// process would) that takes the store's write lock and keeps it.
+struct BlockedBoard {
+    let folder: URL
+    let configuration: ModelConfiguration
+    let container: ModelContainer
+    let account: Account
+
+    /// `configuration` makes the store's configuration for a path, with a long busy timeout:
+    /// the queued changes wait for the lock instead of failing.
+    init(_ name: String, configuration: (String) -> ModelConfiguration) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.configuration = configuration(folder.appendingPathComponent("slate.sqlite").path)
+        container = try ModelContainer(for: SlateSchema.models, configuration: self.configuration)
+        account = try Slate.ensureAccount(named: "ana", in: container, now: Date())
+        try Slate(container: container, accountID: account.id).addTask(TaskDraft(title: "Already here"))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    /// A started server for `responder`, heartbeats every 200 ms.
+    func serve(_ responder: any Responder) throws -> HTTPServer {
+        var serverConfiguration = HTTPServer.Configuration(port: 0)
+        serverConfiguration.sseHeartbeat = .milliseconds(200)
+        let server = HTTPServer(configuration: serverConfiguration, responder: responder)
+        try server.start()
+        return server
+    }
+
+    /// A live stream on the API, once it has said hello.
+    func openStream(port: Int) async throws -> LoopbackClient {
+        let stream = try LoopbackClient(port: port, timeout: 20)
+        try stream.send("GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try await stream.read { $0.contains("event: hello") }
+        return stream
+    }
+
+    /// The write lock, held by another connection until released.
+    func holdWriteLock() async throws -> LockHolder {
+        let other = try ModelContainer(for: SlateSchema.models, configuration: configuration)
+        let holder = LockHolder(pool: other.pool)
+        try await holder.acquire()
+        return holder
     }
 }
 
