@@ -32,7 +32,8 @@ public final class AlertScheduler: Sendable {
     let log: @Sendable (String) -> Void
     /// The task revision cursors are up to date with (0: none yet, read every task once).
     private let syncedRevision = Mutex(0)
-    /// Set once deliveries interrupted by an earlier process have been made due again.
+    /// Set once the transaction that made deliveries interrupted by an earlier process due
+    /// again has committed (`recoverInterruptedOnce`).
     let recovered = Mutex(false)
     let counts = DeliveryCounter()
 
@@ -235,8 +236,9 @@ public final class AlertScheduler: Sendable {
 
     /// Runs until cancelled. One loop keeps cursors current and fires what is due, sleeping
     /// until the next cursor fires or the board changes; one loop per channel sends that
-    /// channel's deliveries, sleeping until firing made more or its next retry is due. Idle,
-    /// each wakes once every 5 minutes.
+    /// channel's deliveries, sleeping until firing made more or its next retry is due; they
+    /// start once the recovery of deliveries a killed process left `sending` has committed.
+    /// Idle, each wakes once every 5 minutes.
     public func run() async {
         let doorbell = Doorbell()
         let senders = channels.map { ($0, Doorbell()) }
@@ -244,11 +246,32 @@ public final class AlertScheduler: Sendable {
         let relay = Task { for await _ in changes { doorbell.ring() } }
         defer { relay.cancel() }
         await withTaskGroup(of: Void.self) { group in
-            for (channel, bell) in senders {
-                group.addTask { await self.sendLoop(channel, bell: bell) }
+            group.addTask {
+                // Interrupted deliveries are made due again before any channel claims one.
+                guard await self.recoverUntilCommitted() else { return }
+                await withTaskGroup(of: Void.self) { senderGroup in
+                    for (channel, bell) in senders {
+                        senderGroup.addTask { await self.sendLoop(channel, bell: bell) }
+                    }
+                }
             }
             group.addTask { await self.fireLoop(doorbell, senders: senders.map(\.1)) }
         }
+    }
+
+    /// Runs `recoverInterruptedOnce` until it commits (every 5 s after a failure, logged);
+    /// false: cancelled first.
+    private func recoverUntilCommitted() async -> Bool {
+        while !Task.isCancelled {
+            do {
+                try await recoverInterruptedOnce()
+                return true
+            } catch {
+                log("alert scheduler: recovering interrupted deliveries: \(error)")
+                try? await Task.sleep(for: .seconds(5))
+            }
+        }
+        return false
     }
 
     private func fireLoop(_ doorbell: Doorbell, senders: [Doorbell]) async {
