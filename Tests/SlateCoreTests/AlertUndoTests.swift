@@ -42,3 +42,24 @@ import Testing
         #expect(harness.sent(task).count == 4, "the next passes commit and send nothing more")
     }
 }
+
+@Suite struct AlertReopenTests {
+    /// Completed after its first alert went out, reopened by undo after the second was due:
+    /// the new cursor starts after the delivery that went out (the task's restored
+    /// `modified` is before it), so only the missed alert goes, once per device.
+    @Test func undoingACompletionAfterAnAlertWentOutSendsOnlyTheMissedOne() async throws {
+        let harness = try SchedulerHarness()  // 10:15
+        let task = try harness.task("Reopened", due: date(2026, 11, 29, 11, 0), alerts: ["30m", "due"])
+        harness.clock.advance(by: 20 * 60)  // 10:35
+        try await harness.pass()
+        #expect(harness.sent(task).map(\.fireAt) == [date(2026, 11, 29, 10, 30), date(2026, 11, 29, 10, 30)])
+        _ = try harness.slate.setCompleted([task.id], true)
+        harness.clock.advance(by: 30 * 60)  // 11:05: due while completed
+        try await harness.pass()
+        _ = try harness.slate.undo()
+        try await harness.pass()
+        #expect(harness.sent(task).map(\.fireAt) == [date(2026, 11, 29, 10, 30), date(2026, 11, 29, 10, 30), date(2026, 11, 29, 11, 0), date(2026, 11, 29, 11, 0)])
+        try await harness.pass()
+        #expect(harness.sent(task).count == 4, "the next passes commit and send nothing more")
+    }
+}

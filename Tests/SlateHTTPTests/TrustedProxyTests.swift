@@ -18,6 +18,7 @@ import Testing
             #expect(AddressRange(bad) == nil, "\(bad) is refused")
         }
         #expect(network.description == "10.0.0.0/8" && single.description == "192.168.1.5")
+        #expect(v6.description == "fd00::/8" && AddressRange("2001:db8::42")?.description == "2001:db8::42")
     }
 
     @Test func theRightMostUntrustedHopIsTheClient() throws {

@@ -48,6 +48,23 @@ import Testing
         #expect(after.0 == 401 && after.1["WWW-Authenticate"] != nil)
     }
 
+    /// `GET /session` tells a signed-out browser so with 200, not a 401 its console logs
+    /// at every load; a bearer token that is not valid is still refused.
+    @Test func theCurrentSessionAnswersSignedOutWithoutAnError() async throws {
+        let admin = AccountAdministration(container: container, strength: .minimal)
+        let password = try await offPool { [admin] in try admin.addUser(named: "cleo", password: "correct horse battery") }
+        let api = SlateAPI(container: container, secureCookies: false)
+        let nobody = try await send(api, .get, "/api/v1/session")
+        #expect(nobody.0 == 200 && nobody.2["signedIn"] as? Bool == false && nobody.2["account"] == nil)
+        let stale = try await send(api, .get, "/api/v1/session", headers: ["Cookie": "slate_session=not-a-session"])
+        #expect(stale.0 == 200 && stale.2["signedIn"] as? Bool == false)
+        #expect(try await send(api, .get, "/api/v1/session", headers: ["Authorization": "Bearer not-a-token"]).0 == 401)
+        let signedIn = try await send(api, .post, "/api/v1/session", json: ["name": "cleo", "password": password])
+        let session = String(try #require(signedIn.1["Set-Cookie"]).prefix { $0 != ";" })
+        let current = try await send(api, .get, "/api/v1/session", headers: ["Cookie": session])
+        #expect(current.0 == 200 && current.2["signedIn"] as? Bool == true && current.2["account"] as? String == "cleo")
+    }
+
     @Test func bearerTokensAreStoredHashedAndWorkWithoutCSRF() async throws {
         let admin = AccountAdministration(container: container, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ci") }

@@ -48,9 +48,13 @@ export class Changes {
     const open = app.detail.task;
     if (open) {
       if (data.deletedTaskIds.includes(open.id)) app.detail.externalChange(true);
-      else if (data.tasks.some((task) => task.id === open.id)) app.detail.externalChange(false);
-      else if (data.tasks.some((task) => task.parentId === open.id) || data.deletedTaskIds.some((id) => app.detail.subtasks.shows(id))) {
-        app.detail.subtasks.load();
+      else {
+        // A subtask's change also changes its parent (its count): both may need reading.
+        if (data.tasks.some((task) => task.id === open.id)) app.detail.externalChange(false);
+        const subtasks = app.detail.subtasks;
+        if (data.tasks.some((task) => task.parentId === open.id || subtasks.shows(task.id)) || data.deletedTaskIds.some((id) => subtasks.shows(id))) {
+          subtasks.load();
+        }
       }
     }
     return data.revision;

@@ -46,8 +46,10 @@ class App {
       this.signIn();
     });
     try {
-      await api.session();
-      this.start();
+      // Signed out is an answer ({signedIn: false}), not a 401 in the console.
+      const { data } = await api.session();
+      if (data?.signedIn === false) this.showLogin();
+      else this.start();
     } catch (error) {
       // Offline: open the app shell anyway (it says so); signing in needs the server.
       if (error instanceof OfflineError) {
@@ -108,7 +110,11 @@ class App {
   /** True while signed in; shows the session-expired message when not. */
   async checkSession() {
     try {
-      await api.session();
+      const { data } = await api.session();
+      if (data?.signedIn === false) {
+        this.sessionExpired();
+        return false;
+      }
       return true;
     } catch (error) {
       if (error.status === 401) this.sessionExpired();

@@ -24,11 +24,9 @@ extension AlertScheduler {
     /// it goes again with the same id, marked as a possible repeat (`mayBeRepeat`).
     @discardableResult
     public func deliverPending() async throws -> Int {
+        try await recoverInterruptedOnce()
         let now = clock()
-        try await BoardThreads.shared.write(to: container) {
-            try self.recoverInterrupted(now: now)
-            try self.expandTestRequests(now: now)
-        }
+        _ = try await BoardThreads.shared.write(to: container) { try self.expandTestRequests(now: now) }
         return try await withThrowingTaskGroup(of: Int.self) { group in
             for channel in channels { group.addTask { try await self.pass(through: channel).sent } }
             return try await group.reduce(0, +)
@@ -39,8 +37,10 @@ extension AlertScheduler {
     /// (at most `channel.concurrentSends` at once) and records the outcomes in one commit.
     func pass(through channel: any AlertChannel) async throws -> (claimed: Int, sent: Int) {
         let now = clock()
+        let shared = container.announcesCommits
         let claims: [Claim] = try await BoardThreads.shared.write(to: container) {
-            try self.recoverInterrupted(now: now)
+            // On a file, recovery ran once before the first pass (`recoverInterruptedOnce`).
+            if shared { try self.recoverInterrupted(now: now) }
             return try self.claimDue(now: now, channel: channel.name)
         }
         guard !claims.isEmpty else { return (0, 0) }
@@ -69,18 +69,28 @@ extension AlertScheduler {
         return (claims.count, outcomes.filter { $0.state == .sent }.count)
     }
 
+    /// Runs `recoverInterrupted` in a transaction of its own unless it has already
+    /// committed once for this scheduler, and records that only after the commit: a
+    /// recovery rolled back (a failed write, a failed group commit) runs again at the next
+    /// call. `run()` calls it before any channel's first pass, and the send loops start only
+    /// once it has committed, so no pass claims a delivery that recovery then resets.
+    func recoverInterruptedOnce() async throws {
+        guard !recovered.withLock({ $0 }) else { return }
+        let now = clock()
+        try await BoardThreads.shared.write(to: container) { try self.recoverInterrupted(now: now) }
+        recovered.withLock { $0 = true }
+    }
+
     /// Deliveries left `sending` by a killed process are due again now, and deliveries for
     /// a channel this server does not have (email without `--smtp-url` any more) are given
-    /// up and logged. On a file, once per scheduler (that is, per start): one server runs per
-    /// file (`ServingLock`), so no other process is sending them. On a shared database, at
-    /// every pass, those whose claim's lease is over (their node died, or is hopelessly
-    /// stuck), each against the revision read; and no delivery is given up for want of a
-    /// channel there, since another node may have it.
+    /// up and logged. On a file, once per scheduler (that is, per start: see
+    /// `recoverInterruptedOnce`): one server runs per file (`ServingLock`), so no other
+    /// process is sending them. On a shared database, at every pass as well, those whose
+    /// claim's lease is over (their node died, or is hopelessly stuck), each against the
+    /// revision read; and no delivery is given up for want of a channel there, since
+    /// another node may have it. Blocking: call it inside a write.
     func recoverInterrupted(now: Date) throws {
         let shared = container.announcesCommits
-        if !shared {
-            guard recovered.withLock({ recovered in defer { recovered = true }; return !recovered }) else { return }
-        }
         let context = ModelContext(container, undo: false)
         let sending = AlertDelivery.State.sending
         let predicate = shared

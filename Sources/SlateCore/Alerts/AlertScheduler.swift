@@ -32,7 +32,8 @@ public final class AlertScheduler: Sendable {
     let log: @Sendable (String) -> Void
     /// The task revision cursors are up to date with (0: none yet, read every task once).
     private let syncedRevision = Mutex(0)
-    /// Set once deliveries interrupted by an earlier process have been made due again.
+    /// Set once the transaction that made deliveries interrupted by an earlier process due
+    /// again has committed (`recoverInterruptedOnce`).
     let recovered = Mutex(false)
     let counts = DeliveryCounter()
 
@@ -70,6 +71,7 @@ public final class AlertScheduler: Sendable {
     /// same changes again, or their cursors are never written).
     func stageCursors() throws -> Int {
         let context = ModelContext(container, undo: false)
+        let now = clock()
         let since = syncedRevision.withLock { $0 }
         let changes = try context.changes(of: TaskItem.self, since: since)
         // A client's bytes may change without the task (only its alarm state did).
@@ -110,6 +112,13 @@ public final class AlertScheduler: Sendable {
             }
             clientState?.apply(to: &cursor)
             cursor.nextFire = AlertCursor.nextFire(of: task, after: cursor.handledThrough, snoozedUntil: cursor.snoozedUntil, calendar: calendar)
+            if existing == nil, let next = cursor.nextFire, next <= now,
+               let delivered = try lastDelivered(of: task.id, context: context), delivered > cursor.handledThrough {
+                // A cursor made afresh (an undone delete or completion) starts from the task's
+                // `modified`, which may be before alerts that went out then: they are handled.
+                cursor.handledThrough = delivered
+                cursor.nextFire = AlertCursor.nextFire(of: task, after: delivered, snoozedUntil: cursor.snoozedUntil, calendar: calendar)
+            }
             if let existing {
                 guard existing.model != cursor else { continue }
                 context.update(cursor, expectedRevision: existing.revision)
@@ -175,11 +184,10 @@ public final class AlertScheduler: Sendable {
                 moments.append(snoozed)
                 cursor.snoozedUntil = nil
             }
-            // A moment already recorded is not recorded again: a cursor made afresh (an undone
-            // delete, a re-import) starts from the task's `modified`, which may be before
-            // alerts that were delivered then; a second row would break the pass's commit.
-            let delivered = try moments.isEmpty ? [] : deliveredMoments(of: task.id, from: moments.min()!, context: context)
-            for moment in Set(moments).sorted() where !delivered.contains(moment) {
+            // Every moment here is after `handledThrough`, which is past every moment already
+            // recorded for the task (a cursor made afresh starts after the last delivery, see
+            // `stageCursors`): none is recorded twice, with no lookup per firing task.
+            for moment in Set(moments).sorted() {
                 let age = now.timeIntervalSince(moment)
                 guard age <= maximumAge else {
                     log("alert skipped: task \(task.id.uuidString.lowercased()) was due to alert at \(Timestamp.format(moment)), older than \(Int(maximumAge)) s")
@@ -200,11 +208,13 @@ public final class AlertScheduler: Sendable {
         return recorded
     }
 
-    /// The moments from `earliest` on for which the task already has deliveries (an indexed
-    /// lookup: `alert_deliveries_once` starts with the task).
-    private func deliveredMoments(of taskID: UUID, from earliest: Date, context: ModelContext) throws -> Set<Date> {
-        let descriptor = FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.taskID == taskID && $0.fireAt >= earliest })
-        return Set(try context.fetch(descriptor).map(\.fireAt))
+    /// The latest moment for which the task has a delivery, if any (an indexed lookup:
+    /// `alert_deliveries_once` starts with the task). Asked only for a cursor made afresh
+    /// whose next moment has already come.
+    private func lastDelivered(of taskID: UUID, context: ModelContext) throws -> Date? {
+        var descriptor = FetchDescriptor<AlertDelivery>(predicate: #Predicate { $0.taskID == taskID }, sortKeys: [.descending(\.fireAt)])
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first?.fireAt
     }
 
     func channelTargets(for accountID: UUID, context: ModelContext) throws -> [String] {
@@ -235,8 +245,9 @@ public final class AlertScheduler: Sendable {
 
     /// Runs until cancelled. One loop keeps cursors current and fires what is due, sleeping
     /// until the next cursor fires or the board changes; one loop per channel sends that
-    /// channel's deliveries, sleeping until firing made more or its next retry is due. Idle,
-    /// each wakes once every 5 minutes.
+    /// channel's deliveries, sleeping until firing made more or its next retry is due; they
+    /// start once the recovery of deliveries a killed process left `sending` has committed.
+    /// Idle, each wakes once every 5 minutes.
     public func run() async {
         let doorbell = Doorbell()
         let senders = channels.map { ($0, Doorbell()) }
@@ -244,11 +255,32 @@ public final class AlertScheduler: Sendable {
         let relay = Task { for await _ in changes { doorbell.ring() } }
         defer { relay.cancel() }
         await withTaskGroup(of: Void.self) { group in
-            for (channel, bell) in senders {
-                group.addTask { await self.sendLoop(channel, bell: bell) }
+            group.addTask {
+                // Interrupted deliveries are made due again before any channel claims one.
+                guard await self.recoverUntilCommitted() else { return }
+                await withTaskGroup(of: Void.self) { senderGroup in
+                    for (channel, bell) in senders {
+                        senderGroup.addTask { await self.sendLoop(channel, bell: bell) }
+                    }
+                }
             }
             group.addTask { await self.fireLoop(doorbell, senders: senders.map(\.1)) }
         }
+    }
+
+    /// Runs `recoverInterruptedOnce` until it commits (every 5 s after a failure, logged);
+    /// false: cancelled first.
+    private func recoverUntilCommitted() async -> Bool {
+        while !Task.isCancelled {
+            do {
+                try await recoverInterruptedOnce()
+                return true
+            } catch {
+                log("alert scheduler: recovering interrupted deliveries: \(error)")
+                try? await Task.sleep(for: .seconds(5))
+            }
+        }
+        return false
     }
 
     private func fireLoop(_ doorbell: Doorbell, senders: [Doorbell]) async {

@@ -28,3 +28,25 @@ extension Slate {
         return counts.mapValues { SubtaskCount(active: $0.unset, total: $0.total) }
     }
 }
+
+extension Slate {
+    /// Stages a touch (a write of what was read, which takes a new revision) of each of
+    /// `parents` whose subtasks' count a change moves: a subtask added, completed or
+    /// reopened, deleted, or moved to another parent. The parent is then part of the change,
+    /// so a client that follows `changes?since=` or the live events reads its new
+    /// `subtaskCount`, and undoing the change touches it again. Tasks in `changed` (the
+    /// change writes or deletes them itself) and tasks that are gone are skipped. Each is
+    /// staged against the revision read: a write to it in between makes the save conflict,
+    /// and the caller's retry reads it again.
+    func touchParents(_ parents: some Sequence<UUID?>, except changed: Set<UUID>, in context: ModelContext) throws {
+        let ids = Set(parents.compactMap { $0 }).subtracting(changed)
+        guard !ids.isEmpty else { return }
+        let sorted = ids.sorted { $0.uuidString < $1.uuidString }
+        for start in stride(from: 0, to: sorted.count, by: 500) {
+            let chunk = Array(sorted[start..<min(start + 500, sorted.count)])
+            for read in try translatingErrors({ try context.revisioned(TaskItem.self, ids: chunk) }) where read.model.accountID == accountID {
+                context.update(read.model, expectedRevision: read.revision)
+            }
+        }
+    }
+}

@@ -68,9 +68,12 @@ extension Slate {
     /// Like `addTask`, with the new task's revision (for an ETag) from the same read.
     public func addRevisionedTask(_ draft: TaskDraft) throws -> Revisioned<TaskItem> {
         let task = try makeTask(draft)
-        let context = makeContext()
-        context.insert(task)
-        try save(context, undoLabel: "Add “\(task.title)”")
+        try retryingConflicts {
+            let context = makeContext()
+            context.insert(task)
+            try touchParents([task.parentID], except: [], in: context)
+            try save(context, undoLabel: "Add “\(task.title)”")
+        }
         return try self.task(id: task.id)
     }
 
@@ -151,6 +154,9 @@ extension Slate {
         if let isCompleted = patch.isCompleted, isCompleted != task.isCompleted {
             label = try stageCompletion(&task, isCompleted, in: context)
         }
+        if task.parentID != read.model.parentID || task.isCompleted != read.model.isCompleted {
+            try touchParents([read.model.parentID, task.parentID], except: [task.id], in: context)
+        }
         // Without a caller's revision, the one just read still guards against a write
         // that lands between this read and the save.
         context.update(task, expectedRevision: expectedRevision ?? read.revision)
@@ -168,6 +174,7 @@ extension Slate {
     private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
         let context = makeContext()
         var labels: [String] = []
+        var parents: [UUID?] = []
         for id in ids {
             let read = try self.task(id: id)
             var task = read.model
@@ -175,8 +182,10 @@ extension Slate {
             labels.append(try stageCompletion(&task, isCompleted, in: context))
             task.modified = now
             context.update(task, expectedRevision: read.revision)
+            parents.append(task.parentID)
         }
         guard !labels.isEmpty else { return try ids.map { try task(id: $0).model } }
+        try touchParents(parents, except: Set(ids), in: context)
         try save(context, undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks")
         return try ids.map { try task(id: $0).model }
     }
@@ -227,15 +236,18 @@ extension Slate {
 
     /// Deletes tasks (and their subtasks) in one change.
     public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws {
-        let context = makeContext()
-        var titles: [String] = []
-        for id in ids {
-            let task = try self.task(id: id).model
-            context.delete(task, expectedRevision: ids.count == 1 ? expectedRevision : nil)
-            titles.append(task.title)
+        try retryingConflicts(unless: expectedRevision) {
+            let context = makeContext()
+            let tasks = try ids.map { try self.task(id: $0).model }
+            // Touched before the deletes: a parent that is itself deleted (a subtask of one
+            // of these) goes with its cascade.
+            try touchParents(tasks.map(\.parentID), except: Set(ids), in: context)
+            for task in tasks {
+                context.delete(task, expectedRevision: ids.count == 1 ? expectedRevision : nil)
+            }
+            let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
+            try save(context, undoLabel: "Delete \(what)")
         }
-        let what = titles.count == 1 ? "“\(titles[0])”" : "\(titles.count) tasks"
-        try save(context, undoLabel: "Delete \(what)")
     }
 
     /// Moves a task before another in its list's manual order (nil: to the end).
@@ -298,6 +310,9 @@ extension Slate {
         let count = try self.count(query)
         guard count > 0 else { return 0 }
         let context = makeContext()
+        // Parents that stay lose completed subtasks: their counts change.
+        let cleared = try tasks(query)
+        try touchParents(cleared.map(\.parentID), except: Set(cleared.map(\.id)), in: context)
         if let listID {
             try context.delete(model: TaskItem.self, where: #Predicate { $0.accountID == accountID && $0.isCompleted && $0.listID == listID })
         } else {

@@ -47,6 +47,9 @@ public final class Slate: Sendable {
     public static func openContainer(path: String?, password: String? = nil, maximumReaders: Int = 4) throws -> ModelContainer {
         var configuration = try configuration(for: path, password: password)
         configuration.maximumReaders = maximumReaders
+        // CalDAV reads departures back to its sync tokens' window and removes the names of
+        // deleted tasks a window behind that (`pruneRemovedNames`): twice the window is kept.
+        configuration.departureHistory = 2 * CalendarLimits.syncHistory
         // A shared database also keeps what a single server keeps in memory (`serverModels`).
         let models = configuration.postgreSQL == nil ? SlateSchema.models : SlateSchema.models + SlateSchema.serverModels
         return try ModelContainer(for: models, configuration: configuration)

@@ -49,7 +49,9 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         var buffer = [CChar](repeating: 0, count: 64)
         let text = bytes.withUnsafeBytes { raw in
-            inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) == nil ? "?" : String(cString: buffer)
+            guard inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
+            // The text up to its NUL (`String(cString:)` on an array is deprecated).
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         return prefixLength == bytes.count * 8 ? text : "\(text)/\(prefixLength)"
     }

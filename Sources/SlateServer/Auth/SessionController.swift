@@ -60,10 +60,19 @@ struct SessionController: Sendable {
         try authenticator.directory.removeExpiredSecrets(now: now)
     }
 
+    /// `GET /session`: who is signed in. Being signed out (no credentials, or a session
+    /// cookie that expired or was ended) is an answer, not an error: 200 `{"signedIn":
+    /// false}`, so the web app's check at every load logs no failed request. A bearer token
+    /// that is not valid is still refused (401): its sender means to be signed in.
     @Sendable func current(_ request: Request) async throws -> Response {
-        let id = try authenticator.accountID(for: request)
+        let id: UUID
+        do {
+            id = try authenticator.accountID(for: request)
+        } catch let error as HTTPError where error.status == .unauthorized && request.headers["Authorization"] == nil {
+            return Response.json(JSONSerialization.body(["signedIn": false]))
+        }
         let name = try authenticator.directory.accounts().first { $0.id == id }?.name ?? ""
-        return Response.json(JSONSerialization.body(["account": name]))
+        return Response.json(JSONSerialization.body(["signedIn": true, "account": name]))
     }
 
     @Sendable func signOut(_ request: Request) async throws -> Response {

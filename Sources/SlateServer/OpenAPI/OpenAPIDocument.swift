@@ -177,7 +177,10 @@ enum OpenAPIDocument {
                                   responses: ["200": content(object(["account": ["type": "string"], "csrfHeader": ["type": "string"]], required: ["account"])), "401": error, "429": error,
                                               "503": error],
                                   secured: false),
-                "get": operation("currentSession", "The signed-in account", responses: ["200": content(object(["account": ["type": "string"]], required: ["account"]))]),
+                "get": operation("currentSession", "Whether a session (or token) is signed in, and its account; signed out is {\"signedIn\": false}, not 401",
+                                 responses: ["200": content(object(["signedIn": ["type": "boolean"], "account": ["type": "string"]], required: ["signedIn"])),
+                                             "401": error],
+                                 secured: false),
                 "delete": operation("signOut", "Sign out", responses: ["204": ["description": "Signed out"]]),
             ],
             "/api/v1/tokens": [

@@ -116,6 +116,17 @@ enum ChangeLog {
             [.text(table), .text(id), partition.map(DatabaseValue.text) ?? .null, group, .integer(Int64(revision))])
     }
 
+    /// Deletes the departures of `partition` from `tables` at `revision` or before: what
+    /// no reader can still ask for (see `ModelConfiguration.departureHistory`). One indexed
+    /// range per table (`_slate_departures_by_partition`).
+    static func pruneDepartures(tables: [String], partition: String, through revision: Int, in database: Database) throws {
+        for table in tables {
+            try database.execute(
+                "DELETE FROM _slate_departures WHERE table_name = ? AND partition = ? AND revision <= ?",
+                [.text(table), .text(partition), .integer(Int64(revision))])
+        }
+    }
+
     /// The departures of rows of `table` in `partition` after `revision` (and at most
     /// `through`), oldest first: each row id with the group it left and when.
     static func departures(table: String, since revision: Int, through: Int?, partition: DatabaseValue,

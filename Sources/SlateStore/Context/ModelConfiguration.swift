@@ -20,6 +20,11 @@ public struct ModelConfiguration: Sendable {
     public var maximumReaders: Int
     /// How many change sets `undo()` can go back (persisted in the file).
     public var undoLimit: Int
+    /// How many of a partition's revisions back its departures (`ModelContext.departures`)
+    /// are kept: older ones are deleted as the partition's revisions go by (every
+    /// `departureHistory / 10` revisions, at most every 1,000). A reader never asks for
+    /// departures further back than its own window, such as a sync token's.
+    public var departureHistory = 20_000
 
     /// A configuration for the file at `path`, or in memory when `path` is nil.
     public init(

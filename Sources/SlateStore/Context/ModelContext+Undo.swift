@@ -58,6 +58,7 @@ extension ModelContext {
         let tables = container.tables
         let limit = container.configuration.undoLimit
         let notifier = container.notifier
+        let departureHistory = container.configuration.departureHistory
         let result: (Commit, String?)? = try container.pool.write { database in
             try notifier.transaction(in: database) { nextRevision -> (Commit, String?)? in
                 let popped: UndoLog.Entry?
@@ -68,6 +69,7 @@ extension ModelContext {
                 }
                 guard let entry = popped else { return nil }
                 let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: false)
+                session.departureHistory = departureHistory
                 if source == .undo {
                     for image in entry.images.reversed() {
                         try session.restore(image, expected: image.after, target: image.before)

@@ -54,11 +54,13 @@ extension ModelContext {
         let limit = container.configuration.undoLimit
         let tables = container.tables
         let notifier = container.notifier
+        let departureHistory = container.configuration.departureHistory
         let commit = try container.pool.write { database in
             try notifier.transaction(in: database) { nextRevision in
                 let session = WriteSession(
                     database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
+                session.departureHistory = departureHistory
                 for change in changes { try apply(change, in: session) }
                 try session.applyDerivedChanges()
                 if recordsImages {

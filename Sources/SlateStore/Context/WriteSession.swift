@@ -38,6 +38,9 @@ final class WriteSession {
     /// The rows this session wrote in tables with a full-text index, by table and `_pk`:
     /// what `applyDerivedChanges` brings the index up to date from.
     var derived: [String: [Int64: DerivedRow]] = [:]
+    /// How far back departures are kept (`ModelConfiguration.departureHistory`); nil: the
+    /// session prunes none (a copy, a migration).
+    var departureHistory: Int?
     /// Per table, whether it may hold tombstones: read once per session, set once the
     /// session leaves one (see `mayHaveTombstones`).
     var tombstoneTables: [String: Bool] = [:]
@@ -58,6 +61,10 @@ final class WriteSession {
         let taken = try ChangeLog.nextRevision(partition: partition, sequence: revision, in: database)
         revisions[partition] = taken
         partitions.insert(partition)
+        if let history = departureHistory, taken % max(1, min(1_000, history / 10)) == 0, taken > history {
+            let grouped = tables.values.filter { $0.groupPosition != nil }.map(\.tableName).sorted()
+            try ChangeLog.pruneDepartures(tables: grouped, partition: partition, through: taken - history, in: database)
+        }
         return taken
     }
 
