@@ -14,6 +14,9 @@ extension DAVContext {
         case (Namespace.caldav, "calendar-query"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
+            if let test = filter.unsupportedTest {
+                return Self.failure(.forbidden, PropertyName(Namespace.caldav, "supported-filter"), "This server does not evaluate \(test).")
+            }
             var multiStatus = MultiStatus()
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
             try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus, revision: slate.revision)
