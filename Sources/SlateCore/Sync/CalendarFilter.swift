@@ -14,6 +14,9 @@ public struct CalendarFilter: Sendable {
 
         public init(name: String) { self.name = name.uppercased() }
 
+        /// The components whose time-range is answered.
+        static let timed: Set<String> = ["VTODO", "VALARM", "VEVENT", "VJOURNAL", "VFREEBUSY"]
+
         /// True when the filter tests nothing but the component's presence (every task passes
         /// a bare VTODO filter). A nested comp-filter is a test even when bare: the component
         /// it names must exist (a VALARM, say).
@@ -21,9 +24,11 @@ public struct CalendarFilter: Sendable {
 
         /// The first test here or below that this server does not evaluate, described; nil
         /// when every one is. A time-range is evaluated on VTODO (RFC 4791 §9.9's table) and on
-        /// a VTODO's VALARM (its trigger times, §9.9); elsewhere it is refused.
+        /// a VTODO's VALARM (its trigger times, §9.9); on VEVENT, VJOURNAL and VFREEBUSY it is
+        /// answered rightly too, as Slate stores none (nothing matches). Elsewhere (VCALENDAR,
+        /// VTIMEZONE and its observances, X- components) it is refused.
         func unsupported(inside parent: String?) -> String? {
-            if timeRange != nil, !(name == "VTODO" && parent == "VCALENDAR") && !(name == "VALARM" && parent == "VTODO") {
+            if timeRange != nil, parent == nil || !Self.timed.contains(name) {
                 return "a time-range on \(name)\(parent.map { " inside \($0)" } ?? "") (time ranges are tested on VTODO and on a VTODO's VALARM)"
             }
             return components.lazy.compactMap { $0.unsupported(inside: self.name) }.first
