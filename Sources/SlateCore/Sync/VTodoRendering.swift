@@ -138,7 +138,8 @@ enum VTodoRendering {
         let alarmsChanged = occurrence == nil && (basis.alerts != task.alerts || changed.contains(.due))
         guard !changed.isEmpty || alarmsChanged else { return data }
         let lines = ContentLines(data)
-        let root = (try? ICalendarText.parse(data))?.first
+        // Read as a whole only when dates or alarms are rewritten (a retitle needs the lines alone).
+        let root = changed.contains(.due) || alarmsChanged ? (try? ICalendarText.parse(data))?.first : nil
         let zones = root.map(CalendarTimeZones.init) ?? .none
         let todos = root?.components.filter { $0.name == "VTODO" } ?? []
         let found: [Int]?
