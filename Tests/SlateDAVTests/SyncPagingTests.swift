@@ -69,6 +69,25 @@ struct SyncPagingTests {
         #expect(pages.count == 4)
     }
 
+    @Test("A first sync in pages of 3 of one import (ten tasks, one change): pages of 3, every task once")
+    func oneChangeManyTasks() async throws {
+        let dav = try DAVHarness()
+        let slate = dav.slate()
+        let before = try await page(dav, "", limit: 3).token
+        _ = try slate.importData(Data((1...10).map { "Imported \($0)" }.joined(separator: "\n").utf8), format: .todotxt)
+        let tasks = try slate.tasks(TaskQuery(status: .all))
+        #expect(tasks.count == 10)
+        // One change: an incremental sync (through the feed) still sends it whole, in one page.
+        let incremental = try await page(dav, before, limit: 3)
+        #expect(incremental.changed.count == 10 && !incremental.isTruncated)
+        let (pages, token) = try await follow(dav, from: "", limit: 3)
+        #expect(pages.map(\.changed.count) == [3, 3, 3, 1])
+        let changed = pages.flatMap(\.changed)
+        #expect(changed.sorted() == tasks.map(href).sorted())
+        let after = try await page(dav, token, limit: 3)
+        #expect(after.changed.isEmpty && !after.isTruncated)
+    }
+
     @Test("Changes while a first sync pages: a task deleted after it was sent comes back as 404 once, a new one arrives once")
     func changesBetweenPages() async throws {
         let dav = try DAVHarness(syncHistory: 5)

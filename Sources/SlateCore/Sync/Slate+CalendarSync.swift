@@ -7,12 +7,15 @@ public struct CalendarSyncToken: Sendable, Hashable {
     /// `DAV:limit`, the revision its listing began at.
     public var revision: Int
     /// A first sync cut short: it resumes with the objects changed after this revision
-    /// (nil for an ordinary token).
+    /// (nil for an ordinary token)…
     public var listedThrough: Int?
+    /// …and with those of that revision named after this (nil: all of them were sent).
+    public var listedName: String?
 
-    public init(revision: Int, listedThrough: Int? = nil) {
+    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil) {
         self.revision = revision
         self.listedThrough = listedThrough
+        self.listedName = listedName
     }
 }
 
@@ -35,15 +38,15 @@ extension Slate {
     /// the account's change feed, so the cost follows the number of changes, not the size
     /// of the collection.
     ///
-    /// A first sync cut short resumes by listing (objects changed after the last one sent,
-    /// in revision order), never through the feed: the collection's oldest objects may be
+    /// A first sync cut short resumes by listing (objects after the last one sent, in order
+    /// of revision and name), never through the feed: the collection's oldest objects may be
     /// older than the feed's window. Removals since the listing began come with its last
     /// page; a feed page carries the removals up to its own token. The pages together list
     /// each object and each removal once (again only when it changes again meanwhile).
     public func calendarChanges(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
                                 history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
-        guard let token else { return try listing(collection, after: nil, began: current, current: current, limit: limit, history: history) }
+        guard let token else { return try listing(collection, after: nil, began: current, current: current, limit: limit) }
         guard token.revision >= 0, token.revision <= current, (token.listedThrough ?? 0) >= 0,
               (token.listedThrough ?? 0) <= token.revision else {
             throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
@@ -53,7 +56,7 @@ extension Slate {
                 "The sync token \(token.revision) is older than the last \(history) changes this server keeps for sync; sync again from scratch.")
         }
         if let listed = token.listedThrough {
-            return try listing(collection, after: listed, began: token.revision, current: current, limit: limit, history: history)
+            return try listing(collection, after: (listed, token.listedName), began: token.revision, current: current, limit: limit)
         }
         let feed = try feedChanges(collection, since: token.revision, current: current)
         let cut = cut(feed.changed, floor: token.revision, limit: limit)
@@ -65,21 +68,28 @@ extension Slate {
                                token: CalendarSyncToken(revision: through), isTruncated: true)
     }
 
-    /// A first sync's listing, from the start (`after` nil) or resumed after a revision; the
-    /// listing began at revision `began`, whose removals since come with the last page.
-    private func listing(_ collection: CalendarCollectionID, after: Int?, began: Int, current: Int, limit: Int?,
-                         history: Int) throws -> CalendarChanges {
-        let objects = try calendarObjects(in: collection).filter { after == nil || $0.revision > after! }.sorted { $0.revision < $1.revision }
-        let cut = cut(objects.map { ($0, $0.revision) }, floor: after ?? 0, limit: limit)
-        if let through = cut.through {
-            return CalendarChanges(changed: cut.objects, removed: [], token: CalendarSyncToken(revision: began, listedThrough: through),
+    /// A first sync's listing, from the start (`after` nil) or resumed after an object (its
+    /// revision and name); the listing began at revision `began`, whose removals since come
+    /// with the last page. Objects go in order of revision, then name, so a page holds
+    /// exactly `limit` of them (at least one) even when one change brought many (an import).
+    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, began: Int, current: Int,
+                         limit: Int?) throws -> CalendarChanges {
+        let objects = try calendarObjects(in: collection).filter { object in
+            guard let after else { return true }
+            return object.revision > after.revision || (object.revision == after.revision && after.name.map { object.name > $0 } == true)
+        }.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
+        if let limit, objects.count > max(limit, 1) {
+            let page = Array(objects.prefix(max(limit, 1)))
+            let last = page[page.count - 1]
+            return CalendarChanges(changed: page, removed: [],
+                                   token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name),
                                    isTruncated: true)
         }
         guard after != nil else {
-            return CalendarChanges(changed: cut.objects, removed: [], token: CalendarSyncToken(revision: current), isTruncated: false)
+            return CalendarChanges(changed: objects, removed: [], token: CalendarSyncToken(revision: current), isTruncated: false)
         }
         let feed = try feedChanges(collection, since: began, current: current)
-        return CalendarChanges(changed: cut.objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
+        return CalendarChanges(changed: objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
                                isTruncated: false)
     }
 
