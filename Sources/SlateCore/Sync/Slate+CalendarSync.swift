@@ -47,8 +47,9 @@ extension Slate {
                                 history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
         guard let token else { return try listing(collection, after: nil, began: current, current: current, limit: limit) }
+        // A listing's last object may have changed after the listing began (listedThrough > revision).
         guard token.revision >= 0, token.revision <= current, (token.listedThrough ?? 0) >= 0,
-              (token.listedThrough ?? 0) <= token.revision else {
+              (token.listedThrough ?? 0) <= current else {
             throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
         }
         guard current - token.revision <= history else {
