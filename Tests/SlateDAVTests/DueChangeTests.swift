@@ -43,8 +43,7 @@ struct DueChangeTests {
             .replacingOccurrences(of: "TRIGGER;VALUE=DATE-TIME:20261203T080000Z", with: "TRIGGER;VALUE=DATE-TIME:20261209T080000Z")
             // An hour after the old due date was read as that moment; it stays that moment.
             .replacingOccurrences(of: "TRIGGER;RELATED=END:PT1H", with: "TRIGGER;VALUE=DATE-TIME:20261204T150000Z")
-            // Read as 30 minutes before the due date: now says so.
-            .replacingOccurrences(of: "TRIGGER:-PT30M", with: "TRIGGER;RELATED=END:-PT30M")
+            // 30 minutes before the start, which moved with the due date: still right, kept.
         #expect(served == expected)
         #expect(served.contains(location.joined(separator: "\r\n") + "\r\n"))
 
@@ -56,7 +55,23 @@ struct DueChangeTests {
         let after = try #require(try slate.tasks(TaskQuery(status: .all)).first)
         let fires = { (task: TaskItem) in task.alerts.compactMap { $0.fireDate(due: task.due, calendar: slate.calendar) }.sorted() }
         #expect(fires(after) == fires(before))
-        #expect(fires(after) == [Self.at("2026-12-04T15:00:00Z"), Self.at("2026-12-09T08:00:00Z"), Self.at("2026-12-10T13:30:00Z")])
+        #expect(fires(after) == [Self.at("2026-12-04T15:00:00Z"), Self.at("2026-12-09T08:00:00Z"), Self.at("2026-12-10T11:30:00Z")])
+    }
+
+    @Test("A start-relative alarm is read from DTSTART, as clients fire it, with or without a due date")
+    func startRelativeAlarm() async throws {
+        let dav = try DAVHarness()
+        let timed = Self.object(["DTSTART:20261204T120000Z", "DUE:20261204T140000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT30M", "END:VALARM"])
+        #expect(try await dav.put("moved.ics", timed).status == 201)
+        let slate = dav.slate()
+        var task = try #require(try slate.tasks(TaskQuery(status: .all)).first)
+        #expect(task.alerts.compactMap { $0.fireDate(due: task.due, calendar: slate.calendar) } == [Self.at("2026-12-04T11:30:00Z")])
+        #expect(task.alerts == [TaskAlert(.beforeDue(seconds: 9000))])
+        let noDue = Self.object(["DTSTART:20261204T120000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT30M", "END:VALARM"])
+        let etag = try await dav.send(.get, Self.href).headers["ETag"] ?? ""
+        #expect(try await dav.put("moved.ics", noDue, headers: ["If-Match": etag]).status == 204)
+        task = try #require(try slate.tasks(TaskQuery(status: .all)).first)
+        #expect(task.alerts == [TaskAlert(.at(Self.at("2026-12-04T11:30:00Z")))])
     }
 
     @Test("Apple's DTSTART = DUE on a date-only task moves with it, and becomes a DATE-TIME when the due date gets a time")

@@ -23,7 +23,9 @@ enum VTodoAlarms {
         let zones = CalendarTimeZones(root)
         let todos = root.components.filter { $0.name == "VTODO" }
         guard let master = todos.first(where: { $0.property("RECURRENCE-ID") == nil }) ?? todos.first else { return [] }
-        let stored = master.components.filter { $0.name == "VALARM" }
+        // Read as Slate reads them (start-relative triggers from DTSTART); fired as clients fire the originals.
+        let originals = master.components.filter { $0.name == "VALARM" }
+        let stored = VTodoAlarmReading.anchored(master, calendar: calendar, zones: zones).components.filter { $0.name == "VALARM" }
         let ranges = lines.componentRanges(named: "VALARM", within: range)
         guard stored.count == ranges.count else { return [] }   // not the same reading: touch nothing
         let moment = { (property: ICalendarProperty) in try VTodoContent.date(property, calendar: calendar, zones: zones).0 }
@@ -38,7 +40,7 @@ enum VTodoAlarms {
 
         var wanted = task.alerts
         var edits: [Edit] = []
-        for (alarm, lineRange) in zip(stored, ranges) {
+        for ((alarm, original), lineRange) in zip(zip(stored, originals), ranges) {
             guard let alert = try? ICalendarAlarms.alert(of: alarm, due: basis.due, moment: moment) else {
                 continue                                // not modelled (or unreadable): kept
             }
@@ -49,7 +51,7 @@ enum VTodoAlarms {
             wanted.remove(at: index)
             // Still an alert: kept, but its TRIGGER must fire when Slate's alert does.
             guard let slate = alert.fireDate(due: task.due, calendar: calendar),
-                  let trigger = alarm.property("TRIGGER"),
+                  let trigger = original.property("TRIGGER"),
                   let line = lineRange.first(where: { lines.names[$0] == "TRIGGER" && lines.depths[$0] == lines.depths[lineRange.lowerBound] + 1 })
             else { continue }
             let client = fireDate(of: trigger, due: task.due, start: start, moment: moment)
