@@ -14,6 +14,9 @@ extension DAVContext {
         case (Namespace.caldav, "calendar-query"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
+            if let test = filter.unsupportedTest {
+                return Self.failure(.forbidden, PropertyName(Namespace.caldav, "supported-filter"), "This server does not evaluate \(test).")
+            }
             var multiStatus = MultiStatus()
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
             try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus, revision: slate.revision)
@@ -70,9 +73,9 @@ extension DAVContext {
 
     private func syncCollection(_ body: XMLElement, names: [PropertyName]?, info: CalendarCollectionInfo) throws -> Response {
         let tokenText = body.child(Namespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        var token: Int?
+        var token: CalendarSyncToken?
         if !tokenText.isEmpty {
-            guard let revision = Self.revision(ofSyncToken: tokenText) else {
+            guard let revision = Self.position(ofSyncToken: tokenText) else {
                 throw CalendarObjectError.invalidSyncToken("The sync token '\(tokenText.prefix(80))' was not handed out by this server; sync again without one.")
             }
             token = revision
@@ -82,9 +85,10 @@ extension DAVContext {
         }
         var limit: Int?
         if let nresults = body.child(Namespace.dav, "limit")?.child(Namespace.dav, "nresults") {
-            guard let value = Int(nresults.text.trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0 else {
+            guard let value = Int(nresults.text.trimmingCharacters(in: .whitespacesAndNewlines)), value >= 1 else {
+                // Zero per page could never move the token on.
                 return Self.failure(.badRequest, PropertyName(Namespace.dav, "number-of-matches-within-limits"),
-                                    "DAV:nresults must be a whole number of 0 or more.")
+                                    "DAV:nresults must be a whole number of 1 or more.")
             }
             limit = value
         }

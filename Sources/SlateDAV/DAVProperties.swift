@@ -130,11 +130,30 @@ extension DAVContext {
     /// A sync token as a URI.
     static func syncToken(_ revision: Int) -> String { "urn:x-slate:sync:\(revision)" }
 
-    /// The revision in a sync token, or nil for a token Slate did not make.
-    static func revision(ofSyncToken token: String) -> Int? {
+    /// A collection's sync token: `urn:x-slate:sync:REVISION`, or for a first sync cut short
+    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:listed:THROUGH[:NAME]` (NAME percent-encoded).
+    static func syncToken(_ token: CalendarSyncToken) -> String {
+        var text = syncToken(token.revision)
+        if let through = token.listedThrough {
+            text += ":listed:\(through)"
+            if let name = token.listedName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) { text += ":" + name }
+        }
+        return text
+    }
+
+    private static let tokenNameCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    /// What a sync token says, or nil for a token Slate did not make.
+    static func position(ofSyncToken token: String) -> CalendarSyncToken? {
         let text = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("urn:x-slate:sync:") else { return nil }
-        return Int(text.dropFirst("urn:x-slate:sync:".count))
+        let parts = text.dropFirst("urn:x-slate:sync:".count).split(separator: ":", omittingEmptySubsequences: false)
+        guard let revision = parts.first.flatMap({ Int($0) }) else { return nil }
+        if parts.count == 1 { return CalendarSyncToken(revision: revision) }
+        guard parts.count == 3 || parts.count == 4, parts[1] == "listed", let through = Int(parts[2]) else { return nil }
+        guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through) }
+        guard let name = parts[3].removingPercentEncoding, !name.isEmpty else { return nil }
+        return CalendarSyncToken(revision: revision, listedThrough: through, listedName: name)
     }
 
     /// `Tue, 01 Dec 2026 05:10:57 GMT` (RFC 9110's IMF-fixdate).

@@ -14,8 +14,25 @@ public struct CalendarFilter: Sendable {
 
         public init(name: String) { self.name = name.uppercased() }
 
-        /// True when no test looks inside the component (every task passes a bare VTODO filter).
-        var isBare: Bool { !isNotDefined && timeRange == nil && properties.isEmpty && components.allSatisfy(\.isBare) }
+        /// The components whose time-range is answered.
+        static let timed: Set<String> = ["VTODO", "VALARM", "VEVENT", "VJOURNAL", "VFREEBUSY"]
+
+        /// True when the filter tests nothing but the component's presence (every task passes
+        /// a bare VTODO filter). A nested comp-filter is a test even when bare: the component
+        /// it names must exist (a VALARM, say).
+        var isBare: Bool { !isNotDefined && timeRange == nil && properties.isEmpty && components.isEmpty }
+
+        /// The first test here or below that this server does not evaluate, described; nil
+        /// when every one is. A time-range is evaluated on VTODO (RFC 4791 §9.9's table) and on
+        /// a VTODO's VALARM (its trigger times, §9.9); on VEVENT, VJOURNAL and VFREEBUSY it is
+        /// answered rightly too, as Slate stores none (nothing matches). Elsewhere (VCALENDAR,
+        /// VTIMEZONE and its observances, X- components) it is refused.
+        func unsupported(inside parent: String?) -> String? {
+            if timeRange != nil, parent == nil || !Self.timed.contains(name) {
+                return "a time-range on \(name)\(parent.map { " inside \($0)" } ?? "") (time ranges are tested on VTODO and on a VTODO's VALARM)"
+            }
+            return components.lazy.compactMap { $0.unsupported(inside: self.name) }.first
+        }
     }
 
     /// `prop-filter`.
@@ -72,8 +89,15 @@ public struct CalendarFilter: Sendable {
 
     public init(root: Component) { self.root = root }
 
-    /// True when no test needs the resource's text.
-    var isBare: Bool { root.name == "VCALENDAR" && root.isBare && root.components.allSatisfy { $0.name == "VTODO" } }
+    /// True when no test needs the resource's text: VCALENDAR with at most bare VTODO filters.
+    var isBare: Bool {
+        root.name == "VCALENDAR" && !root.isNotDefined && root.timeRange == nil && root.properties.isEmpty
+            && root.components.allSatisfy { $0.name == "VTODO" && $0.isBare }
+    }
+
+    /// The first test this server does not evaluate, described (a query holding one is refused
+    /// with CALDAV:supported-filter, never answered as if the test was absent); nil when none.
+    public var unsupportedTest: String? { root.unsupported(inside: nil) }
 
     /// True when the text satisfies the filter.
     func matches(_ data: Data, calendar: Calendar) -> Bool {
@@ -84,10 +108,17 @@ public struct CalendarFilter: Sendable {
     }
 
     /// `overridden`: the instances that RECURRENCE-ID overrides beside `component` replace.
+    /// `parent`: the component `component` is inside (a VALARM's VTODO).
     private func matches(_ component: ICalendarComponent, _ filter: Component, calendar: Calendar, zones: CalendarTimeZones,
-                         overridden: [Date] = []) -> Bool {
-        if let range = filter.timeRange,
-           !CalendarTimeRange.overlaps(component, range, calendar: calendar, zones: zones, overridden: overridden) { return false }
+                         overridden: [Date] = [], parent: ICalendarComponent? = nil) -> Bool {
+        if let range = filter.timeRange {
+            let overlaps = if component.name == "VALARM", let parent {
+                CalendarAlarmRange.overlaps(component, of: parent, range, calendar: calendar, zones: zones, overridden: overridden)
+            } else {
+                CalendarTimeRange.overlaps(component, range, calendar: calendar, zones: zones, overridden: overridden)
+            }
+            if !overlaps { return false }
+        }
         for property in filter.properties where !matches(component.properties(property.name), property, calendar: calendar, zones: zones) {
             return false
         }
@@ -96,7 +127,10 @@ public struct CalendarFilter: Sendable {
             if child.isNotDefined {
                 if !found.isEmpty { return false }
             } else if !found.contains(where: {
-                matches($0, child, calendar: calendar, zones: zones, overridden: Self.overrides(of: $0, among: found, calendar: calendar, zones: zones))
+                matches($0, child, calendar: calendar, zones: zones,
+                        // A VALARM's instances are its VTODO's: those its overrides replace are left out.
+                        overridden: child.name == "VALARM" ? overridden : Self.overrides(of: $0, among: found, calendar: calendar, zones: zones),
+                        parent: component)
             }) {
                 return false
             }
@@ -194,7 +228,7 @@ enum CalendarTimeRange {
 
     /// The calendar a rule steps in: its start's zone (wall-clock times repeat across DST),
     /// UTC for a UTC start, else the server's.
-    private static func ruleCalendar(_ component: ICalendarComponent, _ calendar: Calendar) -> Calendar {
+    static func ruleCalendar(_ component: ICalendarComponent, _ calendar: Calendar) -> Calendar {
         guard let property = component.property("DTSTART") ?? component.property("DUE") else { return calendar }
         var stepping = calendar
         if property.value.uppercased().hasSuffix("Z") {
@@ -206,7 +240,7 @@ enum CalendarTimeRange {
     }
 
     /// The dates of RDATE or EXDATE lines (comma-separated values; PERIOD values by their start).
-    private static func dates(_ properties: [ICalendarProperty], calendar: Calendar, zones: CalendarTimeZones) -> [Date] {
+    static func dates(_ properties: [ICalendarProperty], calendar: Calendar, zones: CalendarTimeZones) -> [Date] {
         properties.flatMap { property in
             property.value.split(separator: ",").compactMap { value -> Date? in
                 var single = property

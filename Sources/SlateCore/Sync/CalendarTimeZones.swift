@@ -43,10 +43,14 @@ struct CalendarTimeZones {
     /// neither Foundation nor the object defines it. Throws for a malformed VTIMEZONE.
     func moment(_ value: String, tzid: String) -> Date? {
         if let zone = Self.knownZone(tzid) { return BasicDate.parseMoment(value, local: BasicDate.calendar(in: zone)) }
-        guard let definition = definitions[tzid.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))],
-              let wall = BasicDate.parseMoment(value, local: Self.utc) else { return nil }
+        guard let definition = definition(tzid), let wall = BasicDate.parseMoment(value, local: Self.utc) else { return nil }
         guard let offset = Self.offset(at: wall, in: definition) else { return nil }
         return wall.addingTimeInterval(-TimeInterval(offset))
+    }
+
+    /// The object's VTIMEZONE of that TZID.
+    func definition(_ tzid: String) -> ICalendarComponent? {
+        definitions[tzid.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))]
     }
 
     private static let utc = BasicDate.calendar(in: TimeZone(identifier: "UTC")!)

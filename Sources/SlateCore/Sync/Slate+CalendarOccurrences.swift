@@ -102,16 +102,40 @@ extension Slate {
         task.recurrence = nil
     }
 
-    /// The first occurrence of `rule` from `base` that is later than `moment`.
+    /// The first occurrence of `rule` from `base` that is later than `moment`, nil when the
+    /// calendar cannot say. The step is found by arithmetic (the distance over the rule's
+    /// average period), then corrected one step at a time: months and years vary by a few
+    /// days, never by a whole period, so at most `maximumCorrections` steps each way are
+    /// taken whatever the distance — a daily series begun centuries ago costs what a new one does.
     static func firstOccurrence(after moment: Date, base: Date, rule: Recurrence, calendar: Calendar) -> Date? {
-        var step = 1
-        while step <= 100_000 {
-            guard let next = calendar.date(byAdding: rule.frequency.component, value: step * rule.interval, to: base) else { return nil }
+        func occurrence(_ step: Int) -> Date? {
+            calendar.date(byAdding: rule.frequency.component, value: step * rule.interval, to: base)
+        }
+        let average: Double = switch rule.frequency {
+        case .daily: 86_400
+        case .weekly: 604_800
+        case .monthly: 2_629_746
+        case .yearly: 31_556_952
+        }
+        let estimate = moment.timeIntervalSince(base) / (average * Double(rule.interval))
+        guard estimate < 1e9 else { return nil }
+        var step = max(Int(estimate.rounded(.down)), 1)
+        // Back while the step before is still later than the moment, then on while this one is not.
+        for _ in 0..<maximumCorrections where step > 1 {
+            guard let previous = occurrence(step - 1) else { return nil }
+            if previous <= moment { break }
+            step -= 1
+        }
+        for _ in 0..<maximumCorrections {
+            guard let next = occurrence(step) else { return nil }
             if next > moment { return next }
             step += 1
         }
         return nil
     }
+
+    /// The most single steps `firstOccurrence` takes after its estimate, each way.
+    static let maximumCorrections = 8
 
     /// True when a client moved an open repeating task's due date on by one occurrence and
     /// kept it open: how tasks.org and Apple Reminders complete an occurrence.

@@ -13,39 +13,69 @@ import Foundation
 enum VTodoAlarms {
     typealias Edit = (at: Int, remove: [Int], insert: [String])
 
-    /// The edits that bring the main VTODO's alarms in `data` to `task.alerts`.
-    static func edits(_ data: Data, lines: ContentLines, task: TaskItem, calendar: Calendar, crlf: Bool) -> [Edit] {
+    /// The edits that bring the main VTODO's alarms in `data` to `task.alerts`, given the
+    /// start the rewritten VTODO has (`start`, for triggers relative to it). `basis` is the
+    /// task as the stored bytes say: each VALARM is matched to an alert as read then.
+    static func edits(_ data: Data, lines: ContentLines, basis: TaskItem, task: TaskItem, start: Date?,
+                      calendar: Calendar, crlf: Bool) -> [Edit] {
         guard let roots = try? ICalendarText.parse(data), let root = roots.first,
               let range = lines.mainTodoRange() else { return [] }
         let zones = CalendarTimeZones(root)
         let todos = root.components.filter { $0.name == "VTODO" }
         guard let master = todos.first(where: { $0.property("RECURRENCE-ID") == nil }) ?? todos.first else { return [] }
-        let stored = master.components.filter { $0.name == "VALARM" }
+        // Read as Slate reads them (start-relative triggers from DTSTART); fired as clients fire the originals.
+        let originals = master.components.filter { $0.name == "VALARM" }
+        let stored = VTodoAlarmReading.anchored(master, calendar: calendar, zones: zones).components.filter { $0.name == "VALARM" }
         let ranges = lines.componentRanges(named: "VALARM", within: range)
         guard stored.count == ranges.count else { return [] }   // not the same reading: touch nothing
+        let moment = { (property: ICalendarProperty) in try VTodoContent.date(property, calendar: calendar, zones: zones).0 }
+        func text(_ alerts: [TaskAlert]) -> [[String]] {
+            var added = task
+            added.alerts = alerts
+            return ICalendarAlarms.components(for: added, calendar: calendar).map { alarm in
+                alarm.map { ICalendarText.line($0.name, $0.parameters, $0.value) }
+                    .map { crlf ? $0 : $0.replacingOccurrences(of: "\r\n", with: "\n") }
+            }
+        }
 
         var wanted = task.alerts
         var edits: [Edit] = []
-        for (alarm, lineRange) in zip(stored, ranges) {
-            let alert = try? ICalendarAlarms.alert(of: alarm, due: task.due) {
-                try VTodoContent.date($0, calendar: calendar, zones: zones).0
+        for ((alarm, original), lineRange) in zip(zip(stored, originals), ranges) {
+            guard let alert = try? ICalendarAlarms.alert(of: alarm, due: basis.due, moment: moment) else {
+                continue                                // not modelled (or unreadable): kept
             }
-            guard let alert else { continue }           // not modelled (or unreadable): kept
-            if let index = wanted.firstIndex(of: alert) {
-                wanted.remove(at: index)                // still an alert: kept as it is
-            } else {
+            guard let index = wanted.firstIndex(of: alert) else {
                 edits.append((lineRange.lowerBound, Array(lineRange), []))
+                continue
             }
+            wanted.remove(at: index)
+            // Still an alert: kept, but its TRIGGER must fire when Slate's alert does.
+            guard let slate = alert.fireDate(due: task.due, calendar: calendar),
+                  let trigger = original.property("TRIGGER"),
+                  let line = lineRange.first(where: { lines.names[$0] == "TRIGGER" && lines.depths[$0] == lines.depths[lineRange.lowerBound] + 1 })
+            else { continue }
+            let client = fireDate(of: trigger, due: task.due, start: start, moment: moment)
+            if client.map({ abs($0.timeIntervalSince(slate)) < 1 }) == true { continue }
+            guard let own = text([alert]).first?.first(where: { $0.hasPrefix("TRIGGER") }) else { continue }
+            edits.append((line, [line], [own]))
         }
         if !wanted.isEmpty {
-            var added = task
-            added.alerts = wanted
-            var text = ICalendarAlarms.components(for: added, calendar: calendar)
-                .flatMap { $0 }.map { ICalendarText.line($0.name, $0.parameters, $0.value) }
-            if !crlf { text = text.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
-            edits.append((range.upperBound, [], text))
+            edits.append((range.upperBound, [], text(wanted).flatMap { $0 }))
         }
         return edits
+    }
+
+    /// When a client fires a VALARM's TRIGGER for a VTODO due at `due` starting at `start`:
+    /// a DATE-TIME at that moment; a duration from the due date (`RELATED=END`) or from the
+    /// start (RFC 5545's default; the due date when there is no DTSTART).
+    static func fireDate(of trigger: ICalendarProperty, due: Date?, start: Date?, moment: (ICalendarProperty) throws -> Date) -> Date? {
+        let value = trigger.value.trimmingCharacters(in: .whitespaces)
+        if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" || !value.uppercased().contains("P") {
+            return try? moment(trigger)
+        }
+        guard let seconds = BasicDate.parseDuration(value) else { return nil }
+        let anchor = trigger.parameter("RELATED")?.uppercased() == "END" ? due : (start ?? due)
+        return anchor?.addingTimeInterval(Double(seconds))
     }
 }
 

@@ -133,7 +133,9 @@ struct VTodoContent {
             parentUID: parent.map(\.value).flatMap { $0.isEmpty ? nil : $0 },
             recurrence: todo.property("RRULE").flatMap(recurrence), order: order,
             isFlagged: flag.map { $0 == "TRUE" || $0 == "YES" || $0 == "1" },
-            alerts: (try? ICalendarAlarms.alerts(in: todo, due: due) { try date($0, calendar: calendar, zones: zones).0 }) ?? [],
+            alerts: (try? ICalendarAlarms.alerts(in: VTodoAlarmReading.anchored(todo, calendar: calendar, zones: zones), due: due) {
+                try date($0, calendar: calendar, zones: zones).0
+            }) ?? [],
             start: todo.property("DTSTART").flatMap { try? date($0, calendar: calendar, zones: zones).0 })
     }
 

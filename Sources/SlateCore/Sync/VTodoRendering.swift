@@ -134,37 +134,48 @@ enum VTodoRendering {
     static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar,
                         occurrence: String? = nil) -> Data {
         let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task) }
-        let alarmsChanged = occurrence == nil && basis.alerts != task.alerts
+        // A due date moved in Slate moves what the client's alarms fire at, too.
+        let alarmsChanged = occurrence == nil && (basis.alerts != task.alerts || changed.contains(.due))
         guard !changed.isEmpty || alarmsChanged else { return data }
         let lines = ContentLines(data)
+        // Read as a whole only when dates or alarms are rewritten (a retitle needs the lines alone).
+        let root = changed.contains(.due) || alarmsChanged ? (try? ICalendarText.parse(data))?.first : nil
+        let zones = root.map(CalendarTimeZones.init) ?? .none
+        let todos = root?.components.filter { $0.name == "VTODO" } ?? []
         let found: [Int]?
+        let todo: ICalendarComponent?
         if let occurrence {
-            found = overrideOrdinal(data, key: occurrence, calendar: calendar).flatMap { ordinal in
-                let bodies = lines.todoBodies()
-                return bodies.indices.contains(ordinal) ? bodies[ordinal] : nil
-            }
+            let ordinal = overrideOrdinal(data, key: occurrence, calendar: calendar)
+            let bodies = lines.todoBodies()
+            found = ordinal.flatMap { bodies.indices.contains($0) ? bodies[$0] : nil }
+            todo = ordinal.flatMap { todos.indices.contains($0) ? todos[$0] : nil }
         } else {
             found = lines.mainTodo()
+            todo = todos.first { $0.property("RECURRENCE-ID") == nil } ?? todos.first
         }
         guard let body = found else { return data }
         let crlf = data.firstRange(of: Data([0x0D, 0x0A])) != nil
+        func ends(_ new: [String]) -> [String] { crlf ? new : new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
         var edits: [(at: Int, remove: [Int], insert: [String])] = []
+        var start = todo?.property("DTSTART").flatMap { try? VTodoContent.date($0, calendar: calendar, zones: zones).0 }
         for field in changed {
+            if field == .due {
+                let dates = VTodoDates.edits(lines: lines, body: body, todo: todo, zones: zones, task: task, calendar: calendar)
+                edits += dates.edits.map { ($0.at, $0.remove, ends($0.insert)) }
+                start = dates.start
+                continue
+            }
             var remove = body.filter { field.propertyNames.contains(lines.names[$0]) }
             if field == .parent {
                 // Only the parent link: other relations (siblings, children) stay.
                 remove = remove.filter { lines.relationType($0) == "PARENT" }
             }
-            if field == .due, !task.isAllDay, task.due != nil {
-                // A timed due date keeps a client's DTSTART (its start) and its time zone.
-                remove = remove.filter { lines.names[$0] == "DUE" }
-            }
-            let zone = field == .due ? remove.lazy.compactMap { lines.timeZone($0) }.first : nil
-            var new = self.lines(field, task: task, parentUID: parentUID, zone: zone, calendar: calendar)
-            if !crlf { new = new.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } }
-            edits.append((remove.first ?? (body.last ?? 0) + 1, remove, new))
+            let new = self.lines(field, task: task, parentUID: parentUID, zone: nil, calendar: calendar)
+            edits.append((remove.first ?? (body.last ?? 0) + 1, remove, ends(new)))
         }
-        if alarmsChanged { edits += VTodoAlarms.edits(data, lines: lines, task: task, calendar: calendar, crlf: crlf) }
+        if alarmsChanged {
+            edits += VTodoAlarms.edits(data, lines: lines, basis: basis, task: task, start: start, calendar: calendar, crlf: crlf)
+        }
         return lines.applying(edits)
     }
 
@@ -307,13 +318,6 @@ struct ContentLines {
         let head = head(index).uppercased()
         guard let range = head.range(of: ";RELTYPE=") else { return "PARENT" }
         return String(head[range.upperBound...].prefix { $0 != ";" })
-    }
-
-    /// The time zone named by a line's TZID, when Foundation knows it.
-    func timeZone(_ index: Int) -> TimeZone? {
-        let head = head(index)
-        guard let range = head.range(of: ";TZID=", options: .caseInsensitive) else { return nil }
-        return CalendarTimeZones.knownZone(String(head[range.upperBound...].prefix { $0 != ";" }))
     }
 
     /// The bytes with lines removed and new ones inserted where each edit says.
