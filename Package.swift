@@ -20,11 +20,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .systemLibrary(
-            name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
-        ),
+        // The HTTP server: loaded with dlopen when one starts, not linked into every command
+        // (libmicrohttpd-dev: its header).
+        .target(name: "CMicroHTTPD"),
         // gzip for static files: Foundation on Linux has no compression API.
         .systemLibrary(
             name: "CZlib",
@@ -32,13 +30,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         // The second backend of SlateStore, for many nodes: libpq, never a hand-written protocol.
-        .systemLibrary(
-            name: "CPostgreSQL",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // Loaded with dlopen when a PostgreSQL URL is first opened, not linked: most commands
+        // never need it, and its 24 libraries would cost every start (libpq-dev: its header).
+        .target(name: "CPostgreSQL"),
         .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"]),
-        .target(name: "SlateCore", dependencies: ["SlateStore", "CCrypto"]),
+        .target(name: "SlateCore", dependencies: ["SlateStore", "CSodium"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         .systemLibrary(
@@ -46,18 +42,13 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        // Email alerts over SMTP (with STARTTLS): libcurl rather than a hand-written client.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
-        // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives.
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
-        ),
+        // Email alerts over SMTP (with STARTTLS): libcurl rather than a hand-written client,
+        // loaded with dlopen by `slate serve --smtp-url`, not linked into every command
+        // (libcurl4-openssl-dev: its header).
+        .target(name: "CCurl"),
+        // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives, loaded with
+        // dlopen by the first push, not linked into every command (libssl-dev: its headers).
+        .target(name: "CCrypto"),
         .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto"]),
         // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
         .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
@@ -93,7 +84,8 @@ let package = Package(
 // in about half the instructions (BENCHMARKS.md, CLI). Debug builds (tests) stay dynamic.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
     let staticRuntime: [String] = ["-static-stdlib"]
-    for target in package.targets where target.type == .regular || target.type == .executable {
+    let cTargets: Set<String> = ["CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
+    for target in package.targets where (target.type == .regular || target.type == .executable) && !cTargets.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
         if target.type == .executable {
             target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
@@ -106,8 +98,8 @@ if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
 // `swift build --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address` builds them
 // all. Without it (every other build) the fuzz targets do not exist.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] == "1" {
-    // Every system library stays (a module may gain one); of the Swift targets, the libraries.
-    let libraries: Set<String> = ["SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
+    // Every system library stays (a module may gain one); of the other targets, the libraries.
+    let libraries: Set<String> = ["CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
     package.targets.removeAll { $0.type != .system && !libraries.contains($0.name) }
     package.products = []
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "fuzz/Targets/CLibFuzzer"))

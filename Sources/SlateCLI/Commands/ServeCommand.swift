@@ -72,7 +72,9 @@ enum ServeCommand {
         let settings = try settings(parsed, session)
         // Checked before the database is touched: a wrong alert or SMTP option stops here.
         let maximumAge = try missedAlertsMaximumAge(parsed, session)
-        _ = try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost")
+        if try ServerCommands.smtpConfiguration(parsed, session, publicURL: parsed.value("public-url") ?? "http://localhost") != nil {
+            try EmailAlerts.loadLibrary()
+        }
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
@@ -144,7 +146,7 @@ enum ServeCommand {
         let watcher = service.watchExternalChanges()
         let publicURL = parsed.value("public-url") ?? address
         let email = try ServerCommands.smtpConfiguration(parsed, session, publicURL: publicURL)
-        let channels: [any AlertChannel] = email.map { [EmailAlerts(configuration: $0, container: slate.container)] } ?? []
+        let channels: [any AlertChannel] = try email.map { [try EmailAlerts(configuration: $0, container: slate.container)] } ?? []
         let scheduler = service.alertScheduler(extra: channels, maximumAge: maximumAge,
                                                pushSubject: email.map { "mailto:" + $0.from } ?? "mailto:slate@localhost") { line in
             log.event("alerts", level: "warning", ["detail": line])

@@ -1,4 +1,4 @@
-import CCrypto
+import CSodium
 import Foundation
 
 /// The id an imported record gets when its file id is not the importing account's and
@@ -24,9 +24,13 @@ enum ImportedID {
     }
 }
 
-/// SHA-256 of `message`, by libcrypto.
+/// SHA-256 of `message`, by libsodium.
 func sha256(_ message: [UInt8]) -> [UInt8] {
-    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    message.withUnsafeBufferPointer { bytes in _ = SHA256(bytes.baseAddress, bytes.count, &digest) }
+    _ = sodiumReady
+    var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+    message.withUnsafeBufferPointer { bytes in _ = crypto_hash_sha256(&digest, bytes.baseAddress, UInt64(bytes.count)) }
     return digest
 }
+
+/// libsodium asks for `sodium_init` before any other call (it is safe to repeat).
+private let sodiumReady: Bool = sodium_init() >= 0

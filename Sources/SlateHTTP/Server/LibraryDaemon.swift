@@ -21,6 +21,11 @@ struct LibraryDaemon {
     /// Binds and starts the network threads.
     init(core: ServerCore) throws(HTTPServerError) {
         let configuration = core.configuration
+        // libmicrohttpd is loaded here, not linked into every `slate` command (CMicroHTTPD.h).
+        var loadError = [CChar](repeating: 0, count: 256)
+        guard slate_mhd_load(&loadError, loadError.count) == 1 else {
+            throw HTTPServerError(String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         #if os(Linux)
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #else

@@ -71,17 +71,25 @@ public final class EmailAlerts: AlertChannel {
     private let connections: [SMTPConnection]
     private let nextConnection = Atomic(0)
 
+    /// Loads libcurl (once); throws `SlateError.invalid` for `smtp-url` when it is missing
+    /// or cannot start. `slate` is not linked against libcurl: only alerts need it.
+    public static func loadLibrary() throws {
+        var reason = [CChar](repeating: 0, count: 256)
+        guard slate_curl_load(&reason, reason.count) == 1 else {
+            throw SlateError.invalid(field: "smtp-url", message: String(cBuffer: reason))
+        }
+    }
+
     /// Simultaneous connections to the SMTP server.
     public static let defaultConnections = 4
 
-    public init(configuration: SMTPConfiguration, container: BoardStore, connections: Int = EmailAlerts.defaultConnections) {
-        _ = Self.curlReady
+    /// Throws `SlateError.invalid` for `smtp-url` when libcurl is missing or cannot start.
+    public init(configuration: SMTPConfiguration, container: BoardStore, connections: Int = EmailAlerts.defaultConnections) throws {
+        try Self.loadLibrary()
         self.configuration = configuration
         self.container = container
         self.connections = (0..<max(1, connections)).map { SMTPConnection(index: $0) }
     }
-
-    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     /// Twice the connections: one message on each, one waiting.
     public var concurrentSends: Int { connections.count * 2 }
@@ -114,10 +122,10 @@ final class SMTPConnection: @unchecked Sendable {
 
     init(index: Int) {
         queue = DispatchQueue(label: "slate.alerts.smtp.\(index)")
-        handle = slate_smtp_open()
+        handle = slate_curl_open()
     }
 
-    deinit { slate_smtp_close(handle) }
+    deinit { slate_curl_close(handle) }
 
     func send(_ message: String, to: String, configuration: SMTPConfiguration) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -134,7 +142,7 @@ final class SMTPConnection: @unchecked Sendable {
                 if result == Int32(CURLE_OK.rawValue) {
                     continuation.resume()
                 } else {
-                    let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    let reason = String(cBuffer: error)
                     continuation.resume(throwing: SMTPFailure(code: Int(result), response: response, reason: reason))
                 }
             }

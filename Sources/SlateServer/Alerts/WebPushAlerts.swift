@@ -1,9 +1,6 @@
 import Foundation
 import SlateCore
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The Web Push channel: one encrypted message (RFC 8291) per alert and device, signed for
 /// the push service with the server's VAPID key (RFC 8292). The service worker shows it
@@ -15,21 +12,18 @@ public final class WebPushAlerts: AlertChannel {
     private let key: VAPIDKey
     /// The contact the push service may write to (`mailto:` or an https URL).
     private let subject: String
-    private let session: URLSession
+    private let poster = AlertPoster()
     private let log: @Sendable (String) -> Void
     /// VAPID headers by push service origin, and when to make a new one.
     private let tokens = Mutex<[String: (header: String, renewAt: Date)]>([:])
 
     /// Loads the VAPID key, making and storing one on the first start.
     public init(container: BoardStore, subject: String, log: @escaping @Sendable (String) -> Void) throws {
+        try WebPushCrypto.loadLibrary()
         self.container = container
         self.key = try Self.vapidKey(in: container)
         self.subject = subject
         self.log = log
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.timeoutIntervalForResource = 15
-        session = URLSession(configuration: configuration)
     }
 
     /// The server's VAPID key, made on first use.
@@ -54,20 +48,12 @@ public final class WebPushAlerts: AlertChannel {
               let receiverKey = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth)
         else { throw PermanentDeliveryFailure("the push device was removed") }
         let body = try WebPushCrypto.encrypt(Array(AlertPayload.data(alert)), receiverKey: Array(receiverKey), authSecret: Array(secret))
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
-        request.setValue("aes128gcm", forHTTPHeaderField: "Content-Encoding")
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        request.setValue("86400", forHTTPHeaderField: "TTL")
-        request.setValue("high", forHTTPHeaderField: "Urgency")
-        // RFC 8030 §5.4: a push service replaces a waiting message of the same topic, so a
-        // repeat sent after an interrupted attempt never reaches the device twice while it
-        // is offline; the service worker shows it under the same tag (replacing, not adding).
-        request.setValue(Self.topic(alert.deliveryID), forHTTPHeaderField: "Topic")
-        request.setValue(try authorization(for: endpoint), forHTTPHeaderField: "Authorization")
-        let (_, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        // RFC 8030 §5.4 Topic: a push service replaces a waiting message of the same topic,
+        // so a repeat sent after an interrupted attempt never reaches the device twice while
+        // it is offline; the service worker shows it under the same tag (replacing, not adding).
+        let headers = [("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"), ("TTL", "86400"),
+                       ("Urgency", "high"), ("Topic", Self.topic(alert.deliveryID)), ("Authorization", try authorization(for: endpoint))]
+        let status = try await poster.post(subscription.endpoint, headers: headers, body: body)
         switch status {
         case 200..<300: return
         case 404, 410:

@@ -9,6 +9,13 @@ enum WebPushCrypto {
         let description: String
     }
 
+    /// Loads libcrypto (once: `slate` is not linked against it, see CCrypto.h); throws
+    /// when it is missing, saying what to install.
+    static func loadLibrary() throws {
+        var reason = [CChar](repeating: 0, count: 256)
+        guard slate_crypto_load(&reason, reason.count) == 1 else { throw Failure(description: String(cBuffer: reason)) }
+    }
+
     /// A new P-256 key pair: (32-byte private key, 65-byte public point).
     static func newKeyPair() throws -> (privateKey: [UInt8], publicKey: [UInt8]) {
         var privateKey = [UInt8](repeating: 0, count: 32), publicKey = [UInt8](repeating: 0, count: 65)

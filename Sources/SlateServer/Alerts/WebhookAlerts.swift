@@ -1,27 +1,20 @@
 import CSodium
 import Foundation
 import SlateCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The webhook channel: one JSON POST per alert to the account's webhook URL (for ntfy,
 /// Gotify, Home Assistant…), signed `X-Slate-Signature: sha256=<hex HMAC-SHA256 of the
 /// body with the account's webhook secret>`, with `X-Slate-Delivery: <id>` the same on
 /// every attempt (and `X-Slate-Redelivery: true` when an earlier attempt may have arrived:
 /// a receiver that keeps the ids it has seen drops it, so it acts exactly once). A 2xx answer delivers it; 404 and 410 give up; anything else (or no
-/// answer within 10 s) is retried by the scheduler with backoff.
+/// answer within 15 s) is retried by the scheduler with backoff.
 public final class WebhookAlerts: AlertChannel {
     public let name = "webhook"
     private let container: BoardStore
-    private let session: URLSession
+    private let poster = AlertPoster()
 
     public init(container: BoardStore) {
         self.container = container
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.timeoutIntervalForResource = 15
-        session = URLSession(configuration: configuration)
     }
 
     public func targets(accountID: UUID, settings: AlertSettings) throws -> [String] {
@@ -36,19 +29,14 @@ public final class WebhookAlerts: AlertChannel {
         let settings = try await BoardThreads.shared.read {
             try Slate(container: container, accountID: alert.accountID).alertSettings()
         }
-        guard let address = settings.webhookURL, let url = URL(string: address) else {
+        guard let address = settings.webhookURL, URL(string: address) != nil else {
             throw PermanentDeliveryFailure("the account has no webhook any more")
         }
         let body = AlertPayload.data(alert)
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(alert.deliveryID.uuidString.lowercased(), forHTTPHeaderField: "X-Slate-Delivery")
-        if alert.mayBeRepeat { request.setValue("true", forHTTPHeaderField: "X-Slate-Redelivery") }
-        request.setValue("sha256=" + Self.signature(of: body, key: settings.webhookSecret ?? ""), forHTTPHeaderField: "X-Slate-Signature")
-        let (_, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        var headers = [("Content-Type", "application/json"), ("X-Slate-Delivery", alert.deliveryID.uuidString.lowercased())]
+        if alert.mayBeRepeat { headers.append(("X-Slate-Redelivery", "true")) }
+        headers.append(("X-Slate-Signature", "sha256=" + Self.signature(of: body, key: settings.webhookSecret ?? "")))
+        let status = try await poster.post(address, headers: headers, body: Array(body))
         switch status {
         case 200..<300: return
         case 404, 410: throw PermanentDeliveryFailure("the webhook answered \(status)")

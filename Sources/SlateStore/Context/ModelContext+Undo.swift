@@ -75,12 +75,14 @@ extension ModelContext {
                         try session.restore(image, expected: image.after, target: image.before)
                     }
                     if let created = entry.created, let revision = entry.createdRevision {
-                        for (table, ids) in created.sorted(by: { $0.key > $1.key }) {
-                            let digests = entry.createdDigests?[table]?.split(separator: ",").map(String.init) ?? []
-                            try session.deleteCreated(table: table, ids: ids.split(separator: ",").map(String.init),
-                                                      digests: digests, revision: revision)
+                        try database.withBulkPageCache {
+                            for (table, ids) in created.sorted(by: { $0.key > $1.key }) {
+                                let digests = entry.createdDigests?[table]?.split(separator: ",").map(String.init) ?? []
+                                try session.deleteCreated(table: table, ids: ids.split(separator: ",").map(String.init),
+                                                          digests: digests, revision: revision)
+                            }
+                            try session.applyDerivedChanges()
                         }
-                        try session.applyDerivedChanges()
                         // Rows recorded by id cannot be put back: nothing goes onto the redo stack.
                         return (session.commit(origin: origin), entry.label)
                     }

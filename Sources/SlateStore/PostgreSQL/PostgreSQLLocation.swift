@@ -27,6 +27,11 @@ public struct PostgreSQLLocation: Sendable, CustomStringConvertible {
         guard Self.isURL(url) else {
             throw StoreError.cannotOpen(path: "the database URL", reason: "it must start with postgresql:// (or postgres://)")
         }
+        // Every libpq call goes through a location first, so this is where libpq is loaded.
+        var loadError = [CChar](repeating: 0, count: 256)
+        guard slate_pq_load(&loadError, loadError.count) == 1 else {
+            throw StoreError.cannotOpen(path: "the database URL", reason: String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &message) else {
             let reason = message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "it cannot be read"

@@ -1,9 +1,15 @@
-#ifndef SLATE_CMICROHTTPD_SHIM_H
-#define SLATE_CMICROHTTPD_SHIM_H
+#ifndef SLATE_CMICROHTTPD_H
+#define SLATE_CMICROHTTPD_H
 
 // libmicrohttpd, seen from Swift. The library's entry points that are variadic
 // (MHD_start_daemon, MHD_get_daemon_info, MHD_get_connection_info) and its macros
-// of casts cannot be imported, so they are wrapped here in static inline functions.
+// of casts cannot be imported, so they are wrapped here.
+//
+// libmicrohttpd is opened with dlopen when a server starts, not linked: most `slate`
+// commands serve nothing, and it brings GnuTLS and seven more libraries that the dynamic
+// loader would otherwise map and relocate on every start. microhttpd-loader.c defines the
+// library functions Swift calls, each forwarding to the loaded library; call
+// `slate_mhd_load` before any of them (until it has succeeded they abort).
 
 #include <stdint.h>
 #include <stddef.h>
@@ -12,6 +18,11 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+
+/// Opens libmicrohttpd and finds its functions (once; cheap afterwards). Returns 1 when they
+/// are ready; 0 when the library is not installed or is too old, with the reason in
+/// `error` (`size` bytes).
+int slate_mhd_load(char *error, size_t size);
 
 /// The URI log callback has no typedef in microhttpd.h.
 typedef void *(*slate_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
@@ -29,68 +40,25 @@ struct slate_mhd_limits {
 
 /// Starts a daemon listening on `address` with the given callbacks and limits.
 /// The URI log callback's result becomes the request's initial `*con_cls`.
-static inline struct MHD_Daemon *slate_mhd_start(
+struct MHD_Daemon *slate_mhd_start(
     unsigned int flags, const struct sockaddr *address, uint16_t port,
     MHD_AccessHandlerCallback access, void *access_cls,
     slate_mhd_uri_log_callback uri_log, void *uri_log_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
     MHD_NotifyConnectionCallback notify, void *notify_cls,
-    struct slate_mhd_limits limits)
-{
-    struct MHD_OptionItem options[15];
-    int n = 0;
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) address };
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_log, uri_log_cls };
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify, notify_cls };
-    if (limits.thread_pool_size > 1)
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) limits.thread_pool_size, NULL };
-    if (limits.connection_memory_limit > 0)
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) limits.connection_memory_limit, NULL };
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) limits.connection_timeout, NULL };
-    if (limits.per_ip_connection_limit > 0)
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) limits.per_ip_connection_limit, NULL };
-    if (limits.connection_limit > 0)
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t) limits.connection_limit, NULL };
-    if (limits.tls_certificate != NULL && limits.tls_key != NULL) {
-        flags |= MHD_USE_TLS;
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) limits.tls_certificate };
-        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) limits.tls_key };
-    }
-    // Strict parsing: an HTTP/1.1 request without Host, or with a space in a header name,
-    // is refused 400 by the library itself.
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, (intptr_t) 1, NULL };
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-    return MHD_start_daemon(flags, port, NULL, NULL, access, access_cls,
-                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
-}
+    struct slate_mhd_limits limits);
 
 /// The port the daemon is bound to (useful after asking for port 0), or 0.
-static inline uint16_t slate_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
-}
+uint16_t slate_mhd_bound_port(struct MHD_Daemon *daemon);
 
 /// Writes the client's numeric address into `buffer`; returns 0 on success.
-static inline int slate_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL) return -1;
-    const struct sockaddr *address = info->client_addr;
-    const void *raw = NULL;
-    if (address->sa_family == AF_INET) raw = &((const struct sockaddr_in *) address)->sin_addr;
-    else if (address->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *) address)->sin6_addr;
-    else return -1;
-    return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
-}
+int slate_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size);
 
 /// True when the library was built with TLS (GnuTLS).
-static inline int slate_mhd_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+int slate_mhd_supports_tls(void);
 
 /// The connection's socket, or -1.
-static inline int slate_mhd_connection_fd(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    return info == NULL ? -1 : info->connect_fd;
-}
+int slate_mhd_connection_fd(struct MHD_Connection *connection);
 
 /// MHD_SIZE_UNKNOWN and the content reader's end markers are macros of casts.
 static inline uint64_t slate_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
