@@ -20,6 +20,7 @@ static struct {
     __typeof__(curl_easy_getinfo) *easy_getinfo;
     __typeof__(curl_slist_append) *slist_append;
     __typeof__(curl_slist_free_all) *slist_free_all;
+    __typeof__(curl_easy_strerror) *easy_strerror;
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -51,6 +52,7 @@ static void load(void) {
     SLATE_CURL_FIND(easy_getinfo, curl_easy_getinfo)
     SLATE_CURL_FIND(slist_append, curl_slist_append)
     SLATE_CURL_FIND(slist_free_all, curl_slist_free_all)
+    SLATE_CURL_FIND(easy_strerror, curl_easy_strerror)
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "libcurl could not start (curl_global_init failed)");
         return;
@@ -69,6 +71,12 @@ CURL *slate_curl_open(void) { return slate_curl_load(NULL, 0) ? curl.easy_init()
 
 void slate_curl_close(CURL *handle) {
     if (handle) curl.easy_cleanup(handle);
+}
+
+/// libcurl leaves its error buffer empty for some failures (a malformed URL): its text for
+/// the code then.
+static void describe(int result, char *error) {
+    if (result != CURLE_OK && error[0] == 0) snprintf(error, CURL_ERROR_SIZE, "%s", curl.easy_strerror((CURLcode)result));
 }
 
 /// The answer for a transfer without a handle: libcurl is missing, or could not make one.
@@ -121,6 +129,7 @@ int slate_smtp_send(CURL *handle, const char *url, const char *username, const c
     curl.easy_setopt(handle, CURLOPT_MAXAGE_CONN, 60L);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
     int result = (int)curl.easy_perform(handle);
+    describe(result, error);
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, response);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
     curl.easy_setopt(handle, CURLOPT_MAIL_RCPT, NULL);
@@ -163,6 +172,7 @@ int slate_http_post(CURL *handle, const char *url, const char *headers, const vo
     curl.easy_setopt(handle, CURLOPT_MAXAGE_CONN, 60L);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
     int result = (int)curl.easy_perform(handle);
+    describe(result, error);
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, NULL);

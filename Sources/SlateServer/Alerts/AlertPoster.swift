@@ -27,7 +27,10 @@ final class AlertPoster: Sendable {
 
     /// POSTs `body` to `url` with `headers` (name, value) and returns the HTTP status; throws
     /// `AlertPostFailure` when no answer came (no connection, a timeout, libcurl missing).
-    func post(_ url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+    /// The URL goes to libcurl as Foundation writes it, with what must be percent-encoded
+    /// encoded (libcurl refuses a space in a path, which URLSession used to encode).
+    func post(_ target: URL, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+        let url = target.absoluteString
         let lines = headers.map { "\($0.0): \($0.1)\n" }.joined()
         let timeout = timeoutSeconds
         let handle = idle.withLock { $0.popLast() } ?? CurlHandle(pointer: slate_curl_open())

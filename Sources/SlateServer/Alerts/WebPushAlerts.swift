@@ -53,7 +53,7 @@ public final class WebPushAlerts: AlertChannel {
         // it is offline; the service worker shows it under the same tag (replacing, not adding).
         let headers = [("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"), ("TTL", "86400"),
                        ("Urgency", "high"), ("Topic", Self.topic(alert.deliveryID)), ("Authorization", try authorization(for: endpoint))]
-        let status = try await poster.post(subscription.endpoint, headers: headers, body: body)
+        let status = try await poster.post(endpoint, headers: headers, body: body)
         switch status {
         case 200..<300: return
         case 404, 410:

@@ -29,14 +29,14 @@ public final class WebhookAlerts: AlertChannel {
         let settings = try await BoardThreads.shared.read {
             try Slate(container: container, accountID: alert.accountID).alertSettings()
         }
-        guard let address = settings.webhookURL, URL(string: address) != nil else {
+        guard let address = settings.webhookURL, let url = URL(string: address) else {
             throw PermanentDeliveryFailure("the account has no webhook any more")
         }
         let body = AlertPayload.data(alert)
         var headers = [("Content-Type", "application/json"), ("X-Slate-Delivery", alert.deliveryID.uuidString.lowercased())]
         if alert.mayBeRepeat { headers.append(("X-Slate-Redelivery", "true")) }
         headers.append(("X-Slate-Signature", "sha256=" + Self.signature(of: body, key: settings.webhookSecret ?? "")))
-        let status = try await poster.post(address, headers: headers, body: Array(body))
+        let status = try await poster.post(url, headers: headers, body: Array(body))
         switch status {
         case 200..<300: return
         case 404, 410: throw PermanentDeliveryFailure("the webhook answered \(status)")
