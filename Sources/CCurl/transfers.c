@@ -101,18 +101,39 @@ static size_t slate_smtp_read(char *buffer, size_t size, size_t count, void *con
     return take;
 }
 
+/// Options back to their defaults (the handle keeps its open connection), then the target.
+static void begin(CURL *handle, const char *url, const char *protocols, char *error) {
+    curl.easy_reset(handle);
+    error[0] = 0;
+    curl.easy_setopt(handle, CURLOPT_URL, url);
+    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, protocols);
+}
+
+/// Runs the transfer set up on `handle` within `timeout_seconds`; `code` gets the server's
+/// last reply code (SMTP or HTTP). Returns a CURLcode, described in `error` on failure.
+static int perform(CURL *handle, long timeout_seconds, char *error, long *code) {
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT, timeout_seconds);
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, timeout_seconds);
+    // A connection idle for a minute is not reused (servers may drop idle clients after a
+    // few minutes; RFC 5321 asks SMTP servers to wait at least five).
+    curl.easy_setopt(handle, CURLOPT_MAXAGE_CONN, 60L);
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
+    int result = (int)curl.easy_perform(handle);
+    describe(result, error);
+    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
+    return result;
+}
+
 int slate_smtp_send(CURL *handle, const char *url, const char *username, const char *password, const char *from,
                     const char *to, const char *message, size_t length, int require_tls, long timeout_seconds,
                     char *error, long *response) {
     *response = 0;
     if (!handle) return no_handle(error);
-    // Options back to their defaults; the handle keeps its open connection.
-    curl.easy_reset(handle);
+    begin(handle, url, "smtp,smtps", error);
     struct slate_smtp_body body = {message, length, 0};
     struct curl_slist *recipients = curl.slist_append(NULL, to);
-    error[0] = 0;
-    curl.easy_setopt(handle, CURLOPT_URL, url);
-    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
     curl.easy_setopt(handle, CURLOPT_USE_SSL, (long)(require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
     if (username) curl.easy_setopt(handle, CURLOPT_USERNAME, username);
     if (password) curl.easy_setopt(handle, CURLOPT_PASSWORD, password);
@@ -121,17 +142,7 @@ int slate_smtp_send(CURL *handle, const char *url, const char *username, const c
     curl.easy_setopt(handle, CURLOPT_READFUNCTION, slate_smtp_read);
     curl.easy_setopt(handle, CURLOPT_READDATA, &body);
     curl.easy_setopt(handle, CURLOPT_UPLOAD, 1L);
-    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl.easy_setopt(handle, CURLOPT_TIMEOUT, timeout_seconds);
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, timeout_seconds);
-    // A connection idle for a minute is not reused (servers may drop idle clients after a
-    // few minutes; RFC 5321 asks them to wait at least five).
-    curl.easy_setopt(handle, CURLOPT_MAXAGE_CONN, 60L);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
-    int result = (int)curl.easy_perform(handle);
-    describe(result, error);
-    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, response);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
+    int result = perform(handle, timeout_seconds, error, response);
     curl.easy_setopt(handle, CURLOPT_MAIL_RCPT, NULL);
     curl.slist_free_all(recipients);
     return result;
@@ -147,7 +158,7 @@ int slate_http_post(CURL *handle, const char *url, const char *headers, const vo
                     long timeout_seconds, char *error, long *status) {
     *status = 0;
     if (!handle) return no_handle(error);
-    curl.easy_reset(handle);
+    begin(handle, url, "http,https", error);
     struct curl_slist *list = NULL;
     char line[1024];
     for (const char *start = headers, *end; (end = strchr(start, '\n')); start = end + 1) {
@@ -158,23 +169,12 @@ int slate_http_post(CURL *handle, const char *url, const char *headers, const vo
     }
     // libcurl would otherwise add "Expect: 100-continue" to larger bodies and wait for it.
     list = curl.slist_append(list, "Expect:");
-    error[0] = 0;
-    curl.easy_setopt(handle, CURLOPT_URL, url);
-    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, list);
     curl.easy_setopt(handle, CURLOPT_POST, 1L);
     curl.easy_setopt(handle, CURLOPT_POSTFIELDS, body);
     curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, drop_answer);
-    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl.easy_setopt(handle, CURLOPT_TIMEOUT, timeout_seconds);
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, timeout_seconds);
-    curl.easy_setopt(handle, CURLOPT_MAXAGE_CONN, 60L);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
-    int result = (int)curl.easy_perform(handle);
-    describe(result, error);
-    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, status);
-    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, NULL);
+    int result = perform(handle, timeout_seconds, error, status);
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, NULL);
     curl.slist_free_all(list);
     return result;

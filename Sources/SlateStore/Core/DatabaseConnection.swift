@@ -38,12 +38,13 @@ extension Database {
     /// Runs `body`, work over a large part of the file (undoing an import of 50,000 tasks),
     /// with a page cache of up to 64 MiB instead of SQLite's 2 MiB. With the default such
     /// work re-read 934,000 pages and spilled 206,000 to the WAL mid-transaction (68 s
-    /// instead of 12: BENCHMARKS.md, Import). Only for bulk work: the cache shrinks back after,
-    /// so a server's connections do not each keep 64 MiB. PostgreSQL runs `body` as it is.
+    /// instead of 12: BENCHMARKS.md, Import). Only for bulk work: the cache goes back to its
+    /// size after, so a server's connections do not each keep 64 MiB. PostgreSQL runs `body`
+    /// as it is.
     func withBulkPageCache<T>(_ body: () throws -> T) throws -> T {
-        guard dialect == .sqlite else { return try body() }
+        guard dialect == .sqlite, case .integer(let size)? = try scalar("PRAGMA cache_size") else { return try body() }
         try execute("PRAGMA cache_size = -65536")
-        defer { try? execute("PRAGMA cache_size = -2000") }
+        defer { try? execute("PRAGMA cache_size = \(size)") }
         return try body()
     }
 
