@@ -42,6 +42,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Field names are ASCII tokens: compare them byte by byte, folding only A–Z. (Foundation's
     /// `caseInsensitiveCompare` is locale-aware and showed up in the server's profile.)
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

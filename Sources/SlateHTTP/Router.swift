@@ -76,8 +76,10 @@ public struct Router: Responder {
     private func dispatch(_ request: Request) async throws -> Response {
         // The request's segments as `segments` reads them: parts that look like a pattern's
         // `:name` or `*name` are not literal, so they match nothing.
-        let path = request.path.split(separator: "/").compactMap { part -> String? in
-            part.hasPrefix(":") || part.hasPrefix("*") ? nil : String(part)
+        // Split on bytes, not Characters (a tenth of a kept task's GET went to walking
+        // graphemes here and in the target): `/`, `:` and `*` are ASCII.
+        let path = request.path.utf8.split(separator: UInt8(ascii: "/")).compactMap { part -> String? in
+            part.first == UInt8(ascii: ":") || part.first == UInt8(ascii: "*") ? nil : String(Substring(part))
         }
         // A literal segment wins over a parameter: `/tasks/batch` is not the task `batch`,
         // so a method `/tasks/batch` lacks answers 405 even though `/tasks/:id` has it.

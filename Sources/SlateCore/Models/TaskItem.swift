@@ -65,7 +65,7 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
 
     /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
     public func isOverdue(now: Date, calendar: Calendar) -> Bool {
-        isOverdue(now: now, startOfToday: calendar.startOfDay(for: now))
+        isOverdue(now: now, startOfToday: DayStarts.start(of: now, in: calendar))
     }
 
     /// `isOverdue(now:calendar:)` with the start of today worked out by the caller.

@@ -17,7 +17,7 @@ public struct RecordContext: Sendable {
         self.now = now
         self.calendar = calendar
         self.subtaskCounts = subtaskCounts
-        startOfToday = calendar.startOfDay(for: now)
+        startOfToday = DayStarts.start(of: now, in: calendar)
     }
 }
 

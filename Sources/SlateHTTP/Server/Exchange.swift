@@ -56,10 +56,8 @@ final class Exchange: Sendable {
     /// The request, once the whole body is in.
     func makeRequest() -> Request {
         state.withLock { state in
-            let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            let path = parts.first.map(String.init) ?? "/"
-            let query = parts.count > 1 ? Request.parseQuery(String(parts[1])) : []
-            return Request(method: state.method, path: path.isEmpty ? "/" : path, query: query,
+            let (path, query) = Request.split(target: target)
+            return Request(method: state.method, path: path, query: query,
                            headers: state.headers, body: state.body, remoteAddress: state.remoteAddress)
         }
     }

@@ -92,14 +92,18 @@ extension ModelContext {
         else {
             throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
         }
-        let alias = SelectQuery<Model>.alias
-        let grouped = "\(alias).\(quote(group.name))"
-        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        let flagged = "\(alias).\(quote(flagColumn.name))"
-        // PostgreSQL sums no booleans; its Bool columns are integers too.
-        let unsetCount = container.dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
-        let sql = "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
-            + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
+        let dialect = container.dialect
+        let key = StatementTexts.Key(Model.self, dialect, "countChildren", columns: [group.name, flagColumn.name], count: values.count)
+        let sql = StatementTexts.shared.text(for: key) {
+            let alias = SelectQuery<Model>.alias
+            let grouped = "\(alias).\(quote(group.name))"
+            let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            let flagged = "\(alias).\(quote(flagColumn.name))"
+            // PostgreSQL sums no booleans; its Bool columns are integers too.
+            let unsetCount = dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
+            return "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
+                + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
+        }
         let arguments = [partition.databaseValue] + values.map(\.databaseValue)
         return try container.pool.readStatement { database in
             var counts: [UUID: (total: Int, unset: Int)] = [:]

@@ -22,6 +22,9 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     public let groupColumn: String?
     /// `t."id", t."title", …, t."_rev"`: the SELECT list of whole rows, built once.
     let selectList: String
+    /// Each column's position by its key path: a lookup by key path compared key paths
+    /// one by one, and a subtask count did two of them per request (callgrind).
+    private let positions: [KeyPathKey: Int]
 
     /// Declares a model's table.
     /// - Parameters:
@@ -51,6 +54,8 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         self.partitionColumn = partition
         self.groupColumn = group
         self.selectList = (self.columns.map { "t." + quote($0.name) } + ["t.\"_rev\""]).joined(separator: ", ")
+        self.positions = Dictionary(self.columns.enumerated().map { (KeyPathKey($1.keyPath), $0) },
+                                    uniquingKeysWith: { first, _ in first })
     }
 
     /// The column stored at `keyPath`, if any.
@@ -59,12 +64,19 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     /// requirement), which does not compare equal to the app's `\Note.id`; that one is
     /// recognised by its type and name.
     func column(for keyPath: AnyKeyPath) -> Column<Model>? {
-        if let column = columns.first(where: { $0.keyPath == keyPath }) { return column }
+        if let position = positions[KeyPathKey(keyPath)] { return columns[position] }
         if keyPath is KeyPath<Model, UUID>, String(describing: keyPath) == "\\\(Model.self).id" {
             return columns.first { $0.name == "id" }
         }
         return nil
     }
+}
+
+/// A key path as a dictionary key.
+private struct KeyPathKey: Hashable, @unchecked Sendable {
+    // Safe: a key path is immutable once made, and hashing or comparing one reads only it.
+    let keyPath: AnyKeyPath
+    init(_ keyPath: AnyKeyPath) { self.keyPath = keyPath }
 }
 
 /// One stored property of a model.
