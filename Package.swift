@@ -22,7 +22,9 @@ let package = Package(
         ),
         // The HTTP server: loaded with dlopen when one starts, not linked into every command
         // (libmicrohttpd-dev: its header).
-        .target(name: "CMicroHTTPD"),
+        // Opens a library with dlopen on first use, for the four wrappers below that do.
+        .target(name: "CLoader"),
+        .target(name: "CMicroHTTPD", dependencies: ["CLoader"]),
         // gzip for static files: Foundation on Linux has no compression API.
         .systemLibrary(
             name: "CZlib",
@@ -32,7 +34,7 @@ let package = Package(
         // The second backend of SlateStore, for many nodes: libpq, never a hand-written protocol.
         // Loaded with dlopen when a PostgreSQL URL is first opened, not linked: most commands
         // never need it, and its 24 libraries would cost every start (libpq-dev: its header).
-        .target(name: "CPostgreSQL"),
+        .target(name: "CPostgreSQL", dependencies: ["CLoader"]),
         .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"]),
         .target(name: "SlateCore", dependencies: ["SlateStore", "CSodium"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
@@ -45,10 +47,10 @@ let package = Package(
         // Email alerts over SMTP (with STARTTLS): libcurl rather than a hand-written client,
         // loaded with dlopen by `slate serve --smtp-url`, not linked into every command
         // (libcurl4-openssl-dev: its header).
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CLoader"]),
         // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives, loaded with
         // dlopen by the first push, not linked into every command (libssl-dev: its headers).
-        .target(name: "CCrypto"),
+        .target(name: "CCrypto", dependencies: ["CLoader"]),
         .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto"]),
         // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
         .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
@@ -84,7 +86,7 @@ let package = Package(
 // in about half the instructions (BENCHMARKS.md, CLI). Debug builds (tests) stay dynamic.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
     let staticRuntime: [String] = ["-static-stdlib"]
-    let cTargets: Set<String> = ["CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
+    let cTargets: Set<String> = ["CLoader", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
     for target in package.targets where (target.type == .regular || target.type == .executable) && !cTargets.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
         if target.type == .executable {
@@ -99,7 +101,7 @@ if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
 // all. Without it (every other build) the fuzz targets do not exist.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] == "1" {
     // Every system library stays (a module may gain one); of the other targets, the libraries.
-    let libraries: Set<String> = ["CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
+    let libraries: Set<String> = ["CLoader", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
     package.targets.removeAll { $0.type != .system && !libraries.contains($0.name) }
     package.products = []
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "fuzz/Targets/CLibFuzzer"))

@@ -7,7 +7,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "CCrypto.h"
 
-#include <dlfcn.h>
+#include "CLoader.h"
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/ecdh.h>
@@ -16,8 +16,6 @@
 #include <openssl/hmac.h>
 #include <openssl/obj_mac.h>
 #include <openssl/rand.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,35 +57,23 @@ static struct {
     SLATE_CRYPTO_FUNCTIONS(SLATE_CRYPTO_POINTER)
 } ossl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static atomic_int loaded = 0;
-static char load_error[256];
-
-static void load(void) {
 #ifdef __APPLE__
-    void *library = dlopen("libcrypto.3.dylib", RTLD_NOW | RTLD_LOCAL);
+static const char *const library_names[] = {"libcrypto.3.dylib"};
 #else
-    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+static const char *const library_names[] = {"libcrypto.so.3"};
 #endif
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "Web Push needs libcrypto, which is not installed (on Debian: apt install libssl3)");
-        return;
-    }
+
+static int resolve(void *handle, const char *title, char *error, size_t size) {
 #define SLATE_CRYPTO_FIND(name)                                                                                        \
-    if (!(*(void **)&ossl.name = dlsym(library, #name))) {                                                             \
-        snprintf(load_error, sizeof load_error, "the installed libcrypto is too old: it has no %s", #name);            \
-        return;                                                                                                        \
-    }
+    if (!slate_library_find(handle, #name, (void **)&ossl.name, title, error, size)) return 0;
     SLATE_CRYPTO_FUNCTIONS(SLATE_CRYPTO_FIND)
-    atomic_store_explicit(&loaded, 1, memory_order_release);
+    return 1;
 }
 
-int slate_crypto_load(char *error, size_t size) {
-    pthread_once(&load_once, load);
-    int ready = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (!ready && error && size) snprintf(error, size, "%s", load_error);
-    return ready;
-}
+static struct slate_library library = SLATE_LIBRARY(
+    library_names, "libcrypto", "Web Push needs libcrypto, which is not installed (on Debian: apt install libssl3)", resolve);
+
+int slate_crypto_load(char *error, size_t size) { return slate_library_load(&library, error, size); }
 
 /// A new P-256 key pair: `private_key` 32 bytes, `public_key` 65 bytes (uncompressed point).
 /// Returns 1 on success.

@@ -4,9 +4,8 @@
 
 #include "CCurl.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
+#include "CLoader.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -23,26 +22,15 @@ static struct {
     __typeof__(curl_easy_strerror) *easy_strerror;
 } curl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static atomic_int loaded = 0;
-static char load_error[256];
-
-static void load(void) {
 #ifdef __APPLE__
-    void *library = dlopen("libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
+static const char *const library_names[] = {"libcurl.4.dylib"};
 #else
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+static const char *const library_names[] = {"libcurl.so.4"};
 #endif
-    if (!library) {
-        snprintf(load_error, sizeof load_error,
-                 "sending alerts needs libcurl, which is not installed (on Debian: apt install libcurl4)");
-        return;
-    }
+
+static int resolve(void *handle, const char *title, char *error, size_t size) {
 #define SLATE_CURL_FIND(field, name)                                                                                   \
-    if (!(*(void **)&curl.field = dlsym(library, #name))) {                                                            \
-        snprintf(load_error, sizeof load_error, "the installed libcurl is too old: it has no %s", #name);              \
-        return;                                                                                                        \
-    }
+    if (!slate_library_find(handle, #name, (void **)&curl.field, title, error, size)) return 0;
     SLATE_CURL_FIND(global_init, curl_global_init)
     SLATE_CURL_FIND(easy_init, curl_easy_init)
     SLATE_CURL_FIND(easy_cleanup, curl_easy_cleanup)
@@ -54,18 +42,16 @@ static void load(void) {
     SLATE_CURL_FIND(slist_free_all, curl_slist_free_all)
     SLATE_CURL_FIND(easy_strerror, curl_easy_strerror)
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(load_error, sizeof load_error, "libcurl could not start (curl_global_init failed)");
-        return;
+        snprintf(error, size, "libcurl could not start (curl_global_init failed)");
+        return 0;
     }
-    atomic_store_explicit(&loaded, 1, memory_order_release);
+    return 1;
 }
 
-int slate_curl_load(char *error, size_t size) {
-    pthread_once(&load_once, load);
-    int ready = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (!ready && error && size) snprintf(error, size, "%s", load_error);
-    return ready;
-}
+static struct slate_library library = SLATE_LIBRARY(
+    library_names, "libcurl", "sending alerts needs libcurl, which is not installed (on Debian: apt install libcurl4)", resolve);
+
+int slate_curl_load(char *error, size_t size) { return slate_library_load(&library, error, size); }
 
 CURL *slate_curl_open(void) { return slate_curl_load(NULL, 0) ? curl.easy_init() : NULL; }
 

@@ -5,9 +5,8 @@
 
 #include "CMicroHTTPD.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
+#include "CLoader.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,49 +46,29 @@ static struct {
 } mhd;
 
 #ifdef __APPLE__
-static const char *const library_name = "libmicrohttpd.12.dylib";
+static const char *const library_names[] = {"libmicrohttpd.12.dylib"};
 #else
-static const char *const library_name = "libmicrohttpd.so.12";
+static const char *const library_names[] = {"libmicrohttpd.so.12"};
 #endif
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static atomic_int loaded = 0;
-static char load_error[256];
-
-static void load(void) {
-    void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error,
-                 "serving needs libmicrohttpd, which is not installed (on Debian: apt install libmicrohttpd12)");
-        return;
-    }
+static int resolve(void *handle, const char *title, char *error, size_t size) {
 #define SLATE_MHD_FIND(name)                                                                                           \
-    if (!(*(void **)&mhd.name = dlsym(library, #name))) {                                                              \
-        snprintf(load_error, sizeof load_error, "the installed libmicrohttpd is too old: it has no %s", #name);        \
-        return;                                                                                                        \
-    }
+    if (!slate_library_find(handle, #name, (void **)&mhd.name, title, error, size)) return 0;
 #define SLATE_MHD_FIND_VALUE(type, name, parameters, arguments) SLATE_MHD_FIND(name)
 #define SLATE_MHD_FIND_VOID(name, parameters, arguments) SLATE_MHD_FIND(name)
     SLATE_MHD_FUNCTIONS(SLATE_MHD_FIND_VALUE, SLATE_MHD_FIND_VOID)
     SLATE_MHD_VARIADIC(SLATE_MHD_FIND)
-    atomic_store_explicit(&loaded, 1, memory_order_release);
+    return 1;
 }
 
-int slate_mhd_load(char *error, size_t size) {
-    pthread_once(&load_once, load);
-    int ready = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (!ready && error && size) snprintf(error, size, "%s", load_error);
-    return ready;
-}
+static struct slate_library library = SLATE_LIBRARY(
+    library_names, "libmicrohttpd", "serving needs libmicrohttpd, which is not installed (on Debian: apt install libmicrohttpd12)",
+    resolve);
 
-/// Called by every forwarding function and wrapper: a call before a successful
-/// `slate_mhd_load` is a programming error, stopped here rather than followed through a
-/// null pointer.
-static void require_loaded(const char *name) {
-    if (__builtin_expect(atomic_load_explicit(&loaded, memory_order_acquire), 1)) return;
-    fprintf(stderr, "slate: %s called before libmicrohttpd was loaded\n", name);
-    abort();
-}
+int slate_mhd_load(char *error, size_t size) { return slate_library_load(&library, error, size); }
+
+/// Called by every forwarding function and wrapper (see CLoader.h).
+static void require_loaded(const char *name) { slate_library_require(&library, name); }
 
 // Hidden: the definitions serve this program's own calls only. Exported, they would also
 // catch the library's calls to its own functions once it is loaded.

@@ -5,11 +5,7 @@
 
 #include "CPostgreSQL.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "CLoader.h"
 
 // X(return type, name, parameters, arguments) for functions that return a value,
 // V(name, parameters, arguments) for those that do not.
@@ -61,56 +57,31 @@ static const char *const library_names[] = {"libpq.5.dylib", "/opt/homebrew/opt/
 static const char *const library_names[] = {"libpq.so.5"};
 #endif
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static atomic_int loaded = 0;
-static char load_error[256];
-
-static void load(void) {
-    void *library = NULL;
-    for (size_t index = 0; index < sizeof library_names / sizeof *library_names && !library; index++)
-        library = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error,
-                 "PostgreSQL support needs libpq, which is not installed (on Debian: apt install libpq5)");
-        return;
-    }
+static int resolve(void *handle, const char *title, char *error, size_t size) {
 #define SLATE_PQ_FIND(name)                                                                                            \
-    if (!(*(void **)&libpq.name = dlsym(library, #name))) {                                                            \
-        snprintf(load_error, sizeof load_error, "the installed libpq is too old: it has no %s", #name);                \
-        return;                                                                                                        \
-    }
+    if (!slate_library_find(handle, #name, (void **)&libpq.name, title, error, size)) return 0;
 #define SLATE_PQ_FIND_VALUE(type, name, parameters, arguments) SLATE_PQ_FIND(name)
 #define SLATE_PQ_FIND_VOID(name, parameters, arguments) SLATE_PQ_FIND(name)
     SLATE_PQ_FUNCTIONS(SLATE_PQ_FIND_VALUE, SLATE_PQ_FIND_VOID)
-    atomic_store_explicit(&loaded, 1, memory_order_release);
+    return 1;
 }
 
-int slate_pq_load(char *error, size_t size) {
-    pthread_once(&load_once, load);
-    int ready = atomic_load_explicit(&loaded, memory_order_acquire);
-    if (!ready && error && size) snprintf(error, size, "%s", load_error);
-    return ready;
-}
+static struct slate_library library = SLATE_LIBRARY(
+    library_names, "libpq", "PostgreSQL support needs libpq, which is not installed (on Debian: apt install libpq5)", resolve);
 
-/// Called by every forwarding function: a call before a successful `slate_pq_load` is a
-/// programming error, stopped here rather than followed through a null pointer.
-static void require_loaded(const char *name) {
-    if (__builtin_expect(atomic_load_explicit(&loaded, memory_order_acquire), 1)) return;
-    fprintf(stderr, "slate: %s called before libpq was loaded\n", name);
-    abort();
-}
+int slate_pq_load(char *error, size_t size) { return slate_library_load(&library, error, size); }
 
 // Hidden: the definitions serve this program's own calls only. Exported, they would also
 // catch libpq's calls to its own functions once it is loaded.
 #pragma GCC visibility push(hidden)
 #define SLATE_PQ_FORWARD(type, name, parameters, arguments)                                                            \
     type name parameters {                                                                                             \
-        require_loaded(#name);                                                                                         \
+        slate_library_require(&library, #name);                                                                        \
         return libpq.name arguments;                                                                                   \
     }
 #define SLATE_PQ_VOID_FORWARD(name, parameters, arguments)                                                             \
     void name parameters {                                                                                             \
-        require_loaded(#name);                                                                                         \
+        slate_library_require(&library, #name);                                                                        \
         libpq.name arguments;                                                                                          \
     }
 SLATE_PQ_FUNCTIONS(SLATE_PQ_FORWARD, SLATE_PQ_VOID_FORWARD)
