@@ -137,7 +137,7 @@ export const api = {
   signIn: (name, password) => request("POST", "/session", { body: { name, password }, quiet401: true }),
   signOut: () => request("DELETE", "/session"),
   lists: () => request("GET", "/lists"),
-  vocabulary: () => request("GET", "/vocabulary", { cache: "default" }),
+  vocabulary: (options = {}) => request("GET", "/vocabulary", { cache: "default", ...options }),
   counts: () => request("GET", "/counts"),
   changes: (since) => request("GET", "/changes", { query: { since, counts: "true" } }),
   createList: (fields) => request("POST", "/lists", { body: fields }),

@@ -17,11 +17,14 @@ export const vocabulary = {
   limits: {},
 };
 
-/** Reads the vocabulary (from the server; offline, the copy kept from last time). */
-export async function loadVocabulary() {
+/**
+ * Reads the vocabulary (from the server; offline, the copy kept from last time).
+ * `options` go to the request (`quiet401` when it is asked for before the session is known).
+ */
+export async function loadVocabulary(options = {}) {
   let data = null;
   try {
-    ({ data } = await api.vocabulary());
+    ({ data } = await api.vocabulary(options));
     localStorage.setItem(STORED, JSON.stringify(data));
   } catch (error) {
     data = JSON.parse(localStorage.getItem(STORED) || "null");
