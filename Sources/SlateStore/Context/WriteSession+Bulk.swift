@@ -89,13 +89,22 @@ extension WriteSession {
                                               expectedRevision: created, actualRevision: 0)
                 }
             }
-            // Each partition's tombstones carry that partition's revision.
+            // Each partition's tombstones and departures carry that partition's revision (taking
+            // it runs the departures' pruning hook, `revision(for:)`). One statement each per
+            // partition and chunk, not one per row.
             for row in try database.rows("SELECT DISTINCT \(partitionSQL) AS partition FROM \(tableName) WHERE \(inChunk)", [list]) {
                 let partition = String.fromDatabaseValue(row["partition"])
                 let owner = database.dialect.sameValue(partitionSQL, row["partition"])
+                let revision = try revisionValue(for: partition)
                 try database.execute(
                     "INSERT INTO _slate_tombstones(table_name, id, revision, partition) SELECT ?, \"id\", ?, \(partitionSQL) FROM \(tableName) WHERE \(inChunk) AND \(owner.sql) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
-                    [.text(table.tableName), try revisionValue(for: partition), list] + owner.arguments)
+                    [.text(table.tableName), revision, list] + owner.arguments)
+                if let position = table.groupPosition {
+                    // What `noteDeparture` records for each row: the group it left (NULL: none).
+                    try database.execute(
+                        "INSERT INTO _slate_departures(table_name, id, partition, group_value, revision) SELECT ?, \"id\", \(partitionSQL), \(quote(table.columns[position].name)), ? FROM \(tableName) WHERE \(inChunk) AND \(owner.sql)",
+                        [.text(table.tableName), revision, list] + owner.arguments)
+                }
             }
             if keepsDerived(table) {
                 let columns = table.trackedPositions.map { ", " + quote(table.columns[$0].name) }.joined()
@@ -105,12 +114,6 @@ extension WriteSession {
                 }
             }
             tombstoneTables[table.tableName] = true
-            if let position = table.groupPosition {
-                let group = quote(table.columns[position].name)
-                for row in try database.rows("SELECT \"id\", \(partitionSQL) AS partition, \(group) AS grp FROM \(tableName) WHERE \(inChunk)", [list]) {
-                    try noteDeparture(table, row["id"], partition: String.fromDatabaseValue(row["partition"]), group: row["grp"])
-                }
-            }
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
             for id in chunk { record(table, .text(id), \.deleted) }
         }
