@@ -27,4 +27,27 @@ import Testing
         let since = try slate.revision() - 1
         #expect(try slate.makeContext().departures(of: TaskItem.self, since: since, partition: account.id).map(\.id) == [task.id])
     }
+
+    /// Undoing an import records a departure for each task it deletes (with the list it was
+    /// in, none for the Inbox), all at the undo's revision: a CalDAV client is told each one
+    /// left its calendar. Over 500 tasks, so the delete goes in more than one chunk.
+    @Test func undoingAnImportRecordsADepartureForEachOfItsTasks() throws {
+        let (slate, _) = try makeSlate()
+        let kept = try slate.addTask(TaskDraft(title: "Written before the import"))
+        let lines = (0..<1_100).map { $0 % 3 == 0 ? "Inbox task \($0)" : "Task \($0) +Reel\($0 % 4)" }
+        _ = try slate.importData(Data(lines.joined(separator: "\n").utf8), format: .todotxt)
+        let imported = try slate.tasks().filter { $0.id != kept.id }
+        #expect(imported.count == 1_100)
+        let before = try slate.revision()
+
+        #expect(try slate.undo() != nil)
+        let undone = try slate.revision()
+        let departures = try slate.makeContext().departures(of: TaskItem.self, since: before, partition: slate.accountID)
+        #expect(departures.count == imported.count, "one for each task, none twice")
+        #expect(Dictionary(departures.map { ($0.id, $0.group) }, uniquingKeysWith: { first, _ in first })
+                == Dictionary(uniqueKeysWithValues: imported.map { ($0.id, $0.listID) }))
+        #expect(departures.allSatisfy { $0.revision == undone })
+        #expect(departures.contains { $0.group == nil } && departures.contains { $0.group != nil })
+        #expect(try slate.tasks().map(\.id) == [kept.id])
+    }
 }

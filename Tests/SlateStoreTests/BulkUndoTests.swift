@@ -88,4 +88,12 @@ import Testing
         #expect(try context.undo()?.label == "Import 1 item")
         #expect(try context.fetchCount(FetchDescriptor<Item>()) == 0)
     }
+
+    /// The undo entry's digests are written by hand now: the same 16 digits `%016llx` gave,
+    /// so that an entry written before the change still matches the rows it names.
+    @Test func digestsAreWrittenAsBefore() {
+        for digest: UInt64 in [0, 1, 0xF, 0xABCDEF, 0x0123_4567_89AB_CDEF, 0xCBF2_9CE4_8422_2325, .max] {
+            #expect(RowDigest.hex(digest) == String(format: "%016llx", digest))
+        }
+    }
 }

@@ -153,7 +153,11 @@ struct ImportPlan {
         var idMap: [UUID: UUID] = [:]
         for id in seen.keys { idMap[id] = own[id] != nil || isOnlyAccount ? id : ImportedID.id(for: id, account: accountID) }
         let ids = incoming.map { $0.id.flatMap { idMap[$0] } ?? UUID() }
-        let stored = own.merging(try tasks(withIDs: ids.filter { own[$0] == nil }), uniquingKeysWith: { first, _ in first })
+        // Only an id the file gave can name a stored task: the ones looked up above, and the
+        // ids they map to. A task without one (every line of a todo.txt) gets a new random
+        // id, which no stored task has; looking each up cost a query per line.
+        let mapped = Set(idMap.values).subtracting(seen.keys)
+        let stored = own.merging(try tasks(withIDs: Array(mapped)), uniquingKeysWith: { first, _ in first })
 
         // Parents: in the file, or in the account; never an ancestor of the task itself.
         let fileIDs = Set(ids)

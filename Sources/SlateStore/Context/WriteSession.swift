@@ -32,7 +32,7 @@ final class WriteSession {
     var createdDigests: [String: UInt64] = [:]
     /// The next number of each sequence column, per table, column and partition, once read:
     /// a bulk insert reads the maximum once, not once per row.
-    var nextSequence: [String: Int64] = [:]
+    var nextSequence: [SequenceKey: Int64] = [:]
     private(set) var changes: [String: TableChanges] = [:]
     var partitions: Set<String> = []
     /// The rows this session wrote in tables with a full-text index, by table and `_pk`:
