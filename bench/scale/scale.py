@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "server"))
 import bench as server_bench  # noqa: E402  (bench/server/bench.py: run_wrk, cpu_seconds, API, …)
 import nodes as scale_nodes  # noqa: E402
 import report  # noqa: E402
+import statements  # noqa: E402
 
 LINES = [("GET /tasks/{id}", "get"), ("GET /tasks?list= (50)", "list"), ("PATCH /tasks/{id} If-Match", "patch-if-match")]
 WRITERS = 2000  # tasks the PATCH line writes (ETags read first), split over the wrk processes
@@ -36,6 +37,8 @@ def run_line(name, mode, nodes, args, env, pg_dir, seconds):
     """One wrk per node, in parallel, splitting -t/-c between them; CPU of the nodes and of
     the PostgreSQL server across the runs, per request."""
     share = SimpleNamespace(threads=max(1, args.threads // len(nodes)), connections=args.connections // len(nodes))
+    if pg_dir and args.statements:
+        statements.reset(pg_dir)
     pg_before = scale_nodes.postgres_cpu_seconds(pg_dir) if pg_dir else None
     with ThreadPoolExecutor(len(nodes)) as pool:
         futures = [pool.submit(server_bench.run_wrk, f"{name} @{i}", node.port, mode, seconds, share,
@@ -56,6 +59,8 @@ def run_line(name, mode, nodes, args, env, pg_dir, seconds):
     if mode == "patch-if-match":
         line["if_match"] = {key: sum(r.get("if_match", {}).get(key, 0) for r in runs) for key in ("ok", "stale_412", "other")}
     line["cpu_us"] = line["node_cpu_us"] + (line["pg_cpu_us"] or 0)
+    if pg_dir and args.statements:
+        line["statements"] = statements.per_request(pg_dir, requests)
     return line
 
 
@@ -79,6 +84,12 @@ def measure(store, nodes, args, token, ids, list_id, pg_dir, work):
         print(f"  {store:<22} {name:<28} {line['rps']:>8,.0f} req/s  p99 {line['p99_ms']:6.1f} ms  "
               f"CPU/request: node {line['node_cpu_us']:.0f}{pg} µs  errors {line['errors']}  (load {line['load'][0]:.1f})", flush=True)
         lines.append(line)
+        if "statements" in line:
+            found = line["statements"]
+            print(f"    {found['statements_per_request']:.2f} statements and {found['exec_us_per_request']:.0f} µs of execution per request:")
+            for statement in found["top"][:6]:
+                print(f"      {statement['calls_per_request']:5.2f} × {statement['exec_us_per_request'] / max(statement['calls_per_request'], 1e-9):7.1f} µs"
+                      f"  {statement['query'][:150]}")
         for node in nodes:
             if node.process.poll() is not None:
                 sys.exit(f"scale: a node exited with {node.process.returncode} during {name}")
@@ -138,6 +149,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--statements", action="store_true", help="pg_stat_statements per PostgreSQL line (the cluster preloads it)")
     parser.add_argument("--work", required=True, help="a folder for the databases (bench/scale/run removes it)")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split()]
