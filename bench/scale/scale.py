@@ -161,20 +161,22 @@ def main():
           f"-t{max(1, args.threads // 2)} -c{args.connections // 2}, in parallel); {uptime}", flush=True)
     work = args.work
     taken = set()
-    results = [one_size(size, args, work, taken) for size in sizes]
-    document = {
-        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime(started)), "wall_seconds": round(time.time() - started, 1),
-        "machine": server_bench.machine(), "uptime_start": uptime,
-        "uptime_end": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
-        "wrk": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds,
-                "two_nodes": "one wrk per node in parallel, threads and connections split between them"},
-        "sizes": results,
-    }
-    document["targets"] = report.targets(results)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(document, f, indent=2)
-        f.write("\n")
+    results = []
+    for size in sizes:
+        results.append(one_size(size, args, work, taken))
+        # Written after each size, so that an interrupted run keeps what it measured.
+        document = {
+            "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime(started)), "wall_seconds": round(time.time() - started, 1),
+            "complete": len(results) == len(sizes), "machine": server_bench.machine(), "uptime_start": uptime,
+            "uptime_end": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
+            "wrk": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds,
+                    "two_nodes": "one wrk per node in parallel, threads and connections split between them"},
+            "sizes": results, "targets": report.targets(results),
+        }
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            json.dump(document, f, indent=2)
+            f.write("\n")
     report.print_tables(document)
     print(f"\nwrote {args.out}; {document['wall_seconds']} s; {document['uptime_end']}")
 
