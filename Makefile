@@ -4,7 +4,7 @@
 SWIFT ?= swift
 DEMO_DB ?= $(CURDIR)/.build/demo/slate.sqlite
 
-.PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-web screenshots format clean \
+.PHONY: run test build bootstrap fuzz bench bench-store bench-cli bench-server bench-scale bench-web screenshots format clean \
 	release install install-files uninstall deb ops-test pg-test
 
 SLATE = .build/release/slate --db $(DEMO_DB)
@@ -98,6 +98,11 @@ bench-cli:
 # The REST API under wrk beside the bridge's ceiling, memory over 60 s, 1,000 SSE streams.
 bench-server:
 	bench/server/run
+
+# bench/server's lines on SQLite, PostgreSQL and two PostgreSQL nodes at 10,000 and 1,000,000
+# tasks, with CPU per request (about 20 min; not part of `make bench`).
+bench-scale:
+	bench/scale/run
 
 # The web app in headless chromium with 10,000 tasks (not part of `make bench` or `make test`).
 bench-web:

@@ -91,6 +91,9 @@ def run_wrk(name, port, mode, seconds, args, env_extra, pid=None, wrk_cpu=None):
     if not match:
         sys.exit(f"bench: no WRK_JSON line from wrk for {name}:\n{output}")
     result = json.loads(match.group(1))
+    if_match = re.search(r"^WRK_IF_MATCH (.*)$", output, re.M)  # mode patch-if-match (bench/scale)
+    if if_match:
+        result["if_match"] = json.loads(if_match.group(1))
     result["name"], result["mode"], result["seconds"] = name, mode, seconds
     result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
     result["error_total"] = sum(result["errors"].values())
