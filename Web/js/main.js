@@ -18,6 +18,9 @@ import { setUpToast, showToast } from "./toast.js";
 import { loadVocabulary } from "./vocabulary.js";
 import { showChoices } from "./choices.js";
 
+/** Set while this browser is signed in (see `boot`). */
+const SIGNED_IN = "slate.signedIn";
+
 const $ = (id) => document.getElementById(id);
 
 class App {
@@ -45,10 +48,13 @@ class App {
       event.preventDefault();
       this.signIn();
     });
-    // The vocabulary is asked for beside the session, not after it: one round trip before
-    // the first page instead of two. Signed out, its 401 is quiet and the answer unused.
-    this.vocabularyLoading = loadVocabulary({ quiet401: true });
-    this.vocabularyLoading.catch(() => {}); // awaited by start()
+    // Signed in last time, the vocabulary is asked for beside the session, not after it:
+    // one round trip before the first page instead of two. (Not when signed out: its 401
+    // would be a failed request in the console at every load.)
+    if (localStorage.getItem(SIGNED_IN) === "1") {
+      this.vocabularyLoading = loadVocabulary({ quiet401: true });
+      this.vocabularyLoading.catch(() => {}); // awaited by start()
+    }
     try {
       // Signed out is an answer ({signedIn: false}), not a 401 in the console.
       const { data } = await api.session();
@@ -69,6 +75,7 @@ class App {
   }
 
   showLogin(message = "") {
+    localStorage.removeItem(SIGNED_IN);
     $("app").hidden = true;
     $("login-screen").hidden = false;
     const error = $("login-error");
@@ -133,6 +140,7 @@ class App {
   }
 
   sessionExpired() {
+    localStorage.removeItem(SIGNED_IN);
     if ($("app").hidden) return;
     this.live?.stop();
     this.forget();
@@ -152,6 +160,7 @@ class App {
       this.vocabularyLoading = null;
       try {
         showChoices(await loading);
+        localStorage.setItem(SIGNED_IN, "1");
       } catch (error) {
         this.onError(error);
         return;

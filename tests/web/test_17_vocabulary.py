@@ -45,3 +45,18 @@ def test_the_app_offers_what_the_server_names(page):
     finally:
         page.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
         page.js("localStorage.removeItem('slate.vocabulary')")
+
+
+def test_a_signed_in_load_asks_for_the_vocabulary_beside_the_session(page):
+    # Signed in last time, the app does not wait for the session's answer before asking for
+    # the vocabulary: both are on their way before either has answered (one round trip, not two).
+    page.open("view=all")
+    page.driver.refresh()
+    wait_for(page.driver, lambda d: d.execute_script(
+        "return ['/api/v1/session', '/api/v1/vocabulary'].every((p) => performance.getEntriesByType('resource')"
+        ".some((e) => new URL(e.name).pathname === p && e.responseEnd > 0))"),
+        message="the reload did not ask for both the session and the vocabulary")
+    session, vocabulary = page.driver.execute_script(
+        "const find = (p) => performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === p);"
+        "return [find('/api/v1/session'), find('/api/v1/vocabulary')].map((e) => [e.startTime, e.responseEnd]);")
+    assert vocabulary[0] < session[1], f"the vocabulary was asked for only after the session answered: {session} {vocabulary}"
