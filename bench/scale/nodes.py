@@ -106,21 +106,6 @@ class Node:
                 self.process.wait()
 
 
-def account_ids(api):
-    """Every task id of the benchmark's account, and the list with the most active tasks."""
-    ids, cursor = [], None
-    while True:
-        page = api.call("GET", "/api/v1/tasks?status=all&limit=500" + (f"&cursor={cursor}" if cursor else ""))
-        ids += [task["id"] for task in page["tasks"]]
-        cursor = page["nextCursor"]
-        if not cursor:
-            break
-    lists = api.call("GET", "/api/v1/lists")["lists"]
-    sizes = {lst["id"]: api.call("GET", f"/api/v1/tasks?list={lst['id']}&limit=1")["total"] for lst in lists}
-    list_id = max(sizes, key=sizes.get)
-    return ids, list_id, sizes[list_id]
-
-
 def write_etags(port, token, ids, path):
     """Reads each task once (one kept-alive connection) and writes "id etag" lines for
     lua/api.lua's patch-if-match mode."""

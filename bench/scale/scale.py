@@ -118,7 +118,7 @@ def one_size(tasks, args, work, taken):
         node, settle = start(db, "sqlite")
         started.append(node)
         api = server_bench.API(node.port, token)
-        ids, list_id, list_active = scale_nodes.account_ids(api)
+        ids, list_id, list_active = server_bench.account_ids(api)
         result.update(account_tasks=len(ids), list_active_tasks=list_active)
         result["stores"]["sqlite, 1 node"] = {"settle_seconds": [settle],
                                               "lines": measure("SQLite, 1 node", [node], args, token, ids, list_id, None, work)}

@@ -309,6 +309,22 @@ def machine():
     return info
 
 
+def account_ids(api):
+    """Every task id of the benchmark's account, and the list with the most active tasks
+    (the list page: a full page of 50 and a count behind it) with that count."""
+    ids, cursor = [], None
+    while True:
+        page = api.call("GET", "/api/v1/tasks?status=all&limit=500" + (f"&cursor={cursor}" if cursor else ""))
+        ids += [task["id"] for task in page["tasks"]]
+        cursor = page["nextCursor"]
+        if not cursor:
+            break
+    lists = api.call("GET", "/api/v1/lists")["lists"]
+    sizes = {lst["id"]: api.call("GET", f"/api/v1/tasks?list={lst['id']}&limit=1")["total"] for lst in lists}
+    list_id = max(sizes, key=sizes.get)
+    return ids, list_id, sizes[list_id]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--slate", required=True)
@@ -346,25 +362,15 @@ def main():
         wait_for_port(args.ceiling_port, ceiling)
         api = API(args.port, args.token)
 
-        lists = api.call("GET", "/api/v1/lists")["lists"]
-        ids, cursor = [], None
-        while True:
-            page = api.call("GET", "/api/v1/tasks?status=all&limit=500" + (f"&cursor={cursor}" if cursor else ""))
-            ids += [task["id"] for task in page["tasks"]]
-            cursor = page["nextCursor"]
-            if not cursor:
-                break
+        ids, list_id, list_size = account_ids(api)
         if len(ids) < 1000:
             sys.exit(f"bench: only {len(ids)} tasks in the store")
-        # The list page: the list with the most active tasks (a full page of 50 and a count behind it).
-        sizes = {lst["id"]: api.call("GET", f"/api/v1/tasks?list={lst['id']}&limit=1")["total"] for lst in lists}
-        list_id = max(sizes, key=sizes.get)
         page = api.call("GET", f"/api/v1/tasks?list={list_id}&limit=50")
         ids_path = os.path.join(work, "ids.txt")
         with open(ids_path, "w") as f:
             f.write("\n".join(ids) + "\n")
         env = {"SLATE_TOKEN": args.token, "SLATE_IDS": ids_path, "SLATE_LIST": list_id}
-        print(f"{len(ids)} tasks; list page: list {list_id} with {sizes[list_id]} active tasks, page of {len(page['tasks'])}")
+        print(f"{len(ids)} tasks; list page: list {list_id} with {list_size} active tasks, page of {len(page['tasks'])}")
         print(f"wrk -t{args.threads} -c{args.connections} -d{args.seconds}s --latency; load average at start {load_start}")
 
         # Warm-up: both servers, 2 s each (not recorded).
@@ -488,7 +494,7 @@ def main():
         "wall_seconds": round(time.time() - started, 1), "machine": machine(),
         "load_start": load_start, "load_end": loadavg(),
         "wrk": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds},
-        "store": {"tasks": len(ids), "list_id": list_id, "list_active_tasks": sizes[list_id], "seed": seed_meta},
+        "store": {"tasks": len(ids), "list_id": list_id, "list_active_tasks": list_size, "seed": seed_meta},
         "ceiling_rps_mean": ceiling_rps, "runs": runs, "memory": memory, "sse": sse, "if_match": lost,
         "server_alive_at_end": server_alive, "targets": targets,
     }
