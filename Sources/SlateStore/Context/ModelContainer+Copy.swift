@@ -9,27 +9,33 @@ extension ModelContainer {
     /// Rows copied per table, in one destination transaction.
     public typealias CopyCounts = [String: Int]
 
-    /// The store's own tables that a copy carries, and the columns that order them.
-    private static let internalTables: [(name: String, columns: [String], order: String)] = [
-        ("_slate_revisions", ["partition", "value"], "partition"),
-        ("_slate_commits", ["seq", "partition", "revision"], "seq, partition"),
-        ("_slate_tombstones", ["table_name", "id", "revision", "partition"], "table_name, id"),
-        ("_slate_undo", ["seq", "stack", "revision", "payload", "partition"], "seq"),
-        ("_slate_departures", ["seq", "table_name", "id", "partition", "group_value", "revision"], "seq"),
+    /// The store's own tables that a copy carries, and their keys (primary keys, never
+    /// NULL, text compared byte by byte on both backends), which order and page them.
+    private static let internalTables: [(name: String, columns: [String], key: [String])] = [
+        ("_slate_revisions", ["partition", "value"], ["partition"]),
+        ("_slate_commits", ["seq", "partition", "revision"], ["seq", "partition"]),
+        ("_slate_tombstones", ["table_name", "id", "revision", "partition"], ["table_name", "id"]),
+        ("_slate_undo", ["seq", "stack", "revision", "payload", "partition"], ["seq"]),
+        ("_slate_departures", ["seq", "table_name", "id", "partition", "group_value", "revision"], ["seq"]),
     ]
 
     /// The counters of `_slate_meta` that belong to the data (the schema's own keys are the
     /// destination's, written when it was opened).
     private static let copiedMetaKeys = ["revision", "revision_floor", "commit_log_floor"]
 
-    /// Rows read from the source at a time, within its one snapshot.
-    private static let batchSize = 2_000
+    /// Rows read from the source at a time, within its one snapshot (tests pass fewer, to
+    /// copy and check several pages of a small store).
+    static let defaultPageSize = 2_000
 
     /// Copies everything in this store into `destination`, which must have the same models
     /// (but for `transient` ones: state that is not data, left out of the copy and its check)
     /// and schema version and hold nothing yet; all in one transaction of the destination,
     /// read from one snapshot of this store. Returns the rows copied per table.
     public func copy(into destination: ModelContainer, leaving transient: [any PersistentModel.Type] = []) throws -> CopyCounts {
+        try copy(into: destination, leaving: transient, pageSize: Self.defaultPageSize)
+    }
+
+    func copy(into destination: ModelContainer, leaving transient: [any PersistentModel.Type], pageSize: Int) throws -> CopyCounts {
         let copied = try Self.copiedTables(self, destination, transient)
         guard destination.configuration.schemaVersion == configuration.schemaVersion else {
             throw StoreError.invalidSchema("the destination is at schema \(destination.configuration.schemaVersion), this store at \(configuration.schemaVersion)")
@@ -46,12 +52,12 @@ extension ModelContainer {
                 try target.transaction {
                     let session = WriteSession(database: target, tables: destination.tables, revision: 0, recordsImages: false)
                     for table in copied {
-                        counts[table.tableName] = try Self.copyRows(of: table, from: source, into: session)
+                        counts[table.tableName] = try Self.copyRows(of: table, from: source, into: session, pageSize: pageSize)
                     }
                     // A SQLite destination's full-text and count indexes, from the rows copied.
                     try session.applyDerivedChanges()
                     for log in Self.internalTables {
-                        counts[log.name] = try Self.copyInternal(log, from: source, into: target)
+                        counts[log.name] = try Self.copyInternal(log, from: source, into: target, pageSize: pageSize)
                     }
                     for key in Self.copiedMetaKeys {
                         guard let value = try source.scalar("SELECT value FROM _slate_meta WHERE key = ?", [.text(key)]) else { continue }
@@ -71,16 +77,21 @@ extension ModelContainer {
     /// (every model's columns, hidden keys and revisions; the revision counters, commit
     /// log, tombstones and undo history).
     public func verifyCopy(in other: ModelContainer, leaving transient: [any PersistentModel.Type] = []) throws {
+        try verifyCopy(in: other, leaving: transient, pageSize: Self.defaultPageSize)
+    }
+
+    func verifyCopy(in other: ModelContainer, leaving transient: [any PersistentModel.Type], pageSize: Int) throws {
         let copied = try Self.copiedTables(self, other, transient)
         try pool.read { mine in
             try other.pool.read { theirs in
                 for table in copied {
                     let columns = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
-                    try Self.compare(table.tableName, "SELECT \(columns) FROM \(quote(table.tableName))", order: "\"_pk\"", mine, theirs)
+                    try Self.compare(table.tableName, "SELECT \(columns) FROM \(quote(table.tableName))", key: ["_pk"],
+                                     pageSize: pageSize, mine, theirs)
                 }
                 for log in Self.internalTables {
                     try Self.compare(log.name, "SELECT \(log.columns.joined(separator: ", ")) FROM \(log.name)",
-                                     order: log.order, mine, theirs)
+                                     key: log.key, pageSize: pageSize, mine, theirs)
                 }
                 let keys = DatabaseValue.text("[" + Self.copiedMetaKeys.map { "\"\($0)\"" }.joined(separator: ",") + "]")
                 let meta = { (database: Database) in
@@ -117,13 +128,13 @@ extension ModelContainer {
         return true
     }
 
-    private static func copyRows(of table: TableSchema, from source: Database, into session: WriteSession) throws -> Int {
+    private static func copyRows(of table: TableSchema, from source: Database, into session: WriteSession, pageSize: Int) throws -> Int {
         let columns = (["_pk"] + table.columnNames + ["_rev"]).map(quote).joined(separator: ", ")
         var last: DatabaseValue = .integer(Int64.min)
         var count = 0
         while true {
             let rows = try source.rows(
-                "SELECT \(columns) FROM \(quote(table.tableName)) WHERE \"_pk\" > ? ORDER BY \"_pk\" LIMIT \(batchSize)", [last])
+                "SELECT \(columns) FROM \(quote(table.tableName)) WHERE \"_pk\" > ? ORDER BY \"_pk\" LIMIT \(pageSize)", [last])
             for row in rows {
                 let values = table.columnNames.map { row[$0] }
                 try session.insertRow(table, key: row["_pk"], values, stamp: row["_rev"])
@@ -132,25 +143,37 @@ extension ModelContainer {
                 }
             }
             count += rows.count
-            guard rows.count == batchSize, let next = rows.last?["_pk"] else { return count }
+            guard rows.count == pageSize, let next = rows.last?["_pk"] else { return count }
             last = next
         }
     }
 
-    private static func copyInternal(_ log: (name: String, columns: [String], order: String), from source: Database,
-                                     into target: Database) throws -> Int {
+    private static func copyInternal(_ log: (name: String, columns: [String], key: [String]), from source: Database,
+                                     into target: Database, pageSize: Int) throws -> Int {
         let marks = Array(repeating: "?", count: log.columns.count).joined(separator: ", ")
         let insert = "INSERT INTO \(log.name) (\(log.columns.joined(separator: ", "))) VALUES (\(marks))"
+        let select = "SELECT \(log.columns.joined(separator: ", ")) FROM \(log.name)"
         var count = 0
-        var offset = 0
+        var after: [DatabaseValue]?
         while true {
-            let rows = try source.rows(
-                "SELECT \(log.columns.joined(separator: ", ")) FROM \(log.name) ORDER BY \(log.order) LIMIT \(batchSize) OFFSET \(offset)")
+            let rows = try page(select, key: log.key, after: after, size: pageSize, in: source)
             for row in rows { try target.execute(insert, log.columns.map { row[$0] }) }
             count += rows.count
-            offset += rows.count
-            if rows.count < batchSize { return count }
+            guard rows.count == pageSize, let last = rows.last else { return count }
+            after = log.key.map { last[$0] }
         }
+    }
+
+    /// One page of `select`'s rows in `key` order: the first `size` rows after the key
+    /// `after` (from the start when nil). A page is found through the key's index, however
+    /// far into the table it is (`OFFSET` reads and drops every row before it, which made
+    /// copying a million tasks quadratic).
+    private static func page(_ select: String, key: [String], after: [DatabaseValue]?, size: Int, in database: Database) throws -> [Row] {
+        let order = key.map(quote).joined(separator: ", ")
+        guard let after else { return try database.rows("\(select) ORDER BY \(order) LIMIT \(size)") }
+        let marks = Array(repeating: "?", count: key.count).joined(separator: ", ")
+        let past = key.count == 1 ? "\(order) > ?" : "(\(order)) > (\(marks))"
+        return try database.rows("\(select) WHERE \(past) ORDER BY \(order) LIMIT \(size)", after)
     }
 
     /// PostgreSQL's identity columns count on from their own sequence, which explicit keys
@@ -163,17 +186,20 @@ extension ModelContainer {
         }
     }
 
-    private static func compare(_ name: String, _ select: String, order: String, _ mine: Database, _ theirs: Database) throws {
-        var offset = 0
+    private static func compare(_ name: String, _ select: String, key: [String], pageSize: Int,
+                                _ mine: Database, _ theirs: Database) throws {
+        var compared = 0
+        var after: [DatabaseValue]?
         while true {
-            let page = "\(select) ORDER BY \(order) LIMIT \(batchSize) OFFSET \(offset)"
-            let left = try mine.rows(page), right = try theirs.rows(page)
+            let left = try page(select, key: key, after: after, size: pageSize, in: mine)
+            let right = try page(select, key: key, after: after, size: pageSize, in: theirs)
             guard left == right else {
                 let index = zip(left, right).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(left.count, right.count)
-                throw StoreError.invalidSchema("the copy differs from the original in \(name), at row \(offset + index + 1)")
+                throw StoreError.invalidSchema("the copy differs from the original in \(name), at row \(compared + index + 1)")
             }
-            if left.count < batchSize { return }
-            offset += left.count
+            guard left.count == pageSize, let last = left.last else { return }
+            compared += left.count
+            after = key.map { last[$0] }
         }
     }
 }
