@@ -259,10 +259,12 @@ def wait_no_row(driver, task_id, timeout=None):
 
 
 def row_ids(driver, section="#active-section"):
-    return [
-        e.get_attribute("data-id")
-        for e in driver.find_elements(By.CSS_SELECTOR, f"{section} li.task-row")
-    ]
+    # Read in one script, not element by element: a live change that redraws the section
+    # between two reads would leave a stale element behind.
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.getAttribute('data-id'))",
+        f"{section} li.task-row",
+    )
 
 
 def app_ready(driver):

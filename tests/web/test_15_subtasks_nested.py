@@ -73,6 +73,9 @@ def test_a_subtask_added_in_the_detail_appears_under_its_parent(page):
         sub = wait_for(page.driver, lambda d: next((t for t in page.api.get(f"/tasks/{parent['id']}/subtasks")["tasks"]
                                                     if t["title"] == "Added step"), None))
         wait_row(page.driver, sub["id"])
-        assert row_ids(page.driver) == [parent["id"], sub["id"], later["id"]]
+        # The parent's own live change (its subtask count) may redraw the list once more.
+        expected = [parent["id"], sub["id"], later["id"]]
+        wait_for(page.driver, lambda d: row_ids(d) == expected,
+                 message="the rows never became parent, subtask, later task")
     finally:
         page.api.delete(f"/lists/{made['id']}?tasks=delete")
