@@ -85,6 +85,26 @@ struct WriteTests {
         #expect(missing.status == 412)
     }
 
+    @Test("A parent's ETag from before a subtask was added still writes it; one from before its own change is 412")
+    func ifMatchAcrossASubtaskChange() async throws {
+        let dav = try DAVHarness()
+        let put = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Scout locations"))
+        let before = try #require(put.headers["ETag"])
+        let slate = try dav.slate()
+        let parent = try #require(try slate.tasks().first)
+        _ = try slate.addTask(TaskDraft(title: "Call the council", parentID: parent.id))
+        #expect(try await dav.send(.get, "/dav/calendars/ana/inbox/p.ics").headers["ETag"] != before)
+        let edited = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Scout locations (north)"), headers: ["If-Match": before])
+        #expect(edited.status == 204, "only the subtasks changed since that ETag")
+        #expect(try slate.task(id: parent.id).model.title == "Scout locations (north)")
+
+        let current = try #require(try await dav.send(.get, "/dav/calendars/ana/inbox/p.ics").headers["ETag"])
+        try slate.updateTask(parent.id, TaskPatch(title: "Scout locations (south)"))
+        let stale = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Mine"), headers: ["If-Match": current])
+        #expect(stale.status == 412)
+        #expect(try await dav.send(.delete, "/dav/calendars/ana/inbox/p.ics", headers: ["If-Match": current]).status == 412)
+    }
+
     @Test("DELETE removes the task; a stale If-Match is 412; deleting again is 404")
     func deleteObject() async throws {
         let dav = try DAVHarness()
