@@ -101,6 +101,11 @@ extension Slate {
         } else {
             context.insert(task)
         }
+        // A parent's subtask count moves with a subtask added, moved, completed or reopened,
+        // as on every other surface: the parent is part of this change.
+        if task.parentID != target?.model.parentID || (target != nil && task.isCompleted != target?.model.isCompleted) {
+            try touchParents([target?.model.parentID, task.parentID], except: [task.id], in: context)
+        }
         // Rows of deleted tasks that had this name give way; so does this task's old row.
         let accountID = self.accountID
         let taskID = task.id
