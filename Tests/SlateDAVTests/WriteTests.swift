@@ -85,6 +85,50 @@ struct WriteTests {
         #expect(missing.status == 412)
     }
 
+    @Test("A parent's ETag from before a subtask was added still writes it; one from before its own change is 412")
+    func ifMatchAcrossASubtaskChange() async throws {
+        let dav = try DAVHarness()
+        let put = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Scout locations"))
+        let before = try #require(put.headers["ETag"])
+        let slate = try dav.slate()
+        let parent = try #require(try slate.tasks().first)
+        _ = try slate.addTask(TaskDraft(title: "Call the council", parentID: parent.id))
+        #expect(try await dav.send(.get, "/dav/calendars/ana/inbox/p.ics").headers["ETag"] != before)
+        let edited = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Scout locations (north)"), headers: ["If-Match": before])
+        #expect(edited.status == 204, "only the subtasks changed since that ETag")
+        #expect(try slate.task(id: parent.id).model.title == "Scout locations (north)")
+
+        let current = try #require(try await dav.send(.get, "/dav/calendars/ana/inbox/p.ics").headers["ETag"])
+        try slate.updateTask(parent.id, TaskPatch(title: "Scout locations (south)"))
+        let stale = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Mine"), headers: ["If-Match": current])
+        #expect(stale.status == 412)
+        #expect(try await dav.send(.delete, "/dav/calendars/ana/inbox/p.ics", headers: ["If-Match": current]).status == 412)
+    }
+
+    @Test("A subtask stored, completed or moved by PUT makes its parents part of the change (their subtask counts move)")
+    func subtaskPutTouchesItsParent() async throws {
+        let dav = try DAVHarness()
+        #expect(try await dav.put("p1.ics", DAVHarness.todo(uid: "p1", summary: "Build the set")).status == 201)
+        #expect(try await dav.put("p2.ics", DAVHarness.todo(uid: "p2", summary: "Strike the set")).status == 201)
+        let slate = try dav.slate()
+        let tasks = try slate.tasks()
+        let first = try #require(tasks.first { $0.title == "Build the set" }).id
+        let second = try #require(tasks.first { $0.title == "Strike the set" }).id
+
+        func expectTouched(_ parents: [UUID], by child: String, _ what: Comment) throws {
+            let childTask = try #require(try slate.tasks().first { $0.title == child })
+            let revision = try slate.task(id: childTask.id).revision
+            for parent in parents { #expect(try slate.task(id: parent).revision == revision, what) }
+        }
+        #expect(try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Paint flats", extra: ["RELATED-TO;RELTYPE=PARENT:p1"])).status == 201)
+        try expectTouched([first], by: "Paint flats", "a subtask added")
+        #expect(try slate.subtaskCounts(of: [first])[first] == SubtaskCount(active: 1, total: 1))
+        #expect(try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Paint flats", extra: ["RELATED-TO;RELTYPE=PARENT:p1", "STATUS:COMPLETED"])).status == 204)
+        try expectTouched([first], by: "Paint flats", "a subtask completed")
+        #expect(try await dav.put("c.ics", DAVHarness.todo(uid: "c", summary: "Paint flats", extra: ["RELATED-TO;RELTYPE=PARENT:p2", "STATUS:COMPLETED"])).status == 204)
+        try expectTouched([first, second], by: "Paint flats", "a subtask moved to another parent")
+    }
+
     @Test("DELETE removes the task; a stale If-Match is 412; deleting again is 404")
     func deleteObject() async throws {
         let dav = try DAVHarness()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ProcessSupport
 import Testing
 @testable import SlateHTTP
@@ -91,8 +92,13 @@ extension OverTheWire {
 
         @Test func shutdownWhileClientsKeepSendingCompletes() async throws {
             var router = Router()
+            // Opens once the server has answered 50 requests: it is then busy with all six
+            // clients, and the shutdown lands among their requests.
+            let busy = Latch()
+            let served = Mutex(0)
             router.on(.get, "/") { _ in
                 try await Task.sleep(for: .milliseconds(1))
+                if served.withLock({ count in count += 1; return count }) == 50 { busy.open() }
                 return .text("ok")
             }
             var configuration = HTTPServer.Configuration(port: 0)
@@ -121,7 +127,7 @@ extension OverTheWire {
                     return try await group.reduce(0, +)
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await busy.wait(atMost: .seconds(30)))
             await server.shutdown()
             let answered = try await clients.value
             #expect(answered > 0)

@@ -21,11 +21,21 @@ import Testing
         let api = try APIHarness()
         let response = try await api.api.router.respond(to: Request(method: .get, target: "/api/v1/events", headers: ["X-Account": "a"]))
         #expect(response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
-        let reading = Task { try await events(response, count: 2) }
-        try await Task.sleep(for: .milliseconds(50))
+        guard case .stream(let chunks) = response.body else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
+        var stream = chunks.makeAsyncIterator()
+        // Reads on until `count` events (blank-line separated) arrived.
+        var text = ""
+        func receive(_ count: Int) async {
+            while text.components(separatedBy: "\n\n").count <= count, let chunk = await stream.next() {
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        // The hello comes once the stream is subscribed: what is written after it is news.
+        await receive(1)
         _ = try await api.send(.post, "/api/v1/tasks", as: "b", json: ["title": "Ben's, not news for Ana"])
         let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "Ana's"])
-        let received = try await reading.value
+        await receive(2)
+        let received = Array(text.components(separatedBy: "\n\n").prefix(2))
         // Revisions are Ana's own: none before her task (Ben's is not hers), 1 after it.
         #expect(received[0].hasPrefix("id: 0\nevent: hello\nretry: 2000\n"))
         let change = received[1]

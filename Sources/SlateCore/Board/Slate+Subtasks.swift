@@ -37,7 +37,8 @@ extension Slate {
     /// `subtaskCount`, and undoing the change touches it again. Tasks in `changed` (the
     /// change writes or deletes them itself) and tasks that are gone are skipped. Each is
     /// staged against the revision read: a write to it in between makes the save conflict,
-    /// and the caller's retry reads it again.
+    /// and the caller's retry reads it again. The touch records the revision it replaces as
+    /// having the same fields (`SameFields`), so an edit made with that ETag is no conflict.
     func touchParents(_ parents: some Sequence<UUID?>, except changed: Set<UUID>, in context: ModelContext) throws {
         let ids = Set(parents.compactMap { $0 }).subtracting(changed)
         guard !ids.isEmpty else { return }
@@ -45,7 +46,7 @@ extension Slate {
         for start in stride(from: 0, to: sorted.count, by: 500) {
             let chunk = Array(sorted[start..<min(start + 500, sorted.count)])
             for read in try translatingErrors({ try context.revisioned(TaskItem.self, ids: chunk) }) where read.model.accountID == accountID {
-                context.update(read.model, expectedRevision: read.revision)
+                context.update(read.model.recordingTouch(of: read.revision), expectedRevision: read.revision)
             }
         }
     }

@@ -158,8 +158,9 @@ extension Slate {
             try touchParents([read.model.parentID, task.parentID], except: [task.id], in: context)
         }
         // Without a caller's revision, the one just read still guards against a write
-        // that lands between this read and the save.
-        context.update(task, expectedRevision: expectedRevision ?? read.revision)
+        // that lands between this read and the save; so does it when the caller's revision
+        // differs only by touches (its subtasks changed, nothing it saw).
+        context.update(task, expectedRevision: read.guarding(expectedRevision))
         try save(context, undoLabel: label)
         return try self.task(id: id)
     }
@@ -238,12 +239,13 @@ extension Slate {
     public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws {
         try retryingConflicts(unless: expectedRevision) {
             let context = makeContext()
-            let tasks = try ids.map { try self.task(id: $0).model }
+            let reads = try ids.map { try self.task(id: $0) }
+            let tasks = reads.map(\.model)
             // Touched before the deletes: a parent that is itself deleted (a subtask of one
             // of these) goes with its cascade.
             try touchParents(tasks.map(\.parentID), except: Set(ids), in: context)
-            for task in tasks {
-                context.delete(task, expectedRevision: ids.count == 1 ? expectedRevision : nil)
+            for read in reads {
+                context.delete(read.model, expectedRevision: ids.count == 1 ? expectedRevision.map { _ in read.guarding(expectedRevision) } : nil)
             }
             let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
             try save(context, undoLabel: "Delete \(what)")

@@ -34,6 +34,14 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var recurrence: Recurrence?
     /// When to remind of it (see `TaskAlert`), in the order given; empty for none.
     public var alerts: [TaskAlert]
+    /// Earlier revisions that had these fields (see `SameFields`). Bookkeeping, not part of
+    /// the task's value: not compared by `==`, not encoded, not in its record or export.
+    var sameFields = SameFields.none
+
+    private enum CodingKeys: String, CodingKey {
+        case id, number, accountID, title, notes, isCompleted, completedAt, created, modified, due, isAllDay
+        case priority, isFlagged, listID, parentID, order, tags, recurrence, alerts
+    }
 
     public init(
         id: UUID = UUID(), number: Int = 0, accountID: UUID, title: String, notes: String = "",

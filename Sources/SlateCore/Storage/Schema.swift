@@ -44,6 +44,7 @@ extension TaskItem: PersistentModel {
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
             .column(\.titleSortKey, "titleSortKey", default: ""),
             .json(\.alerts, "alerts", default: []),
+            .column(\.sameFields, "sameFields", default: SameFields.none),
         ],
         references: [
             .reference(\.accountID, "accountID", to: Account.self, onDelete: .cascade),

@@ -7,7 +7,7 @@ extension TaskItem: RowReadable {
     /// Where each column is in `schema.columns`, looked up once.
     private struct Positions {
         let id, number, title, notes, isCompleted, completedAt, created, modified, due, isAllDay: Int32
-        let priority, isFlagged, order, tags, recurrence, accountID, listID, parentID, alerts: Int32
+        let priority, isFlagged, order, tags, recurrence, accountID, listID, parentID, alerts, sameFields: Int32
 
         init(_ schema: ModelSchema<TaskItem>) {
             func at(_ name: String) -> Int32 { StoredRow.position(of: name, in: schema) }
@@ -15,7 +15,7 @@ extension TaskItem: RowReadable {
             (completedAt, created, modified, due, isAllDay) = (at("completedAt"), at("created"), at("modified"), at("due"), at("isAllDay"))
             (priority, isFlagged, order, tags, recurrence) = (at("priority"), at("isFlagged"), at("order"), at("tags"), at("recurrence"))
             (accountID, listID, parentID) = (at("accountID"), at("listID"), at("parentID"))
-            alerts = at("alerts")
+            (alerts, sameFields) = (at("alerts"), at("sameFields"))
         }
     }
 
@@ -31,5 +31,6 @@ extension TaskItem: RowReadable {
             isFlagged: try row.bool(at.isFlagged), listID: try row.optionalUUID(at.listID), parentID: try row.optionalUUID(at.parentID),
             order: try row.double(at.order), tags: try row.strings(at.tags), recurrence: try row.optionalValue(at.recurrence),
             alerts: try row.strings(at.alerts).map { try TaskAlert(parsing: $0) })
+        sameFields = try row.value(at.sameFields)
     }
 }

@@ -186,9 +186,9 @@ extension Slate {
     }
 
     /// Deletes the object (and, as everywhere in Slate, its subtasks). With `ifMatch`,
-    /// refuses unless the object's revision is that one.
+    /// refuses unless the object's revision is that one (or differs from it only by touches).
     public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil, history: Int = CalendarLimits.syncHistory) throws {
-        if let ifMatch, ifMatch != object.revision {
+        if let ifMatch, !object.task.accepts(ifMatch, at: object.revision) {
             throw CalendarObjectError.preconditionFailed("The resource changed since revision \(ifMatch) (it is at \(object.revision)).")
         }
         // A series goes with the occurrences its resource holds (as the client deletes them).

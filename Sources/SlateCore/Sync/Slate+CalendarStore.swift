@@ -19,7 +19,8 @@ extension Slate {
     ///
     /// - Parameters:
     ///   - mustCreate: `If-None-Match: *`: refuse when the resource exists.
-    ///   - expectedRevision: `If-Match`: refuse unless the resource exists at this revision.
+    ///   - expectedRevision: `If-Match`: refuse unless the resource exists at this revision
+    ///     (or differs from it only by touches: `SameFields`).
     ///   - history: how many changes back sync tokens reach (see `CalendarLimits.syncHistory`).
     public func storeCalendarObject(_ data: Data, named name: String, in collection: CalendarCollectionID,
                                     mustCreate: Bool = false, expectedRevision: Int? = nil,
@@ -31,7 +32,7 @@ extension Slate {
         let context = makeContext()
         let existing = try calendarObject(named: name, in: collection)
         if mustCreate, existing != nil { throw CalendarObjectError.preconditionFailed("The resource exists already (If-None-Match: *).") }
-        if let expectedRevision, existing?.revision != expectedRevision {
+        if let expectedRevision, existing.map({ !$0.task.accepts(expectedRevision, at: $0.revision) }) ?? true {
             throw CalendarObjectError.preconditionFailed(existing == nil ? "The resource does not exist (If-Match)."
                 : "The resource changed since revision \(expectedRevision) (it is at \(existing!.revision)).")
         }
@@ -99,6 +100,11 @@ extension Slate {
             context.update(task, expectedRevision: target.revision)
         } else {
             context.insert(task)
+        }
+        // A parent's subtask count moves with a subtask added, moved, completed or reopened,
+        // as on every other surface: the parent is part of this change.
+        if task.parentID != target?.model.parentID || (target != nil && task.isCompleted != target?.model.isCompleted) {
+            try touchParents([target?.model.parentID, task.parentID], except: [task.id], in: context)
         }
         // Rows of deleted tasks that had this name give way; so does this task's old row.
         let accountID = self.accountID

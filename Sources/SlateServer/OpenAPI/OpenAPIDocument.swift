@@ -240,7 +240,7 @@ enum OpenAPIDocument {
     ] }
     static var idParameter: [String: Any] { ["name": "id", "in": "path", "required": true, "schema": Schemas.uuid] }
     static var ifMatch: [String: Any] { ["name": "If-Match", "in": "header", "required": false,
-                                         "description": "The ETag read (\"r42\") or *; a stale or foreign one answers 412 with the current version.",
+                                         "description": "The ETag read (\"r42\") or *; a stale or foreign one answers 412 with the current version. An ETag that is older only because the task's subtasks changed since is not stale.",
                                          "schema": ["type": "string"]] }
 
     static var timeZone: [String: Any] { ["name": "X-Slate-Time-Zone", "in": "header", "required": false,
