@@ -3,14 +3,16 @@ import SlateCore
 import SlateHTTP
 
 extension DAVContext {
-    /// REPORT: calendar-multiget, calendar-query (RFC 4791 §7.8–7.9), sync-collection (RFC 6578).
+    /// REPORT: calendar-multiget, calendar-query (RFC 4791 §7.8–7.9; their calendar-data may ask
+    /// for CALDAV:expand, see `expansion(in:)`), sync-collection (RFC 6578).
     func report(_ target: DAVTarget) throws -> Response {
         guard let body = try xmlBody() else { return Self.failure(.badRequest, nil, "A REPORT needs an XML body naming the report.") }
         let names = body.child(Namespace.dav, "prop").map { $0.children.map(PropertyName.init) }
         let resource = try resolve(target)
+        // CALDAV:expand, for the CalDAV reports (sync-collection's calendar-data is returned as stored).
         let expansion: CalendarExpansion?
         do {
-            expansion = try Self.expansion(in: body.child(Namespace.dav, "prop"))
+            expansion = body.namespace == Namespace.caldav ? try Self.expansion(in: body.child(Namespace.dav, "prop")) : nil
         } catch {
             return Self.failure(.badRequest, PropertyName(Namespace.caldav, "supported-calendar-data"), error.description)
         }
