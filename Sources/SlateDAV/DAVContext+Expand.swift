@@ -24,7 +24,7 @@ extension DAVContext {
         guard let expand = prop?.child(Namespace.caldav, "calendar-data")?.child(Namespace.caldav, "expand") else { return nil }
         func moment(_ name: String) throws(CalendarDataError) -> Date {
             guard let text = expand.attributes[name] else {
-                throw CalendarDataError(description: "CALDAV:expand needs a \(name) attribute, a UTC date-time such as 20261201T000000Z.")
+                throw CalendarDataError(description: "CALDAV:expand needs its \(name) attribute, a UTC date-time such as 20261201T000000Z.")
             }
             guard let date = utcMoment(text.trimmingCharacters(in: .whitespaces)) else {
                 throw CalendarDataError(description: "CALDAV:expand \(name) must be a UTC date-time such as 20261201T000000Z; got '\(text.prefix(40))'.")
