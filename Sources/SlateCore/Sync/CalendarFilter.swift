@@ -185,27 +185,13 @@ enum CalendarTimeRange {
             guard let moment = date("DTSTART") else { return true }
             return start <= moment && end > moment
         }
-        let dtstart = date("DTSTART")
-        let due = date("DUE")
+        if let series = Series(component, calendar: calendar, zones: zones, overridden: overridden) {
+            return series.anyInstance(in: range)
+        }
         let duration = component.property("DURATION").flatMap { BasicDate.parseDuration($0.value.trimmingCharacters(in: .whitespaces)) }
             .map { TimeInterval($0) }
-        let completed = date("COMPLETED")
-        let created = date("CREATED")
-        guard let base = dtstart ?? due, component.property("RECURRENCE-ID") == nil,
-              component.property("RRULE") != nil || component.property("RDATE") != nil else {
-            return table(start, end, dtstart: dtstart, due: due, duration: duration, completed: completed, created: created)
-        }
-        let expansion = CalendarRecurrenceRange(
-            base: base, rule: component.property("RRULE").flatMap { CalendarRecurrenceRange.Rule($0.value, base: base, calendar: ruleCalendar(component, calendar)) },
-            added: dates(component.properties("RDATE"), calendar: calendar, zones: zones),
-            excluded: dates(component.properties("EXDATE"), calendar: calendar, zones: zones) + overridden,
-            calendar: ruleCalendar(component, calendar))
-        let span = max(duration ?? 0, dtstart.flatMap { start in due.map { $0.timeIntervalSince(start) } } ?? 0)
-        return expansion.anyInstance(in: range, span: span) { instance in
-            let shift = instance.timeIntervalSince(base)
-            return table(start, end, dtstart: dtstart?.addingTimeInterval(shift), due: due?.addingTimeInterval(shift),
-                         duration: duration, completed: completed, created: created)
-        }
+        return table(start, end, dtstart: date("DTSTART"), due: date("DUE"), duration: duration, completed: date("COMPLETED"),
+                     created: date("CREATED"))
     }
 
     /// RFC 4791 §9.9's VTODO table.

@@ -117,6 +117,38 @@ struct CalendarRecurrenceRange {
         return false
     }
 
+    /// The starts of the instances that satisfy `test` (the instance overlaps the range), in
+    /// order, for CALDAV:expand: the base, the rule's and RDATE's instances, less EXDATE's
+    /// and the overridden ones, at most `maximumInstances` examined from the first that can
+    /// reach the range (and so at most that many returned). Nil when the rule has parts this
+    /// expansion does not follow (`Rule.isExact`): such a series cannot be listed instance by instance.
+    func instances(in range: CalendarFilter.TimeRange, span: TimeInterval, _ test: (Date) -> Bool) -> [Date]? {
+        let earliest = (range.start ?? .distantPast).addingTimeInterval(-max(span, 0) - 1)
+        let latest = range.end ?? .distantFuture
+        func kept(_ start: Date) -> Bool {
+            !excluded.contains { abs($0.timeIntervalSince(start)) < 1 } && test(start)
+        }
+        var found = added.filter(kept)
+        if let rule {
+            guard rule.isExact else { return nil }
+            var examined = 0
+            for start in instances(of: rule, from: earliest) {
+                if start > latest || rule.until.map({ start > $0 }) == true { break }
+                if kept(start) { found.append(start) }
+                examined += 1
+                if examined >= Self.maximumInstances { break }
+            }
+        } else if kept(base) {
+            found.append(base)
+        }
+        // An RDATE may repeat an instance of the rule: one instance each.
+        var instances: [Date] = []
+        for start in found.sorted() where instances.last.map({ start.timeIntervalSince($0) >= 1 }) ?? true {
+            instances.append(start)
+        }
+        return Array(instances.prefix(Self.maximumInstances))
+    }
+
     /// The rule's instances from about `earliest` on (a few before it), in order, within COUNT.
     private func instances(of rule: Rule, from earliest: Date) -> AnySequence<Date> {
         let period = rule.seconds * Double(rule.interval)
