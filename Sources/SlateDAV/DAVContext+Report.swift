@@ -117,13 +117,13 @@ extension DAVContext {
     /// A calendar-query filter from its XML.
     static func filter(_ element: XMLElement?) throws -> CalendarFilter {
         guard let top = element?.children.first(where: { $0.is(Namespace.caldav, "comp-filter") }) else {
-            throw CalendarObjectError.invalidData("A calendar-query needs a filter with a comp-filter (CALDAV:valid-filter).")
+            throw CalendarObjectError.invalidFilter("A calendar-query needs a filter with a comp-filter.")
         }
         return CalendarFilter(root: try component(top))
     }
 
     private static func component(_ element: XMLElement) throws -> CalendarFilter.Component {
-        guard let name = element.attributes["name"], !name.isEmpty else { throw CalendarObjectError.invalidData("A comp-filter needs a name.") }
+        guard let name = element.attributes["name"], !name.isEmpty else { throw CalendarObjectError.invalidFilter("A comp-filter needs a name.") }
         var filter = CalendarFilter.Component(name: name)
         for child in element.children where child.namespace == Namespace.caldav {
             switch child.name {
@@ -131,7 +131,7 @@ extension DAVContext {
             case "time-range": filter.timeRange = try timeRange(child)
             case "prop-filter":
                 guard let propertyName = child.attributes["name"], !propertyName.isEmpty else {
-                    throw CalendarObjectError.invalidData("A prop-filter needs a name.")
+                    throw CalendarObjectError.invalidFilter("A prop-filter needs a name.")
                 }
                 var property = CalendarFilter.Property(name: propertyName)
                 for test in child.children where test.namespace == Namespace.caldav {
@@ -164,12 +164,12 @@ extension DAVContext {
         func moment(_ name: String) throws -> Date? {
             guard let text = element.attributes[name] else { return nil }
             guard let date = utcMoment(text) else {
-                throw CalendarObjectError.invalidData("time-range \(name) must be a UTC date-time such as 20261201T000000Z; got '\(text.prefix(40))'.")
+                throw CalendarObjectError.invalidFilter("time-range \(name) must be a UTC date-time such as 20261201T000000Z; got '\(text.prefix(40))'.")
             }
             return date
         }
         let range = CalendarFilter.TimeRange(start: try moment("start"), end: try moment("end"))
-        guard range.start != nil || range.end != nil else { throw CalendarObjectError.invalidData("A time-range needs a start or an end.") }
+        guard range.start != nil || range.end != nil else { throw CalendarObjectError.invalidFilter("A time-range needs a start or an end.") }
         return range
     }
 

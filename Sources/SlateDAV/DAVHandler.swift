@@ -155,6 +155,7 @@ struct DAVContext {
         let caldav = { (name: String) in PropertyName(Namespace.caldav, name) }
         switch error {
         case .invalidData: return failure(.badRequest, caldav("valid-calendar-data"), error.description)
+        case .invalidFilter: return failure(.forbidden, caldav("valid-filter"), error.description)
         case .unsupportedComponent: return failure(.forbidden, caldav("supported-calendar-component"), error.description)
         case .uidConflict: return failure(.forbidden, caldav("no-uid-conflict"), error.description)
         case .preconditionFailed: return failure(.preconditionFailed, nil, error.description)

@@ -75,4 +75,22 @@ struct AlarmFilterTests {
             + "<c:time-range start=\"19970414T000000Z\" end=\"20300514T000000Z\"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>"
         #expect(try await names(dav, events) == [])
     }
+
+    @Test("A malformed filter is refused with CALDAV:valid-filter, naming what is wrong")
+    func malformedFilter() async throws {
+        let dav = try await seeded()
+        let head = "<?xml version=\"1.0\" encoding=\"utf-8\"?><c:calendar-query xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><d:getetag/></d:prop>"
+        for (filter, named) in [
+            ("<c:filter/>", "comp-filter"),
+            ("<c:filter><c:comp-filter/></c:filter>", "comp-filter needs a name"),
+            ("<c:filter><c:comp-filter name=\"VCALENDAR\"><c:prop-filter/></c:comp-filter></c:filter>", "prop-filter needs a name"),
+            ("<c:filter><c:comp-filter name=\"VCALENDAR\"><c:comp-filter name=\"VTODO\"><c:time-range start=\"2026-12-01\"/></c:comp-filter></c:comp-filter></c:filter>", "time-range start"),
+            ("<c:filter><c:comp-filter name=\"VCALENDAR\"><c:comp-filter name=\"VTODO\"><c:time-range/></c:comp-filter></c:comp-filter></c:filter>", "a start or an end"),
+        ] {
+            let reply = try await dav.send("REPORT", "/dav/calendars/ana/inbox/", headers: ["Depth": "1"], body: head + filter + "</c:calendar-query>")
+            #expect(reply.status == 403, "\(filter)")
+            #expect(reply.text.contains("valid-filter") && reply.text.contains(named), "\(filter): \(reply.text)")
+            #expect(!reply.text.contains("valid-calendar-data"), "\(filter)")
+        }
+    }
 }

@@ -5,6 +5,9 @@ import Foundation
 public enum CalendarObjectError: Error, Sendable, Equatable {
     /// The body is not iCalendar Slate can read (RFC 4791 `valid-calendar-data`).
     case invalidData(String)
+    /// A calendar-query's filter is malformed: a missing comp-filter, a nameless filter, a
+    /// time-range that is not UTC (RFC 4791 `valid-filter`).
+    case invalidFilter(String)
     /// The body holds a component other than VTODO (`supported-calendar-component`).
     case unsupportedComponent(String)
     /// Another resource of the account already has this UID (`no-uid-conflict`); the
@@ -25,7 +28,7 @@ public enum CalendarObjectError: Error, Sendable, Equatable {
 extension CalendarObjectError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .invalidData(let message), .unsupportedComponent(let message), .preconditionFailed(let message),
+        case .invalidData(let message), .invalidFilter(let message), .unsupportedComponent(let message), .preconditionFailed(let message),
              .forbidden(let message), .invalidSyncToken(let message):
             message
         case .uidConflict(let collection, let name): "Another resource (\(collection)/\(name)) already has this UID."
