@@ -17,7 +17,7 @@ function revisionIn(event) {
   }
 }
 
-import { showAlert } from "./alerts.js";
+import { alerts } from "./later.js";
 
 export class Live {
   /**
@@ -54,7 +54,12 @@ export class Live {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.drain(), GATHER);
     });
-    source.addEventListener("alert", (event) => showAlert(JSON.parse(event.data), { openTask: (id) => this.app.navigate?.({ task: id }) }));
+    source.addEventListener("alert", (event) => {
+      const alert = JSON.parse(event.data);
+      alerts()
+        .then(({ showAlert }) => showAlert(alert, { openTask: (id) => this.app.navigate?.({ task: id }) }))
+        .catch((error) => console.warn("Slate: an alert could not be shown:", error.message));
+    });
     source.addEventListener("error", () => {
       if (!navigator.onLine) this.app.setOffline(true);
       // The browser gives up on a stream that was refused (a 401 when the session ended):
