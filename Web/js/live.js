@@ -4,6 +4,7 @@
 // sidebar's counts). A reconnection catches up the same way; a stream the server could not
 // keep up with (`resync`) re-reads everything. An event that names no ids is read as another's.
 import { ownChanges, writesSettled } from "./api.js";
+import { alerts } from "./later.js";
 
 const GATHER = 40; // ms: changes arriving together are read together
 
@@ -16,8 +17,6 @@ function revisionIn(event) {
     return null;
   }
 }
-
-import { alerts } from "./later.js";
 
 export class Live {
   /**
