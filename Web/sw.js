@@ -2,7 +2,7 @@
 // readable, without a connection. API requests always go to the network (never cached).
 importScripts("/alerts-sw.js");   // Web Push: alerts with Complete and Snooze
 
-const CACHE = "slate-shell-v5";
+const CACHE = "slate-shell-v6";
 const SHELL = [
   "/",
   "/index.html",
@@ -35,6 +35,7 @@ const SHELL = [
   "/js/section.js",
   "/js/changes.js",
   "/js/subtasks.js",
+  "/js/later.js",
   "/js/alerts.js",
   "/js/alerteditor.js",
   "/js/alertsettings.js",

@@ -4,10 +4,9 @@
 // when a task may have moved into, out of or within it.
 import { api } from "./api.js";
 import * as route from "./state.js";
-import { showStats } from "./stats.js";
 
 export class Changes {
-  /** `app` gives `lists`, `listsShown()`, `sidebar`, `taskList`, `detail`, `currentView()`, `onError()`. */
+  /** `app` gives `lists`, `listsShown()`, `showStats()`, `sidebar`, `taskList`, `detail`, `currentView()`, `onError()`. */
   constructor(app) {
     this.app = app;
   }
@@ -41,7 +40,7 @@ export class Changes {
     this.lists(data.lists, data.deletedListIds);
     if (data.counts) this.counts(data.counts);
     const view = app.currentView();
-    if (view === "stats") showStats(document.getElementById("stats")).catch((error) => app.onError(error));
+    if (view === "stats") app.showStats();
     else if (view !== "settings" && !app.taskList.applyChanges(data.tasks, data.deletedTaskIds)) {
       app.taskList.refresh({ activeTotal: this.activeTotal(data.counts) });
     }

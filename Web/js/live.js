@@ -4,6 +4,7 @@
 // sidebar's counts). A reconnection catches up the same way; a stream the server could not
 // keep up with (`resync`) re-reads everything. An event that names no ids is read as another's.
 import { ownChanges, writesSettled } from "./api.js";
+import { alerts } from "./later.js";
 
 const GATHER = 40; // ms: changes arriving together are read together
 
@@ -16,8 +17,6 @@ function revisionIn(event) {
     return null;
   }
 }
-
-import { showAlert } from "./alerts.js";
 
 export class Live {
   /**
@@ -54,7 +53,12 @@ export class Live {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.drain(), GATHER);
     });
-    source.addEventListener("alert", (event) => showAlert(JSON.parse(event.data), { openTask: (id) => this.app.navigate?.({ task: id }) }));
+    source.addEventListener("alert", (event) => {
+      const alert = JSON.parse(event.data);
+      alerts()
+        .then(({ showAlert }) => showAlert(alert, { openTask: (id) => this.app.navigate?.({ task: id }) }))
+        .catch((error) => console.warn("Slate: an alert could not be shown:", error.message));
+    });
     source.addEventListener("error", () => {
       if (!navigator.onLine) this.app.setOffline(true);
       // The browser gives up on a stream that was refused (a 401 when the session ended):

@@ -11,12 +11,11 @@ import { QuickEntry } from "./quickentry.js";
 import { enableReorder } from "./reorder.js";
 import { Sidebar, smartLists } from "./sidebar.js";
 import * as route from "./state.js";
-import { showSettings } from "./settings.js";
-import { showStats } from "./stats.js";
-import { TaskList } from "./tasklist.js";
+import { TaskList, readFirstPage } from "./tasklist.js";
 import { setUpToast, showToast } from "./toast.js";
 import { loadVocabulary } from "./vocabulary.js";
 import { showChoices } from "./choices.js";
+import * as later from "./later.js";
 
 /** Set while this browser is signed in (see `boot`). */
 const SIGNED_IN = "slate.signedIn";
@@ -51,9 +50,11 @@ class App {
     // Signed in last time, the vocabulary is asked for beside the session, not after it:
     // one round trip before the first page instead of two. (Not when signed out: its 401
     // would be a failed request in the console at every load.)
+    // The view's first page too, for the same reason.
     if (localStorage.getItem(SIGNED_IN) === "1") {
       this.vocabularyLoading = loadVocabulary({ quiet401: true });
       this.vocabularyLoading.catch(() => {}); // awaited by start()
+      this.firstPage = readFirstPage(route.current());
     }
     try {
       // Signed out is an answer ({signedIn: false}), not a 401 in the console.
@@ -76,6 +77,7 @@ class App {
 
   showLogin(message = "") {
     localStorage.removeItem(SIGNED_IN);
+    this.firstPage = null; // read before the session was known: not this account's
     $("app").hidden = true;
     $("login-screen").hidden = false;
     const error = $("login-error");
@@ -167,7 +169,8 @@ class App {
       }
       if (this.started) return; // started meanwhile
       this.started = true;
-      this.taskList = new TaskList(this);
+      this.taskList = new TaskList(this, { firstPage: this.firstPage });
+      this.firstPage = null;
       this.sidebar = new Sidebar(this);
       this.detail = new Detail(this);
       this.taskForm = new TaskForm(this);
@@ -183,6 +186,8 @@ class App {
     this.reloadLists();
     this.live = new Live(this);
     this.live.start();
+    // Statistics, Settings and the alerts are fetched once the first rows are drawn.
+    this.taskList.ready.then(() => later.loadWhenIdle());
   }
 
   wire() {
@@ -261,9 +266,9 @@ class App {
     $("task-tools").hidden = stats || settings;
     $("quick-entry-form").hidden = stats || settings;
     if (stats) {
-      showStats($("stats")).catch((error) => this.onError(error));
+      this.showStats();
     } else if (settings) {
-      if (previous?.view !== "settings") showSettings($("settings")).catch((error) => this.onError(error));
+      if (previous?.view !== "settings") later.settings().then(({ showSettings }) => showSettings($("settings"))).catch((error) => this.onError(error));
     } else {
       const same = previous && ["view", "list", "q", "status", "priority", "tag", "sort"].every((k) => previous[k] === state[k]);
       if (!same) {
@@ -273,6 +278,11 @@ class App {
     }
     if (state.task) this.detail.open(state.task);
     else if (this.detail.task) this.detail.close();
+  }
+
+  /** Draws (or redraws) Statistics, loading its module the first time. */
+  showStats() {
+    later.stats().then(({ showStats }) => showStats($("stats"))).catch((error) => this.onError(error));
   }
 
   navigate(changes, options) {
@@ -298,11 +308,13 @@ class App {
 
   async reloadLists() {
     try {
-      const { data } = await api.lists();
+      // Asked for beside the view's first page, drawn after it: the rows come first.
+      const reading = api.lists();
+      reading.catch(() => {}); // handled below
+      await this.taskList.ready;
+      const { data } = await reading;
       this.lists = data.lists;
       this.listsShown();
-      // The counts wait for the view's first page, which matters more.
-      await this.taskList.ready;
       this.sidebar.refreshCounts();
     } catch (error) {
       this.onError(error);
@@ -330,7 +342,7 @@ class App {
   refreshAll() {
     this.reloadLists();
     const state = route.current();
-    if (route.effectiveView(state) === "stats") showStats($("stats")).catch((error) => this.onError(error));
+    if (route.effectiveView(state) === "stats") this.showStats();
     else if (route.effectiveView(state) !== "settings") this.taskList.refresh();
   }
 

@@ -1,6 +1,6 @@
 // The selected view's tasks: Active and Completed sections, loaded a page at a time as the
 // user scrolls (so 10,000 tasks stay smooth), kept current by live events.
-import { api } from "./api.js";
+import { api, request } from "./api.js";
 import { isCollapsed, setCollapsed } from "./nesting.js";
 import { compareForInsert, couldShow, placement } from "./placement.js";
 import { Section } from "./section.js";
@@ -11,6 +11,40 @@ const PAGE = 100;
 const MAX_PAGE = 500; // the API's largest page
 const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "completed"];
 
+/** The query of `state`'s view for `status` (all, active or completed). */
+function viewQuery(state, status) {
+  const view = effectiveView(state);
+  const params = { status, sort: state.sort === "default" ? undefined : state.sort };
+  if (state.list) params.list = state.list;
+  else if (SMART.includes(view) && view !== "all" && view !== "completed") params.scope = view;
+  if (state.q) params.search = state.q;
+  if (state.priority) params.priority = state.priority;
+  if (state.tag) params.tag = state.tag;
+  return params;
+}
+
+/** True when `state`'s view is read in one query of every status (see TaskList). */
+function readsCombined(state) {
+  const view = effectiveView(state);
+  return state.sort === "default" && state.status !== "completed" && view !== "completed" && state.status !== "active";
+}
+
+/**
+ * Starts reading the first page of `state`'s view before the app is built (beside the
+ * session check, when this browser was signed in), so the first rows need no round trip
+ * of their own. `TaskList.show` takes it for the same query. Null for Statistics and
+ * Settings, and for a view read in two queries. A 401 here raises no session event: the
+ * session check answers that.
+ */
+export function readFirstPage(state) {
+  const view = effectiveView(state);
+  if (view === "stats" || view === "settings" || !readsCombined(state)) return null;
+  const query = { ...viewQuery(state, "all"), limit: FIRST_PAGE };
+  const response = request("GET", "/tasks", { query, quiet401: true });
+  response.catch(() => {}); // awaited by show(), or dropped when signed out
+  return { key: JSON.stringify(query), response };
+}
+
 /**
  * How a view is read. In the default order, incomplete tasks come first, so one query of
  * every status feeds both sections: its rows are split by completion (one request per
@@ -19,9 +53,13 @@ const SMART = ["all", "inbox", "today", "scheduled", "flagged", "overdue", "comp
  * all there.
  */
 export class TaskList {
-  /** `app` gives `actions` (for the rows) and `onError(error)`. */
-  constructor(app) {
+  /**
+   * `app` gives `actions` (for the rows) and `onError(error)`; `firstPage`, when given, is
+   * `readFirstPage`'s early read, taken by the first `show` if it asks for the same query.
+   */
+  constructor(app, { firstPage = null } = {}) {
     this.app = app;
+    this.firstPage = firstPage;
     this.active = new Section(document.getElementById("active-section"), "active", app.actions);
     this.completed = new Section(document.getElementById("completed-section"), "completed", app.actions);
     this.empty = document.querySelector("#task-scroller .empty-state");
@@ -42,14 +80,7 @@ export class TaskList {
 
   /** The query of the current view for `status` (all, active or completed). */
   params(state, status) {
-    const view = effectiveView(state);
-    const params = { status, sort: state.sort === "default" ? undefined : state.sort };
-    if (state.list) params.list = state.list;
-    else if (SMART.includes(view) && view !== "all" && view !== "completed") params.scope = view;
-    if (state.q) params.search = state.q;
-    if (state.priority) params.priority = state.priority;
-    if (state.tag) params.tag = state.tag;
-    return params;
+    return viewQuery(state, status);
   }
 
   get combined() {
@@ -57,7 +88,11 @@ export class TaskList {
   }
 
   async get(status, limit, cursor, signal) {
-    return (await api.tasks({ ...this.params(this.state, status), limit, cursor: cursor || undefined }, signal)).data;
+    const query = { ...this.params(this.state, status), limit, cursor: cursor || undefined };
+    const early = this.firstPage;
+    this.firstPage = null; // only the first read can use it
+    if (early && !cursor && early.key === JSON.stringify(query)) return (await early.response).data;
+    return (await api.tasks(query, signal)).data;
   }
 
   /** Shows `state`'s view from its first page. */
