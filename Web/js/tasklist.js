@@ -91,7 +91,15 @@ export class TaskList {
     const query = { ...this.params(this.state, status), limit, cursor: cursor || undefined };
     const early = this.firstPage;
     this.firstPage = null; // only the first read can use it
-    if (early && !cursor && early.key === JSON.stringify(query)) return (await early.response).data;
+    if (early && !cursor && early.key === JSON.stringify(query)) {
+      try {
+        return (await early.response).data;
+      } catch (error) {
+        // Asked before the session was known, it stays quiet on 401: a session that ended
+        // in between is reported by asking again.
+        if (error.status !== 401) throw error;
+      }
+    }
     return (await api.tasks(query, signal)).data;
   }
 
