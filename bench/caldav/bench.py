@@ -42,7 +42,10 @@ class Client:
             if self.connection is None:
                 self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             try:
-                self.connection.request(method, path, body=body, headers={"Authorization": self.auth, **(headers or {})})
+                # An XML body says so, as clients do (Xandikos refuses a PROPFIND or REPORT
+                # body without a Content-Type with 415); a PUT names its own.
+                typed = {"Content-Type": "application/xml; charset=utf-8"} if body and method != "PUT" else {}
+                self.connection.request(method, path, body=body, headers={"Authorization": self.auth, **typed, **(headers or {})})
                 response = self.connection.getresponse()
                 return response.status, response.read(), response
             except (ConnectionError, http.client.HTTPException):
