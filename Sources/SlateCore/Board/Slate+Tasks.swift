@@ -245,7 +245,7 @@ extension Slate {
             // of these) goes with its cascade.
             try touchParents(tasks.map(\.parentID), except: Set(ids), in: context)
             for read in reads {
-                context.delete(read.model, expectedRevision: ids.count == 1 ? expectedRevision.map { _ in read.guarding(expectedRevision) } : nil)
+                context.delete(read.model, expectedRevision: ids.count == 1 && expectedRevision != nil ? read.guarding(expectedRevision) : nil)
             }
             let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
             try save(context, undoLabel: "Delete \(what)")

@@ -13,6 +13,10 @@ public struct CalendarObject: Sendable {
 
     /// The entity tag, quoted: strong, and new whenever the served bytes may differ.
     public var etag: String { "\"\(revision)\"" }
+
+    /// Whether an `If-Match` naming `expected` holds: this revision, or one the task's
+    /// fields are unchanged since (`TaskItem.accepts(_:at:)`).
+    func accepts(_ expected: Int) -> Bool { task.accepts(expected, at: revision) }
 }
 
 extension Slate {
@@ -188,7 +192,7 @@ extension Slate {
     /// Deletes the object (and, as everywhere in Slate, its subtasks). With `ifMatch`,
     /// refuses unless the object's revision is that one (or differs from it only by touches).
     public func deleteCalendarObject(_ object: CalendarObject, ifMatch: Int? = nil, history: Int = CalendarLimits.syncHistory) throws {
-        if let ifMatch, !object.task.accepts(ifMatch, at: object.revision) {
+        if let ifMatch, !object.accepts(ifMatch) {
             throw CalendarObjectError.preconditionFailed("The resource changed since revision \(ifMatch) (it is at \(object.revision)).")
         }
         // A series goes with the occurrences its resource holds (as the client deletes them).

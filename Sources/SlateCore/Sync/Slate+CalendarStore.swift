@@ -32,7 +32,7 @@ extension Slate {
         let context = makeContext()
         let existing = try calendarObject(named: name, in: collection)
         if mustCreate, existing != nil { throw CalendarObjectError.preconditionFailed("The resource exists already (If-None-Match: *).") }
-        if let expectedRevision, existing.map({ !$0.task.accepts(expectedRevision, at: $0.revision) }) ?? true {
+        if let expectedRevision, existing?.accepts(expectedRevision) != true {
             throw CalendarObjectError.preconditionFailed(existing == nil ? "The resource does not exist (If-Match)."
                 : "The resource changed since revision \(expectedRevision) (it is at \(existing!.revision)).")
         }
