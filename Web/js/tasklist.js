@@ -23,10 +23,19 @@ function viewQuery(state, status) {
   return params;
 }
 
+/** True when `state`'s view shows the Active section. */
+function showsActive(state) {
+  return state.status !== "completed" && effectiveView(state) !== "completed";
+}
+
+/** True when `state`'s view shows the Completed section. */
+function showsCompleted(state) {
+  return state.status !== "active";
+}
+
 /** True when `state`'s view is read in one query of every status (see TaskList). */
 function readsCombined(state) {
-  const view = effectiveView(state);
-  return state.sort === "default" && state.status !== "completed" && view !== "completed" && state.status !== "active";
+  return state.sort === "default" && showsActive(state) && showsCompleted(state);
 }
 
 /**
@@ -84,7 +93,7 @@ export class TaskList {
   }
 
   get combined() {
-    return this.state.sort === "default" && this.active.enabled && this.completed.enabled;
+    return readsCombined(this.state);
   }
 
   async get(status, limit, cursor, signal) {
@@ -106,9 +115,8 @@ export class TaskList {
   /** Shows `state`'s view from its first page. */
   async show(state) {
     this.state = state;
-    const view = effectiveView(state);
-    this.active.enabled = state.status !== "completed" && view !== "completed";
-    this.completed.enabled = state.status !== "active";
+    this.active.enabled = showsActive(state);
+    this.completed.enabled = showsCompleted(state);
     const generation = ++this.generation;
     this.abort?.abort();
     this.abort = new AbortController();
