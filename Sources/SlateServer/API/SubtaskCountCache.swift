@@ -38,11 +38,15 @@ final class SubtaskCountCache: Sendable {
         let counted = try count(missing)
         known.merge(counted) { _, new in new }
         cache.withLock { cache in
-            var entry = cache[accountID].flatMap { $0.stamp == stamp ? $0 : nil } ?? Entry(stamp: stamp)
-            if entry.counts.count + missing.count > Self.parentLimit { entry.counts.removeAll(keepingCapacity: true) }
-            for parent in missing { entry.counts[parent] = .some(counted[parent]) }
-            if cache[accountID] == nil, cache.count >= Self.accountLimit { cache.removeAll(keepingCapacity: true) }
-            cache[accountID] = entry
+            // Changed in place: a copy of an account's entry per request cost more than its count.
+            if cache[accountID]?.stamp != stamp {
+                if cache[accountID] == nil, cache.count >= Self.accountLimit { cache.removeAll(keepingCapacity: true) }
+                cache[accountID] = Entry(stamp: stamp)
+            }
+            if cache[accountID]!.counts.count + missing.count > Self.parentLimit {
+                cache[accountID]!.counts.removeAll(keepingCapacity: true)
+            }
+            for parent in missing { cache[accountID]!.counts[parent] = .some(counted[parent]) }
         }
         return known
     }
