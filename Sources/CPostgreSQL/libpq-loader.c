@@ -31,6 +31,19 @@
       (PGconn *conn, const char *name, int count, const char *const *values, const int *lengths, const int *formats,   \
        int resultFormat),                                                                                              \
       (conn, name, count, values, lengths, formats, resultFormat))                                                     \
+    X(int, PQsendQuery, (PGconn *conn, const char *query), (conn, query))                                              \
+    X(int, PQsendQueryParams,                                                                                          \
+      (PGconn *conn, const char *command, int count, const Oid *types, const char *const *values, const int *lengths,  \
+       const int *formats, int resultFormat),                                                                          \
+      (conn, command, count, types, values, lengths, formats, resultFormat))                                           \
+    X(int, PQsendQueryPrepared,                                                                                        \
+      (PGconn *conn, const char *name, int count, const char *const *values, const int *lengths, const int *formats,   \
+       int resultFormat),                                                                                              \
+      (conn, name, count, values, lengths, formats, resultFormat))                                                     \
+    X(PGresult *, PQgetResult, (PGconn *conn), (conn))                                                                 \
+    X(int, PQenterPipelineMode, (PGconn *conn), (conn))                                                                \
+    X(int, PQexitPipelineMode, (PGconn *conn), (conn))                                                                 \
+    X(int, PQpipelineSync, (PGconn *conn), (conn))                                                                     \
     V(PQclear, (PGresult *result), (result))                                                                           \
     X(ExecStatusType, PQresultStatus, (const PGresult *result), (result))                                              \
     X(char *, PQresultErrorField, (const PGresult *result, int field), (result, field))                                \

@@ -102,6 +102,34 @@ import Testing
         #expect(count == ["active": 1, "total": 1], "a child's insert does not change the parent's revision")
     }
 
+    @Test func subtaskCountsFollowEveryWriteFromThisProcessAndAnother() async throws {
+        let server = try Server()
+        defer { server.removeFiles() }
+        let created = try await server.send(.post, "/api/v1/tasks", json: ["title": "Dress the set"])
+        let id = try #require(created["id"] as? String)
+        let parent = try #require(UUID(uuidString: id))
+        func counts() async throws -> (one: [String: Int]?, inPage: [String: Int]?) {
+            let one = try await server.send(.get, "/api/v1/tasks/\(id)")["subtaskCount"] as? [String: Int]
+            let tasks = try await server.send(.get, "/api/v1/tasks?limit=50")["tasks"] as? [[String: Any]]
+            let row = tasks?.first { $0["id"] as? String == id }
+            return (one, row?["subtaskCount"] as? [String: Int])
+        }
+        let none = ["active": 0, "total": 0]
+        #expect(try await counts() == (none, none))
+        #expect(try await counts() == (none, none), "the second read, from what was kept")
+
+        let other = try server.otherProcess()
+        let child = try other.addTask(TaskDraft(title: "Hang the curtains", parentID: parent))
+        #expect(try await counts() == (["active": 1, "total": 1], ["active": 1, "total": 1]), "a subtask added by another process")
+        #expect(try await counts() == (["active": 1, "total": 1], ["active": 1, "total": 1]))
+
+        _ = try await server.send(.patch, "/api/v1/tasks/\(child.id.uuidString.lowercased())", json: ["isCompleted": true])
+        #expect(try await counts() == (["active": 0, "total": 1], ["active": 0, "total": 1]), "completed through this server")
+
+        try other.deleteTasks([child.id])
+        #expect(try await counts() == (none, none), "deleted by another process")
+    }
+
     @Test func theAccountsDefaultZoneFollowsAChangeFromThisProcessAndAnother() async throws {
         let server = try Server()
         defer { server.removeFiles() }

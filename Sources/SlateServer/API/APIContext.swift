@@ -18,6 +18,8 @@ struct APIContext: Sendable {
     let listNames = ListNames()
     /// Totals of task queries, for `GET /tasks` pages.
     let taskCounts = TaskCounts()
+    /// Tasks' subtask counts, for the reads of `GET /tasks` and `GET /tasks/{id}`.
+    let subtaskCounts = SubtaskCountCache()
     /// Each account's default zone, and calendars by zone.
     let zones = RequestZones()
     /// Tasks' records by revision, for the reads of `GET /tasks` and `GET /tasks/{id}`.
@@ -98,6 +100,14 @@ struct APIContext: Sendable {
         let total = try domain { try slate.count(query) }
         if let stamp { taskCounts.remember(total, of: key, accountID: slate.accountID, stamp: stamp) }
         return total
+    }
+
+    /// The subtask counts of `parents`, counted again only after a commit touched tasks.
+    func subtaskCounts(of parents: [UUID], _ slate: Slate) throws -> [UUID: SubtaskCount] {
+        let stamp = try domain { try container.boardStamp(tasks: true) }
+        return try subtaskCounts.counts(of: parents, accountID: slate.accountID, stamp: stamp) { missing in
+            try domain { try slate.subtaskCounts(of: missing) }
+        }
     }
 
     /// The response header that names the change a write made (its revision): what

@@ -33,7 +33,7 @@ struct TasksController {
             let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
             return context.json([
                 "tasks": TaskJSON(records: records, listNames: lists, now: slate.now, calendar: slate.calendar,
-                                  subtaskCounts: try domain { try slate.subtaskCounts(of: page.map(\.id)) }),
+                                  subtaskCounts: try context.subtaskCounts(of: page.map(\.id), slate)),
                 "total": total,
                 "nextCursor": next ?? NSNull(),
                 "revision": try domain { try slate.revision() },
@@ -46,7 +46,7 @@ struct TasksController {
             let id = try context.id(request)
             let found = try domain { try slate.task(id: id, records: context.records) }
             let lists = try context.listNames(slate)
-            let counts = try domain { try slate.subtaskCounts(of: [id]) }
+            let counts = try context.subtaskCounts(of: [id], slate)
             return context.json(TaskJSON(records: found.records, isArray: false, listNames: lists, now: slate.now,
                                          calendar: slate.calendar, subtaskCounts: counts),
                                 etag: ETag.revision(found.revision))

@@ -16,11 +16,16 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     let location: PostgreSQLLocation
     let dialect = SQLDialect.postgreSQL
     private var statements: [String: String] = [:]
-    private var savepointDepth = 0
+    var savepointDepth = 0
     private(set) var changesCount = 0
     /// Set when the connection failed while COMMIT was on its way: the server may or may not
     /// have committed, so the transaction must not be run again.
-    private(set) var lostDuringCommit = false
+    var lostDuringCommit = false
+    /// A transaction's BEGIN not sent yet: it goes out with the transaction's first
+    /// prepared statement, in one round trip (`execute(begin:prepared:…)`).
+    var unsentBegin: String?
+    /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
+    var commitInFlight = false
 
     /// The most statements a connection keeps prepared (as for SQLite: the store's own SQL
     /// is a few dozen texts; the bound keeps pasted values from growing it without end).
@@ -50,6 +55,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
 
     var isInTransaction: Bool {
+        if unsentBegin != nil { return true }
         let status = PQtransactionStatus(connection)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
@@ -57,6 +63,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     // MARK: Running statements
 
     func execute(_ sql: String) throws {
+        try sendPendingWork()
         let result = try check(PQexec(connection, sql), sql: sql, arguments: [])
         noteChanges(result)
         PQclear(result)
@@ -88,9 +95,14 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
 
     /// Prepares `sql` once per argument types, runs it, and returns the checked result.
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
+        settle()
         let types = arguments.map(Self.typeOID)
         let key = types.isEmpty ? sql : sql + "\u{1}" + types.map(String.init).joined(separator: ",")
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
+        if let begin = unsentBegin {
+            unsentBegin = nil
+            return try execute(begin: begin, prepared: name, sql: sql, arguments: arguments)
+        }
         do {
             return try execute(prepared: name, sql: sql, arguments: arguments)
         } catch let error as StoreError {
@@ -118,7 +130,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         return name
     }
 
-    private func execute(prepared name: String, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
+    func execute(prepared name: String, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
         var parameters = PostgreSQLParameters(arguments)
         let result = parameters.withPointers { values, lengths, formats in
             PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
@@ -127,7 +139,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     }
 
     /// The result when it succeeded; otherwise its error as a `StoreError`, after clearing it.
-    private func check(_ result: OpaquePointer?, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
+    func check(_ result: OpaquePointer?, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
         guard let result else {
             throw PostgreSQLError.failure(of: connection, result: nil, sql: sql, arguments: arguments, location: location)
         }
@@ -155,62 +167,6 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         case .text: PostgreSQLType.text
         case .blob: PostgreSQLType.bytea
         }
-    }
-
-    // MARK: Transactions
-
-    /// A write transaction at READ COMMITTED: every write of the store begins by taking the
-    /// store sequence's row (`ChangeLog.nextRevision`), so writers run one at a time across
-    /// every node, and each statement after that sees every earlier commit.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            savepointDepth += 1
-            let name = "slate_sp\(savepointDepth)"
-            defer { savepointDepth -= 1 }
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE SAVEPOINT \(name)")
-                return result
-            } catch {
-                try? execute("ROLLBACK TO SAVEPOINT \(name)")
-                try? execute("RELEASE SAVEPOINT \(name)")
-                throw error
-            }
-        }
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try commit()
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// Commits, refusing to report success for a transaction the server already aborted
-    /// (there COMMIT answers ROLLBACK without an error).
-    private func commit() throws {
-        guard PQtransactionStatus(connection) != PQTRANS_INERROR else {
-            throw StoreError.postgreSQL(PostgreSQLError(
-                sqlState: "25P02", message: "the transaction failed earlier and was rolled back", sql: "COMMIT", arguments: []))
-        }
-        let result = PQexec(connection, "COMMIT")
-        if !isUsable { lostDuringCommit = true }
-        let checked = try check(result, sql: "COMMIT", arguments: [])
-        defer { PQclear(checked) }
-        let tag = String(cString: PQcmdStatus(checked))
-        guard tag == "COMMIT" else {
-            throw StoreError.postgreSQL(PostgreSQLError(sqlState: "40000", message: "the server rolled the transaction back", sql: "COMMIT", arguments: []))
-        }
-    }
-
-    /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ).
-    func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        defer { if isInTransaction { try? execute("COMMIT") } }
-        return try body()
     }
 }
 
