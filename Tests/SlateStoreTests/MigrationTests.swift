@@ -182,7 +182,7 @@ private struct DeliberateFailure: Error, CustomStringConvertible {
             (try schemaVersion($0), try schemaObjectNames($0), try columnNames("notes", $0))
         }
         #expect(version == 2)
-        #expect(objects.isSuperset(of: ["notes_by_priority", "tags", "tags_by_name", "notes__tagID", "notes_fts"]))
+        #expect(objects.isSuperset(of: ["notes_by_priority", "tags", "tags_by_name", "notes__tagID__set", "notes_fts"]))
         #expect(Set(noteColumns).isSuperset(of: ["summary", "priority", "titleLength", "tagID"]))
         // The upgrade is one commit: every row gets its revision, so sync clients refetch.
         #expect(try container.currentRevision() == 3)

@@ -17,7 +17,7 @@ public enum TaskRules {
 
     /// The title trimmed, or an error when it is blank or too long.
     public static func validTitle(_ title: String, field: String = "title") throws -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmedWhitespace(title)
         guard !trimmed.isEmpty else { throw SlateError.invalid(field: field, message: "The title cannot be blank.") }
         guard trimmed.count <= maximumTitleLength else {
             throw SlateError.invalid(field: field, message: "The title is \(trimmed.count) characters; at most \(maximumTitleLength) are allowed.")
@@ -69,6 +69,12 @@ public enum TaskRules {
 
     /// A tag without `@` or `#`, lower-cased, spaces turned into dashes.
     public static func normalizedTag(_ tag: String) -> String {
+        // Printable ASCII without spaces or a leading mark (most tags) only lower-cases:
+        // done byte by byte, without Foundation's trimming (13k instructions per tag).
+        let utf8 = tag.utf8
+        if let first = utf8.first, first != UInt8(ascii: "@"), first != UInt8(ascii: "#"), utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
         var text = tag.trimmingCharacters(in: .whitespaces)
         while text.hasPrefix("@") || text.hasPrefix("#") { text.removeFirst() }
         return text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-")
@@ -86,6 +92,19 @@ public enum TaskRules {
             if seen.insert(tag).inserted { result.append(tag) }
         }
         return result
+    }
+
+    /// The text without white space and line breaks at either end: as `trimmingCharacters(in:
+    /// .whitespacesAndNewlines)`, which bridges through NSString, but without it when
+    /// neither end needs trimming (10k instructions per imported task).
+    static func trimmedWhitespace(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            (0x21...0x7E).contains(scalar.value) ? false : CharacterSet.whitespacesAndNewlines.contains(scalar)
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, !isSpace(first), !isSpace(last)
+        else { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return text
     }
 
     /// Refuses text holding a control character (U+0000–U+001F, U+007F–U+009F) other than

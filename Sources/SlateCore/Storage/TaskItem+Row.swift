@@ -34,3 +34,16 @@ extension TaskItem: RowReadable {
         sameFields = try row.value(at.sameFields)
     }
 }
+
+/// Tasks are saved in bulk by an import: their column values written out here rather than
+/// read through the schema's key paths (the same values; RowWritingTests compares the two).
+extension TaskItem: RowWritable {
+    public var rowValues: [DatabaseValue] {
+        // `schema.columns` order: id, the columns as Schema.swift declares them, the references.
+        [id.databaseValue, number.databaseValue, title.databaseValue, notes.databaseValue, isCompleted.databaseValue,
+         completedAt.databaseValue, created.databaseValue, modified.databaseValue, due.databaseValue,
+         isAllDay.databaseValue, priority.databaseValue, isFlagged.databaseValue, order.databaseValue, .json(tags),
+         recurrence.databaseValue, titleSortKey.databaseValue, .json(alerts), sameFields.databaseValue,
+         accountID.databaseValue, listID.databaseValue, parentID.databaseValue]
+    }
+}

@@ -117,7 +117,8 @@ extension ModelContext {
     }
 
     func encode<Model: PersistentModel>(_ model: Model) -> [DatabaseValue] {
-        Model.schema.columns.map { $0.encode(model) }
+        if let write = Model.rowWriter { return write(model) }
+        return Model.schema.columnValues(of: model)
     }
 
     /// The once-per-model consistency check, or nil when this model type passed it already.

@@ -145,20 +145,29 @@ struct SequenceKey: Hashable {
 enum RowDigest {
     /// The digest of a row's values in the table's column order.
     static func of(_ values: [DatabaseValue]) -> UInt64 {
+        // Byte by byte into the hash, nothing allocated: a small array per tag and per
+        // number was a fifth of the digest's 12k instructions per imported task.
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func add(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        func add(_ number: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
         }
         for value in values {
             switch value {
-            case .null: add([0])
-            case .integer(let value): add([1]); add(withUnsafeBytes(of: value.littleEndian, Array.init))
-            case .real(let value): add([2]); add(withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init))
-            case .text(let value): add([3]); add(withUnsafeBytes(of: Int64(value.utf8.count).littleEndian, Array.init)); add(value.utf8)
-            case .blob(let value): add([4]); add(withUnsafeBytes(of: Int64(value.count).littleEndian, Array.init)); add(value)
+            case .null: add(0 as UInt8)
+            case .integer(let value): add(1 as UInt8); add(UInt64(bitPattern: value))
+            case .real(let value): add(2 as UInt8); add(value.bitPattern)
+            case .text(let value):
+                add(3 as UInt8)
+                var value = value
+                value.withUTF8 { bytes in
+                    add(UInt64(bytes.count))
+                    for byte in bytes { add(byte) }
+                }
+            case .blob(let value): add(4 as UInt8); add(UInt64(value.count)); for byte in value { add(byte) }
             }
         }
         return hash

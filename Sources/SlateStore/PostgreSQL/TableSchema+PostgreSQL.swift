@@ -55,9 +55,9 @@ extension TableSchema {
         var statements = [
             "CREATE INDEX IF NOT EXISTS \(quote(PostgreSQLSchema.identifier(revisionIndexName))) ON \(quote(tableName))(\(revisionColumns.joined(separator: ", ")))"
         ]
-        for column in columns where column.reference != nil {
-            let name = PostgreSQLSchema.identifier(tableName + "__" + column.name)
-            statements.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(tableName))(\(quote(column.name)))")
+        for column in referenceIndexColumns {
+            let name = PostgreSQLSchema.identifier(referenceIndexName(column))
+            statements.append("CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(tableName))(\(quote(column.name)))" + referenceIndexCondition(column))
         }
         for index in indexes {
             let parts = index.columns.map { column -> String in

@@ -159,6 +159,17 @@ public struct Column<Model: PersistentModel>: Sendable {
                       defaultValue: defaultValue.map(encode), reference: nil)
     }
 
+    /// An array property stored as JSON text, as `json(_:_:default:)` stores it (the same
+    /// bytes), written by hand when it is empty or holds strings (`JSONColumnText`).
+    public static func json<Element: Codable & Sendable>(
+        _ keyPath: KeyPath<Model, [Element]> & Sendable, _ name: String, default defaultValue: [Element]? = nil
+    ) -> Column {
+        let encode: @Sendable ([Element]) -> DatabaseValue = { DatabaseValue.json($0) }
+        return Column(name: name, keyPath: keyPath, type: .text, isOptional: false,
+                      encode: { encode($0[keyPath: keyPath]) }, rawValueKeyPath: nil,
+                      defaultValue: defaultValue.map(encode), reference: nil)
+    }
+
     /// A to-one relationship: a property holding the id of a `Target` row.
     ///
     /// Deleting that row applies `onDelete` to this one. `.nullify` needs an optional property.

@@ -27,11 +27,18 @@ public protocol PersistentModel: Codable, Sendable, Identifiable where ID == UUI
     /// How a fetch makes the model from a row without `Decodable`, or nil to decode it.
     /// Supplied by `RowReadable`; there is no need to implement it.
     static var rowReader: ((StoredRow) throws -> Self)? { get }
+
+    /// How a save gets the model's column values without its key paths, or nil to read
+    /// them through the key paths. Supplied by `RowWritable`; there is no need to implement it.
+    static var rowWriter: (@Sendable (Self) -> [DatabaseValue])? { get }
 }
 
 extension PersistentModel {
     /// Rows decode through `Decodable`.
     public static var rowReader: ((StoredRow) throws -> Self)? { nil }
+
+    /// Column values come from the key paths.
+    public static var rowWriter: (@Sendable (Self) -> [DatabaseValue])? { nil }
 }
 
 /// What happens to rows that refer to a row being deleted.

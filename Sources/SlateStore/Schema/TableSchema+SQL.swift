@@ -32,7 +32,31 @@ extension TableSchema {
 
     /// The names of the indexes `createIndexesSQL` makes.
     var indexNames: [String] {
-        [revisionIndexName] + columns.filter { $0.reference != nil }.map { tableName + "__" + $0.name } + indexes.map(\.name)
+        [revisionIndexName] + referenceIndexColumns.map(referenceIndexName) + indexes.map(\.name)
+    }
+
+    /// A reference column's own index. An optional reference's index holds only the rows
+    /// that refer to something (`WHERE … IS NOT NULL`, hence its own name): it is looked up
+    /// by a referenced id only (`= ?`, which implies NOT NULL, so both backends use it), and
+    /// a row without a list or a parent (most imported tasks) then writes no entry in it.
+    func referenceIndexName(_ column: ColumnInfo) -> String {
+        tableName + "__" + column.name + (column.isOptional ? "__set" : "")
+    }
+
+    /// The `WHERE` clause of a reference column's index (empty for a required one).
+    func referenceIndexCondition(_ column: ColumnInfo) -> String {
+        column.isOptional ? " WHERE \(quote(column.name)) IS NOT NULL" : ""
+    }
+
+    /// The reference columns that get an index of their own: those that no declared index
+    /// starts with. A foreign key's checks and delete rules look rows up by the column alone,
+    /// which a declared index led by it serves as well (a task's `accountID` leads all six of
+    /// its indexes); one more index is one more entry for every row written.
+    var referenceIndexColumns: [ColumnInfo] {
+        columns.filter { column in
+            column.reference != nil
+                && !indexes.contains { $0.columns.first.map { $0.name == column.name && !$0.ignoresCase } ?? false }
+        }
     }
 
     /// The index change feeds read by: on `_rev`, after the partition column when there is
@@ -45,9 +69,10 @@ extension TableSchema {
         var statements = [
             "CREATE INDEX IF NOT EXISTS \(quote(revisionIndexName)) ON \(quote(tableName))(\(revisionColumns.joined(separator: ", ")))"
         ]
-        for column in columns where column.reference != nil {
+        for column in referenceIndexColumns {
             statements.append(
-                "CREATE INDEX IF NOT EXISTS \(quote(tableName + "__" + column.name)) ON \(quote(tableName))(\(quote(column.name)))"
+                "CREATE INDEX IF NOT EXISTS \(quote(referenceIndexName(column))) ON \(quote(tableName))(\(quote(column.name)))"
+                    + referenceIndexCondition(column)
             )
         }
         for index in indexes {
