@@ -199,7 +199,11 @@ class App {
     $("undo").addEventListener("click", () => this.undo());
     $("redo").addEventListener("click", () => this.redo());
     $("clear-completed").addEventListener("click", () => this.clearCompleted());
-    $("search").addEventListener("input", (event) => this.navigate({ q: event.target.value }, { replace: true }));
+    $("search").addEventListener("input", (event) => {
+      // The list first, the address bar once it is drawn and the browser is idle.
+      this.navigate({ q: event.target.value }, { replace: true, deferURL: true });
+      this.taskList.ready.then(() => later.whenIdle(route.writeURL, { timeout: 500 }));
+    });
     $("status-filter").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-status]");
       if (button) this.navigate({ status: button.dataset.status });

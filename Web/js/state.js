@@ -13,9 +13,11 @@ function parse(search) {
   return state;
 }
 
-// Typing in search publishes the new state before writing its URL: the view's request then
-// leaves without waiting for history.replaceState (a few milliseconds a keystroke). Until
-// the URL is written, `current()` answers the state being published.
+// Typing in search publishes the new state before writing its URL: the view's request and
+// its rows go first, and the URL follows when the app calls `writeURL` (history.replaceState
+// can block a keystroke for 10–20 ms when it is the first call in a while). Until then
+// `current()` answers the state being published; a push, the back button or leaving the
+// page settle it first.
 let pending = null; // {state, target}
 
 function writePending() {
@@ -23,6 +25,11 @@ function writePending() {
   const { target } = pending;
   pending = null;
   history.replaceState(null, "", target);
+}
+
+/** Writes the URL of a `navigate(…, {deferURL: true})` still waiting for it (or nothing). */
+export function writeURL() {
+  writePending();
 }
 
 /** The current state, read from the URL (or the one being published, see above). */
@@ -61,27 +68,29 @@ function publish() {
 
 /**
  * Changes the state. `replace` keeps one history entry (typing in search); otherwise the
- * change gets its own entry for the back button.
+ * change gets its own entry for the back button. `deferURL` (with `replace`): the URL is
+ * written by a later `writeURL()`, after the subscribers' work.
  */
-export function navigate(changes, { replace = false } = {}) {
-  writePending(); // a navigation made while one is being published comes after it
+export function navigate(changes, { replace = false, deferURL = false } = {}) {
+  if (!replace) writePending(); // the entry being left gets its URL before a new one
   const next = { ...current(), ...changes };
   if (changes.list) next.view = "list";
   if (changes.view && changes.view !== "list") next.list = "";
   const target = url(next);
-  if (target === location.pathname + location.search) return;
+  if (target === (pending ? pending.target : location.pathname + location.search)) return;
   if (!replace) {
     history.pushState(null, "", target);
     publish();
     return;
   }
-  const mine = { state: parse(target.slice(location.pathname.length)), target };
-  pending = mine;
-  try {
-    publish();
-  } finally {
-    if (pending === mine) writePending();
-  }
+  pending = { state: parse(target.slice(location.pathname.length)), target };
+  publish();
+  if (!deferURL) writePending();
 }
 
-window.addEventListener("popstate", publish);
+window.addEventListener("popstate", () => {
+  pending = null; // the entry it was for is no longer the current one
+  publish();
+});
+window.addEventListener("pagehide", writePending); // a reload or a bookmark keeps the search
+
