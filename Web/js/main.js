@@ -249,6 +249,17 @@ class App {
 
   /** Shows `state`; `previous` tells what changed, so only that is reloaded. */
   render(state, previous) {
+    // A search keystroke changes only the list: the page around it is left untouched, so
+    // the frame after the keystroke has no style or layout of its own to redo before the
+    // rows can be drawn.
+    if (previous && Object.keys(state).every((key) => key === "q" || previous[key] === state[key])) {
+      if ($("search").value !== state.q) $("search").value = state.q;
+      if (route.effectiveView(state) !== "stats" && route.effectiveView(state) !== "settings") {
+        if (this.batch.active) this.batch.toggleMode(false); // never act on rows out of sight
+        this.taskList.show(state);
+      }
+      return;
+    }
     const view = route.effectiveView(state);
     document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
     this.sidebar.highlight(state);
