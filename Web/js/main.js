@@ -252,7 +252,8 @@ class App {
     // A search keystroke changes only the list: the page around it is left untouched, so
     // the frame after the keystroke has no style or layout of its own to redo before the
     // rows can be drawn.
-    if (previous && Object.keys(state).every((key) => key === "q" || previous[key] === state[key])) {
+    const onlySearch = previous && previous.q !== state.q && Object.keys(state).every((key) => key === "q" || previous[key] === state[key]);
+    if (onlySearch) {
       if ($("search").value !== state.q) $("search").value = state.q;
       if (route.effectiveView(state) !== "stats" && route.effectiveView(state) !== "settings") {
         if (this.batch.active) this.batch.toggleMode(false); // never act on rows out of sight
