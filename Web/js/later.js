@@ -12,9 +12,13 @@ export const settings = () => import("./settings.js");
 /** The alerts shown on an open page (alerts.js). */
 export const alerts = () => import("./alerts.js");
 
+/** Runs `task` when the browser is next idle (at the latest after `timeout` ms). */
+export function whenIdle(task, { timeout = 2000 } = {}) {
+  if ("requestIdleCallback" in window) requestIdleCallback(() => task(), { timeout });
+  else setTimeout(task, 200);
+}
+
 /** Loads the modules above when the browser is next idle (at the latest after `timeout` ms). */
 export function loadWhenIdle({ timeout = 2000 } = {}) {
-  const load = () => Promise.all([stats(), settings(), alerts()]).catch(() => {}); // offline: loaded when opened
-  if ("requestIdleCallback" in window) requestIdleCallback(load, { timeout });
-  else setTimeout(load, 200);
+  whenIdle(() => Promise.all([stats(), settings(), alerts()]).catch(() => {}), { timeout }); // offline: loaded when opened
 }

@@ -199,7 +199,11 @@ class App {
     $("undo").addEventListener("click", () => this.undo());
     $("redo").addEventListener("click", () => this.redo());
     $("clear-completed").addEventListener("click", () => this.clearCompleted());
-    $("search").addEventListener("input", (event) => this.navigate({ q: event.target.value }, { replace: true }));
+    $("search").addEventListener("input", (event) => {
+      // The list first, the address bar once it is drawn and the browser is idle.
+      this.navigate({ q: event.target.value }, { replace: true, deferURL: true });
+      this.taskList.ready.then(() => later.whenIdle(route.writeURL, { timeout: 500 }));
+    });
     $("status-filter").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-status]");
       if (button) this.navigate({ status: button.dataset.status });
@@ -245,6 +249,18 @@ class App {
 
   /** Shows `state`; `previous` tells what changed, so only that is reloaded. */
   render(state, previous) {
+    // A search keystroke changes only the list: the page around it is left untouched, so
+    // the frame after the keystroke has no style or layout of its own to redo before the
+    // rows can be drawn.
+    const onlySearch = previous && previous.q !== state.q && Object.keys(state).every((key) => key === "q" || previous[key] === state[key]);
+    if (onlySearch) {
+      if ($("search").value !== state.q) $("search").value = state.q;
+      if (route.effectiveView(state) !== "stats" && route.effectiveView(state) !== "settings") {
+        if (this.batch.active) this.batch.toggleMode(false); // never act on rows out of sight
+        this.taskList.show(state);
+      }
+      return;
+    }
     const view = route.effectiveView(state);
     document.body.dataset.screen = state.task ? "detail" : state.view || state.list ? "tasks" : "home";
     this.sidebar.highlight(state);

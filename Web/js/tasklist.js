@@ -23,6 +23,16 @@ function viewQuery(state, status) {
   return params;
 }
 
+/**
+ * The query of one page of `state`'s view. A first page of every status asks for the
+ * Active count beside the total (`counts=active`: the server counts both in one query),
+ * so the Active heading needs no second request.
+ */
+function pageQuery(state, status, limit, cursor) {
+  const counts = status === "all" && !cursor ? "active" : undefined;
+  return { ...viewQuery(state, status), limit, cursor: cursor || undefined, counts };
+}
+
 /** True when `state`'s view shows the Active section. */
 function showsActive(state) {
   return state.status !== "completed" && effectiveView(state) !== "completed";
@@ -48,7 +58,7 @@ function readsCombined(state) {
 export function readFirstPage(state) {
   const view = effectiveView(state);
   if (view === "stats" || view === "settings" || !readsCombined(state)) return null;
-  const query = { ...viewQuery(state, "all"), limit: FIRST_PAGE };
+  const query = pageQuery(state, "all", FIRST_PAGE, null);
   const response = request("GET", "/tasks", { query, quiet401: true });
   response.catch(() => {}); // awaited by show(), or dropped when signed out
   return { key: JSON.stringify(query), response };
@@ -97,7 +107,7 @@ export class TaskList {
   }
 
   async get(status, limit, cursor, signal) {
-    const query = { ...this.params(this.state, status), limit, cursor: cursor || undefined };
+    const query = pageQuery(this.state, status, limit, cursor);
     const early = this.firstPage;
     this.firstPage = null; // only the first read can use it
     if (early && !cursor && early.key === JSON.stringify(query)) {
@@ -128,6 +138,7 @@ export class TaskList {
         const page = await this.get("all", FIRST_PAGE, null, signal);
         if (generation !== this.generation) return;
         this.feed = { cursor: null, total: 0, crossed: false };
+        this.active.total = page.activeTotal ?? null;
         this.applyFeed(page, { append: false });
       } else {
         this.feed = null;
@@ -156,7 +167,8 @@ export class TaskList {
 
   /**
    * Puts a page of the combined query into the sections. Until a completed task (or the
-   * end) has been seen, Active may have more rows and its count is read separately.
+   * end) has been seen, Active may have more rows: its count is the page's `activeTotal`
+   * (set by the caller), or read separately when the page has none.
    */
   applyFeed(page, { append }) {
     const active = page.tasks.filter((task) => !task.isCompleted);
@@ -180,9 +192,12 @@ export class TaskList {
     this.completed.total = this.active.total === null ? null : page.total - this.active.total;
   }
 
-  /** Reads Active's count when the combined query has not reached its end yet. */
+  /**
+   * Reads Active's count when the combined query has not reached its end yet and its first
+   * page did not carry the count.
+   */
   async countActiveIfUnknown(generation) {
-    if (!this.feed || this.feed.crossed) return;
+    if (!this.feed || this.feed.crossed || this.active.total !== null) return;
     try {
       const { total } = await this.get("active", 1);
       if (generation !== this.generation || !this.feed) return;
@@ -209,7 +224,7 @@ export class TaskList {
         const page = await this.get("all", Math.min(MAX_PAGE, Math.max(FIRST_PAGE, loaded)));
         if (!current()) return;
         const crossed = page.nextCursor === null || page.tasks.some((task) => task.isCompleted);
-        const total = crossed ? null : activeTotal ?? (await this.get("active", 1)).total;
+        const total = crossed ? null : page.activeTotal ?? activeTotal ?? (await this.get("active", 1)).total;
         if (!current()) return;
         this.active.total = total;
         this.applyFeed(page, { append: false });

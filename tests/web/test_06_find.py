@@ -28,7 +28,8 @@ def test_search_as_you_type_is_accent_and_case_insensitive(page):
         search.send_keys("cafe")  # no Enter: filters as you type
         wait_for(page.driver, lambda d: set(shown_ids(d)) == {cafe["id"]},
                  message="typing 'cafe' does not show exactly the 'Café…' task")
-        assert query(page.driver).get("q") == "cafe", f"the search is not in the URL: {page.driver.current_url}"
+        # The URL follows the list (written once the rows are drawn and the browser is idle).
+        wait_for(page.driver, lambda d: query(d).get("q") == "cafe", message="the search is not in the URL")
         search.clear()
         search.send_keys("creme")
         wait_for(page.driver, lambda d: set(all_shown_ids(d)) == {notes["id"]},
@@ -160,3 +161,69 @@ def test_filter_by_tag_from_a_rows_tag_and_the_url(page):
     finally:
         page.api.delete(f"/tasks/{tagged['id']}")
         page.api.delete(f"/tasks/{other['id']}")
+
+
+# The API requests the page made after the mark (the app never clears performance entries);
+# the event stream is left out.
+REQUESTS_SINCE_MARK = """
+const since = window.__slateMark || 0;
+return performance.getEntriesByType('resource')
+  .filter(e => e.name.includes('/api/v1/') && !e.name.includes('/api/v1/events') && e.startTime >= since)
+  .map(e => new URL(e.name).pathname + new URL(e.name).search);
+"""
+
+
+def test_a_search_keystroke_makes_one_tasks_request_that_carries_the_active_count(page):
+    """More matches than the first page holds, all active ones first: the Active heading's
+    count comes with the page (counts=active), not from a second request after it."""
+    word = unique("Storyline").split()[1] + "q"
+    active = [page.api.add_task(f"{word} scene {index}") for index in range(34)]
+    done = [page.api.add_task(f"{word} wrapped {index}") for index in range(2)]
+    ids = [task["id"] for task in active + done]
+    try:
+        for task in done:
+            page.api.patch(f"/tasks/{task['id']}", {"isCompleted": True})
+        page.open("view=all")
+        wait_for(page.driver, lambda d: d.execute_script("return window.slate.live.revision !== null"))
+        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, 'a.nav-item[data-view="all"] .nav-count').text.strip())
+        page.js("performance.setResourceTimingBufferSize(5000); window.__slateMark = performance.now();")
+        # One keystroke's input event with the whole word (typing it would make one per letter).
+        page.js("const s = document.getElementById('search'); s.value = arguments[0]; s.dispatchEvent(new Event('input', {bubbles: true}));", word)
+        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "#active-section .section-count").text == "34",
+                 message="the Active heading does not count the 34 active matches")
+        assert page.css("#completed-section .section-count").text == "2"
+        assert len(shown_ids(page.driver)) == 30, "the first page holds 30 active rows"
+        made = page.js(REQUESTS_SINCE_MARK)
+        tasks = [r for r in made if r.startswith("/api/v1/tasks?")]
+        assert len(tasks) == 1 and "counts=active" in tasks[0], f"the search made {made}"
+    finally:
+        page.api.post("/tasks/batch", {"action": "delete", "ids": ids})
+
+
+def test_the_search_in_the_url_survives_a_reload_and_the_back_button(page):
+    """The URL is written after the list is drawn: the back button returns to the view before
+    without the search, whether or not its URL was written yet, and a reload keeps it."""
+    word = unique("Backtrack").split()[1] + "q"
+    task = page.api.add_task(f"{word} scene")
+    try:
+        page.open("view=all")
+        page.driver.find_element(By.CSS_SELECTOR, 'a.nav-item[data-view="flagged"]').click()
+        wait_for(page.driver, lambda d: query(d).get("view") == "flagged")
+        page.driver.find_element(By.CSS_SELECTOR, 'a.nav-item[data-view="all"]').click()
+        wait_for(page.driver, lambda d: query(d).get("view", "all") == "all" and "flagged" not in d.current_url)
+        visible(page.driver, "input#search").send_keys(word)
+        wait_for(page.driver, lambda d: shown_ids(d) == [task["id"]], message="the search does not show its one match")
+        # Back at once, whether or not the browser has had an idle moment to write the URL.
+        page.driver.back()
+        wait_for(page.driver, lambda d: query(d).get("view") == "flagged" and "q" not in query(d),
+                 message=f"back did not return to Flagged without the search: {page.driver.current_url}")
+        wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "input#search").get_attribute("value") == "",
+                 message="the search field still holds the search after going back")
+        page.open("view=all")
+        visible(page.driver, "input#search").send_keys(word)
+        wait_for(page.driver, lambda d: query(d).get("q") == word, message="the search is not in the URL")
+        page.driver.refresh()
+        wait_for(page.driver, lambda d: shown_ids(d) == [task["id"]], message="the reloaded page lost the search")
+        assert visible(page.driver, "input#search").get_attribute("value") == word
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")

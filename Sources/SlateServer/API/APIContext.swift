@@ -110,6 +110,34 @@ struct APIContext: Sendable {
         }
     }
 
+    /// The totals of `query` (and how many are active) for `GET /tasks?counts=active`: both
+    /// from the remembered totals when the tasks have not changed since, else one grouped
+    /// count that is remembered under both (so a later page of either status needs none).
+    func totals(_ query: TaskQuery, _ slate: Slate) throws -> TaskTotals {
+        var key = query
+        key.limit = nil
+        key.offset = 0
+        // The active tasks of `key` are those of the same query with status active; a query
+        // of completed tasks has none (nothing to remember apart from its total).
+        var activeKey = key
+        activeKey.status = .active
+        let completedOnly = key.status == .completed
+        let dependsOnTime = key.scope == .today || key.scope == .overdue
+        let stamp = dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) }
+        if let stamp, let all = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) {
+            if completedOnly { return TaskTotals(all: all, active: 0) }
+            if let active = taskCounts.total(of: activeKey, accountID: slate.accountID, stamp: stamp) {
+                return TaskTotals(all: all, active: active)
+            }
+        }
+        let totals = try domain { try slate.totals(query) }
+        if let stamp {
+            taskCounts.remember(totals.all, of: key, accountID: slate.accountID, stamp: stamp)
+            if !completedOnly { taskCounts.remember(totals.active, of: activeKey, accountID: slate.accountID, stamp: stamp) }
+        }
+        return totals
+    }
+
     /// The response header that names the change a write made (its revision): what
     /// `POST /undo {"change": N}` takes to revert exactly that change.
     static let changeHeader = "Slate-Change"

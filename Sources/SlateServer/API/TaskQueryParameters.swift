@@ -4,7 +4,7 @@ import SlateHTTP
 
 /// `GET /tasks` query parameters → a `TaskQuery`, with errors naming the parameter.
 enum TaskQueryParameters {
-    static let names: Set<String> = ["scope", "list", "status", "search", "priority", "tag", "sort", "limit", "cursor", "parent"]
+    static let names: Set<String> = ["scope", "list", "status", "search", "priority", "tag", "sort", "limit", "cursor", "parent", "counts"]
 
     /// - Parameter knownLists: the account's lists as just read (`APIContext.listNames`): a
     ///   `list` among them needs no lookup; any other is looked up, to answer 404 naming it.
@@ -57,6 +57,15 @@ enum TaskQueryParameters {
             query.offset = offset
         }
         return query
+    }
+
+    /// Whether the page should carry `activeTotal` (`counts=active`): how many of the
+    /// tasks the query matches are active, so a client showing an Active section beside
+    /// `total` needs no second request for its count.
+    static func wantsActiveTotal(_ request: Request) throws -> Bool {
+        guard let counts = request.queryValue("counts") else { return false }
+        guard counts == "active" else { throw invalid("counts", "must be active (the page then carries activeTotal); got '\(counts)'") }
+        return true
     }
 
     static func invalid(_ name: String, _ rule: String) -> HTTPError {

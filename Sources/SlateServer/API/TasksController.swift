@@ -17,28 +17,44 @@ struct TasksController {
         router.on(.post, "/api/v1/tasks/:id/subtasks", createSubtask)
     }
 
-    /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=`
+    /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=&counts=`
     @Sendable func list(_ request: Request) async throws -> Response {
         return try await context.read(request) { slate in
             let lists = try context.listNames(slate)
             var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
+            let wantsActive = try TaskQueryParameters.wantsActiveTotal(request)
             let limit = query.limit ?? 50
             query.limit = limit
             let records = try domain { try slate.tasks(query, records: context.records) }
             let page = records.tasks
             // A page short of its limit is the last one: its end is the total, no count needed
             // (a fresh search is usually such a page). An empty page past the end says nothing.
-            let total = page.count < limit && (!page.isEmpty || query.offset == 0)
-                ? query.offset + page.count : try context.count(query, slate)
+            let whole = page.count < limit && (!page.isEmpty || query.offset == 0)
+            let totals = wantsActive ? try activeTotal(of: query, page: page, whole: whole, slate) : nil
+            let total = whole ? query.offset + page.count : try totals?.all ?? context.count(query, slate)
             let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
-            return context.json([
+            var body: [String: Any] = [
                 "tasks": TaskJSON(records: records, listNames: lists, now: slate.now, calendar: slate.calendar,
                                   subtaskCounts: try context.subtaskCounts(of: page.map(\.id), slate)),
                 "total": total,
                 "nextCursor": next ?? NSNull(),
                 "revision": try domain { try slate.revision() },
-            ] as [String: Any])
+            ]
+            if let totals { body["activeTotal"] = totals.active }
+            return context.json(body)
         }
+    }
+
+    /// The totals beside a page of `query` when `counts=active` asks for its Active count.
+    /// Read from the page itself when it holds every active task — it is the whole result,
+    /// or the first page in the default order (active tasks first) reaches a completed one —
+    /// else counted with the total in one grouped query.
+    private func activeTotal(of query: TaskQuery, page: [TaskItem], whole: Bool, _ slate: Slate) throws -> TaskTotals {
+        let active = page.count(where: { !$0.isCompleted })
+        if query.offset == 0, whole || (query.sort == .standard && active < page.count) {
+            return TaskTotals(all: whole ? page.count : try context.count(query, slate), active: active)
+        }
+        return try context.totals(query, slate)
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {

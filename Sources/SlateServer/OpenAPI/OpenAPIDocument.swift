@@ -260,6 +260,8 @@ enum OpenAPIDocument {
                              "description": "A task's id: its subtasks; none: only tasks that are no one's subtask"]),
             query("limit", ["type": "integer", "minimum": 1, "maximum": Vocabulary.maximumPageSize]),
             query("cursor", ["type": "string", "minLength": 1, "description": "nextCursor of the page before"]),
+            query("counts", ["type": "string", "enum": ["active"],
+                             "description": "active: the page also carries activeTotal, how many of the matching tasks are not completed"]),
         ]
     }
 

@@ -37,6 +37,7 @@ enum Schemas {
             "TaskPage": OpenAPIDocument.object([
                 "tasks": ["type": "array", "items": ref("Task")], "total": ["type": "integer"],
                 "nextCursor": nullable(["type": "string"]), "revision": ["type": "integer"],
+                "activeTotal": ["type": "integer", "minimum": 0, "description": "With counts=active: the matching tasks not completed"],
             ], required: ["tasks", "total", "nextCursor", "revision"]),
             "BatchInput": OpenAPIDocument.object([
                 "action": ["type": "string", "enum": ["complete", "reopen", "flag", "unflag", "delete", "move"]],
