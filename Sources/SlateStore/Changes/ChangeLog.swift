@@ -74,7 +74,7 @@ enum ChangeLog {
             ON CONFLICT(partition) DO UPDATE SET value = \(current) + 1 RETURNING value
             """, [.text(partition)])
         else { throw StoreError.invalidSchema("the revision counter of a partition could not be taken") }
-        try database.execute(
+        try database.executeWithoutWaiting(
             "INSERT INTO _slate_commits(seq, partition, revision) VALUES (?, ?, ?)",
             [.integer(Int64(sequence)), .text(partition), .integer(value)])
         return Int(value)
@@ -103,7 +103,7 @@ enum ChangeLog {
     }
 
     static func recordDeletion(table: String, id: String, partition: String?, revision: Int, in database: Database) throws {
-        try database.execute(
+        try database.executeWithoutWaiting(
             "INSERT INTO _slate_tombstones(table_name, id, revision, partition) VALUES (?, ?, ?, ?) ON CONFLICT(table_name, id) DO UPDATE SET revision = excluded.revision, partition = excluded.partition",
             [.text(table), .text(id), .integer(Int64(revision)), partition.map(DatabaseValue.text) ?? .null])
     }
@@ -111,7 +111,7 @@ enum ChangeLog {
     /// Records that row `id` left group `group` (nil: the row had no group) at `revision`.
     static func recordDeparture(table: String, id: String, partition: String?, group: DatabaseValue, revision: Int,
                                 in database: Database) throws {
-        try database.execute(
+        try database.executeWithoutWaiting(
             "INSERT INTO _slate_departures(table_name, id, partition, group_value, revision) VALUES (?, ?, ?, ?, ?)",
             [.text(table), .text(id), partition.map(DatabaseValue.text) ?? .null, group, .integer(Int64(revision))])
     }
@@ -121,7 +121,7 @@ enum ChangeLog {
     /// range per table (`_slate_departures_by_partition`).
     static func pruneDepartures(tables: [String], partition: String, through revision: Int, in database: Database) throws {
         for table in tables {
-            try database.execute(
+            try database.executeWithoutWaiting(
                 "DELETE FROM _slate_departures WHERE table_name = ? AND partition = ? AND revision <= ?",
                 [.text(table), .text(partition), .integer(Int64(revision))])
         }
@@ -142,7 +142,7 @@ enum ChangeLog {
     }
 
     static func forgetDeletion(table: String, id: String, in database: Database) throws {
-        try database.execute("DELETE FROM _slate_tombstones WHERE table_name = ? AND id = ?", [.text(table), .text(id)])
+        try database.executeWithoutWaiting("DELETE FROM _slate_tombstones WHERE table_name = ? AND id = ?", [.text(table), .text(id)])
     }
 
     /// Ids deleted from `table` after `revision`, of one partition when given.

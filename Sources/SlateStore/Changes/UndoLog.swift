@@ -30,13 +30,13 @@ enum UndoLog {
     static func push(_ entry: Entry, onto stack: Stack, partition: String?, revision: Int, limit: Int, in database: Database) throws {
         let payload = try entry.encodedJSON()
         let scope = partition.map(DatabaseValue.text) ?? .null
-        try database.execute(
+        try database.executeWithoutWaiting(
             "INSERT INTO _slate_undo(stack, revision, payload, partition) VALUES (?, ?, ?, ?)",
             [.text(stack.rawValue), .integer(Int64(revision)), .blob(payload), scope])
         // The newest `limit` stay: what is at or below the next one goes, an index range
         // (a NOT IN of the kept entries cost PostgreSQL a fifth of a PATCH's time).
         let owner = database.dialect.sameValue("partition", scope)
-        try database.execute(
+        try database.executeWithoutWaiting(
             "DELETE FROM _slate_undo WHERE stack = ? AND \(owner.sql) AND seq <= (SELECT seq FROM _slate_undo WHERE stack = ? AND \(owner.sql) ORDER BY seq DESC LIMIT 1 OFFSET ?)",
             [.text(stack.rawValue)] + owner.arguments + [.text(stack.rawValue)] + owner.arguments + [.integer(Int64(max(limit, 0)))])
     }
@@ -76,7 +76,7 @@ enum UndoLog {
 
     static func clear(_ stack: Stack, partition: String?, in database: Database) throws {
         let owner = database.dialect.sameValue("partition", partition.map(DatabaseValue.text) ?? .null)
-        try database.execute("DELETE FROM _slate_undo WHERE stack = ? AND \(owner.sql)", [.text(stack.rawValue)] + owner.arguments)
+        try database.executeWithoutWaiting("DELETE FROM _slate_undo WHERE stack = ? AND \(owner.sql)", [.text(stack.rawValue)] + owner.arguments)
     }
 
     /// The history a commit's entry belongs to: its one partition, else the shared one.

@@ -23,14 +23,23 @@ extension WriteSession {
             [key] + values + [stamp] + search)
     }
 
-    /// Updates the row whose id is `values[0]` to `values`, stamped `stamp`.
-    func updateRow(_ table: TableSchema, _ values: [DatabaseValue], stamp: DatabaseValue) throws {
+    /// Updates the row whose id is `values[0]` to `values`, stamped `stamp`. With
+    /// `returningImage`, on PostgreSQL, returns the row as stored afterwards (as `image`
+    /// reads it), from the UPDATE's own answer; otherwise nil.
+    @discardableResult
+    func updateRow(_ table: TableSchema, _ values: [DatabaseValue], stamp: DatabaseValue, returningImage: Bool = false) throws -> Row? {
         let id = values[0]
         switch database.dialect {
         case .sqlite:
             try database.execute(table.updateSQL, Array(values.dropFirst()) + [stamp, id])
+            return nil
         case .postgreSQL:
-            try database.execute(table.postgreSQLUpdateSQL, Array(values.dropFirst()) + [stamp] + searchArguments(table, values) + [id])
+            let arguments = Array(values.dropFirst()) + [stamp] + searchArguments(table, values) + [id]
+            guard returningImage else {
+                try database.execute(table.postgreSQLUpdateSQL, arguments)
+                return nil
+            }
+            return try database.rows(table.postgreSQLUpdateReturningImageSQL, arguments).first
         }
     }
 

@@ -124,6 +124,7 @@ final class WriteSession {
             _ = try revision(for: old)
         }
         let stamp = try revisionValue(for: partitionOf(table, values))
+        var after: Row?
         if database.dialect == .sqlite {
             // Only the columns whose value changes: SQLite rewrites the entry of every index on
             // a column the UPDATE assigns, same value or not (a task's twelve, for a completion
@@ -133,12 +134,12 @@ final class WriteSession {
         } else {
             // PostgreSQL writes a new version of the whole row whatever it assigns (and its
             // search document with it): the full UPDATE, as before.
-            try updateRow(table, values, stamp: stamp)
+            after = try updateRow(table, values, stamp: stamp, returningImage: recordsImages)
         }
         if let pk = Int64.fromDatabaseValue(stored["_pk"]) {
             noteDerived(table, pk: pk, before: { tracked(table, row: stored) }, after: tracked(table, values: values))
         }
-        try note(table, id, inserted: false, before: recordsImages ? stored : nil, values: values)
+        try note(table, id, inserted: false, before: recordsImages ? stored : nil, values: values, after: after)
     }
 
     /// Inserts the row, or updates it when its id exists.
@@ -378,11 +379,14 @@ final class WriteSession {
         }
     }
 
-    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?, values: [DatabaseValue]? = nil) throws {
+    /// Records the change of a row and, when the session keeps them, its images: `after`
+    /// when the write answered it, else read now.
+    private func note(_ table: TableSchema, _ id: DatabaseValue, inserted: Bool, before: Row?, values: [DatabaseValue]? = nil,
+                      after: Row? = nil) throws {
         record(table, id, inserted ? \.inserted : \.updated)
         guard recordsImages, case .text(let text) = id else { return }
         if recordsInsertsByID, let values, noteCreated(table, text, inserted: inserted, values: values) { return }
-        images.append(RowImage(table: table.tableName, id: text, before: before, after: try image(table, id)))
+        images.append(RowImage(table: table.tableName, id: text, before: before, after: try after ?? image(table, id)))
     }
 
     func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: WritableKeyPath<TableChanges, Set<UUID>>) {

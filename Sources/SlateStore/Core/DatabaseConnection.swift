@@ -26,9 +26,17 @@ public protocol Database: AnyObject {
     /// Runs `body` in a write transaction, or in a savepoint when one is open; commits when
     /// `body` returns, rolls back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs a statement whose answer the caller does not read (bookkeeping: an undo entry,
+    /// a commit-log row, a tombstone). PostgreSQL sends it, inside a write transaction, with
+    /// the next statement that has an answer, saving a round trip; its failure is then thrown
+    /// by that statement, or at the latest by the end of the savepoint or transaction it is
+    /// in. `changesCount` does not count it. SQLite runs it at once.
+    func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws
 }
 
 extension Database {
+    public func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws { try execute(sql, arguments) }
+
     /// Fetches every row of a query without arguments.
     public func rows(_ sql: String) throws -> [Row] { try rows(sql, []) }
 
@@ -62,8 +70,9 @@ extension Database {
         if let sqlite = self as? SQLiteDatabase {
             if sqlite.breaksDeferredForeignKeys { throw sqlite.foreignKeyViolation() }
         } else {
-            try execute("SET CONSTRAINTS ALL IMMEDIATE")
-            try execute("SET CONSTRAINTS ALL DEFERRED")
+            // Checked when the savepoint around the change is released (a group commit's).
+            try executeWithoutWaiting("SET CONSTRAINTS ALL IMMEDIATE", [])
+            try executeWithoutWaiting("SET CONSTRAINTS ALL DEFERRED", [])
         }
     }
 

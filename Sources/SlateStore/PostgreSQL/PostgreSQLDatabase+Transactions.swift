@@ -6,33 +6,21 @@ import CPostgreSQL
 /// costs both sides a wake-up: bench/scale counted 5.6 per GET, two of them the BEGIN and
 /// the COMMIT. So:
 /// - A transaction's BEGIN is not sent on its own: it goes out with the transaction's first
-///   prepared statement in one pipeline (libpq's pipeline mode), and a transaction that runs
-///   no statement sends nothing. The meaning is the same: a REPEATABLE READ snapshot is taken
+///   statement in one pipeline (libpq's pipeline mode), and a transaction that runs no
+///   statement sends nothing. The meaning is the same: a REPEATABLE READ snapshot is taken
 ///   at the first statement, not at BEGIN, and a READ COMMITTED one at every statement.
+/// - A write's statements without an answer to read (`executeWithoutWaiting`, savepoints)
+///   wait and go out with the next one that has (see `PostgreSQLDatabase+Pipeline.swift`);
+///   its COMMIT carries the last of them and waits for every answer: the acknowledgement.
 /// - A read transaction's COMMIT is sent without waiting for its answer, which is read
 ///   before the connection's next statement (`settle()`). It ends a read-only snapshot,
-///   which has nothing to make durable and nothing that can fail to commit. A write's
-///   COMMIT is always waited for: its answer is the acknowledgement.
+///   which has nothing to make durable and nothing that can fail to commit.
 extension PostgreSQLDatabase {
     /// A write transaction at READ COMMITTED: every write of the store begins by taking the
     /// store sequence's row (`ChangeLog.nextRevision`), so writers run one at a time across
     /// every node, and each statement after that sees every earlier commit.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            savepointDepth += 1
-            let name = "slate_sp\(savepointDepth)"
-            defer { savepointDepth -= 1 }
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE SAVEPOINT \(name)")
-                return result
-            } catch {
-                try? execute("ROLLBACK TO SAVEPOINT \(name)")
-                try? execute("RELEASE SAVEPOINT \(name)")
-                throw error
-            }
-        }
+        if isInTransaction { return try savepoint(body) }
         settle()
         unsentBegin = "BEGIN"
         do {
@@ -41,9 +29,41 @@ extension PostgreSQLDatabase {
             return result
         } catch {
             if unsentBegin != nil {
-                unsentBegin = nil  // nothing was sent: nothing to roll back
+                // Nothing was sent: nothing to roll back.
+                unsentBegin = nil
+                unsent.removeAll()
             } else if isInTransaction {
+                unsent.removeAll()
                 try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// `body` in a savepoint of the open transaction. The SAVEPOINT waits to be sent with
+    /// the next statement (after what waited before it was checked, so that an earlier
+    /// statement's failure is not taken for this savepoint's); RELEASE waits for every
+    /// answer of the savepoint, so each failure inside it is reported inside it.
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        let name = "slate_sp\(savepointDepth)"
+        defer { savepointDepth -= 1 }
+        if !unsent.isEmpty { try sendPipeline(ending: nil) }
+        let mark = unsent.count
+        unsent.append(.command("SAVEPOINT \(name)"))
+        do {
+            let result = try body()
+            try sendPipeline(ending: .command("RELEASE SAVEPOINT \(name)"))
+            return result
+        } catch {
+            if unsent.count > mark {
+                // The SAVEPOINT is still unsent, and so is everything after it: none of it ran.
+                unsent.removeSubrange(mark...)
+            } else {
+                // What waits came after the SAVEPOINT: the rollback undoes it whether it ran or not.
+                unsent.removeAll()
+                try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                try? execute("RELEASE SAVEPOINT \(name)")
             }
             throw error
         }
@@ -53,7 +73,9 @@ extension PostgreSQLDatabase {
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         settle()
         unsentBegin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        isReadOnlyTransaction = true
         defer {
+            isReadOnlyTransaction = false
             if unsentBegin != nil {
                 unsentBegin = nil
             } else if isInTransaction {
@@ -66,7 +88,7 @@ extension PostgreSQLDatabase {
     /// Commits, refusing to report success for a transaction the server already aborted
     /// (there COMMIT answers ROLLBACK without an error).
     private func commit() throws {
-        if unsentBegin != nil {
+        if unsentBegin != nil, unsent.isEmpty {
             unsentBegin = nil  // no statement ran: there is nothing to commit
             return
         }
@@ -74,9 +96,15 @@ extension PostgreSQLDatabase {
             throw StoreError.postgreSQL(PostgreSQLError(
                 sqlState: "25P02", message: "the transaction failed earlier and was rolled back", sql: "COMMIT", arguments: []))
         }
-        let result = PQexec(connection, "COMMIT")
+        let result: OpaquePointer?
+        do {
+            result = try sendPipeline(ending: .command("COMMIT"))
+        } catch {
+            if !isUsable { lostDuringCommit = true }
+            throw error
+        }
         if !isUsable { lostDuringCommit = true }
-        let checked = try check(result, sql: "COMMIT", arguments: [])
+        guard let checked = result else { return }
         defer { PQclear(checked) }
         let tag = String(cString: PQcmdStatus(checked))
         guard tag == "COMMIT" else {
@@ -101,56 +129,9 @@ extension PostgreSQLDatabase {
         while let result = PQgetResult(connection) { PQclear(result) }
     }
 
-    /// Before a statement sent on its own: the COMMIT in flight answered, the BEGIN sent.
+    /// Before a statement sent on its own: the COMMIT in flight answered, what waits sent.
     func sendPendingWork() throws {
         settle()
-        guard let begin = unsentBegin else { return }
-        unsentBegin = nil
-        PQclear(try check(PQexec(connection, begin), sql: begin, arguments: []))
-    }
-
-    /// Sends `begin` and the prepared statement `name` in one pipeline, and returns the
-    /// statement's checked result. The transaction is open afterwards, whatever the
-    /// statement did (as if BEGIN had been sent first), unless BEGIN itself failed.
-    func execute(begin: String, prepared name: String, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
-        guard PQenterPipelineMode(connection) == 1 else {
-            PQclear(try check(PQexec(connection, begin), sql: begin, arguments: []))
-            return try execute(prepared: name, sql: sql, arguments: arguments)
-        }
-        var parameters = PostgreSQLParameters(arguments)
-        let sent =
-            PQsendQueryParams(connection, begin, 0, nil, nil, nil, nil, 0) == 1
-            && parameters.withPointers { values, lengths, formats in
-                PQsendQueryPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
-            } == 1
-            && PQpipelineSync(connection) == 1
-        var results = sent ? pipelineResults() : []
-        PQexitPipelineMode(connection)
-        defer { results.forEach { PQclear($0) } }
-        guard results.count == 2 else {
-            throw PostgreSQLError.failure(of: connection, result: results.first, sql: sql, arguments: arguments, location: location)
-        }
-        PQclear(try check(results.removeFirst(), sql: begin, arguments: []))
-        return try check(results.removeFirst(), sql: sql, arguments: arguments)
-    }
-
-    /// Every result of the pipeline up to its sync point (each query's result is followed by
-    /// a NULL; two NULLs in a row, or a broken connection, mean nothing more is coming).
-    private func pipelineResults() -> [OpaquePointer] {
-        var results: [OpaquePointer] = []
-        var nulls = 0
-        while true {
-            guard let result = PQgetResult(connection) else {
-                nulls += 1
-                if nulls > 1 || !isUsable { return results }
-                continue
-            }
-            nulls = 0
-            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                return results
-            }
-            results.append(result)
-        }
+        if hasUnsentWork { try sendPipeline(ending: nil) }
     }
 }

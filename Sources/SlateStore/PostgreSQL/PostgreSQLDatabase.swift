@@ -22,8 +22,12 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     /// have committed, so the transaction must not be run again.
     var lostDuringCommit = false
     /// A transaction's BEGIN not sent yet: it goes out with the transaction's first
-    /// prepared statement, in one round trip (`execute(begin:prepared:…)`).
+    /// statement, in one round trip (`sendPipeline(ending:)`).
     var unsentBegin: String?
+    /// Statements of the open write transaction not sent yet (`executeWithoutWaiting`).
+    var unsent: [UnsentStatement] = []
+    /// True inside `readTransaction`.
+    var isReadOnlyTransaction = false
     /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
     var commitInFlight = false
 
@@ -93,15 +97,16 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         for row in 0..<result.rowCount { try body(.postgreSQL(result, row: row)) }
     }
 
-    /// Prepares `sql` once per argument types, runs it, and returns the checked result.
+    /// Prepares `sql` once per argument types, runs it, and returns the checked result:
+    /// with what waits to be sent, in one pipeline, when something does.
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
         settle()
         let types = arguments.map(Self.typeOID)
-        let key = types.isEmpty ? sql : sql + "\u{1}" + types.map(String.init).joined(separator: ",")
+        let key = Self.statementKey(sql, types)
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
-        if let begin = unsentBegin {
-            unsentBegin = nil
-            return try execute(begin: begin, prepared: name, sql: sql, arguments: arguments)
+        if hasUnsentWork {
+            // Non-nil: the pipeline ends with this statement.
+            return try sendPipeline(ending: UnsentStatement(prepared: name, sql: sql, arguments: arguments))!
         }
         do {
             return try execute(prepared: name, sql: sql, arguments: arguments)
@@ -114,12 +119,23 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         }
     }
 
+    /// The name `sql` is prepared under for these arguments' types (prepared now if new).
+    func prepared(_ sql: String, _ arguments: [DatabaseValue]) throws -> String {
+        let types = arguments.map(Self.typeOID)
+        return try preparedName(key: Self.statementKey(sql, types), sql: sql, types: types, arguments: arguments)
+    }
+
+    private static func statementKey(_ sql: String, _ types: [UInt32]) -> String {
+        types.isEmpty ? sql : sql + "\u{1}" + types.map(String.init).joined(separator: ",")
+    }
+
     private func preparedName(key: String, sql: String, types: [UInt32], arguments: [DatabaseValue]) throws -> String {
         if let name = statements[key] { return name }
         if statements.count >= Self.statementCacheLimit {
             try execute("DEALLOCATE ALL")
             statements.removeAll(keepingCapacity: true)
         }
+        settle()
         let name = "slate_\(statements.count + 1)"
         let text = PostgreSQLPlaceholders.numbered(sql)
         let result = types.withUnsafeBufferPointer { oids in

@@ -90,6 +90,12 @@ extension TableSchema {
         return "UPDATE \(quote(tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?"
     }
 
+    /// `postgreSQLUpdateSQL` answering the row as it is afterwards, in `selectImageSQL`'s
+    /// columns: the undo log's after-image without a read of its own.
+    var postgreSQLUpdateReturningImageSQL: String {
+        postgreSQLUpdateSQL + " RETURNING \"_pk\", " + columns.map { quote($0.name) }.joined(separator: ", ") + ", \"_rev\""
+    }
+
     /// The search document of a row given by its values in `columns` order.
     func searchDocument(_ values: [DatabaseValue]) -> DatabaseValue {
         let texts = searchableColumns.map { name -> String in

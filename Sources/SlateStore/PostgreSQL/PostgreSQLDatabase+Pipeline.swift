@@ -1,0 +1,124 @@
+import CPostgreSQL
+
+/// A statement a transaction has asked for but not sent: it goes out in one pipeline
+/// (libpq's pipeline mode) with the next statement whose answer is needed, or with COMMIT.
+struct UnsentStatement {
+    /// The prepared statement's name, or nil for a command sent as text (BEGIN, SAVEPOINT,
+    /// SET CONSTRAINTS: the extended protocol's unnamed statement, without arguments).
+    let prepared: String?
+    let sql: String
+    let arguments: [DatabaseValue]
+
+    static func command(_ sql: String) -> UnsentStatement { UnsentStatement(prepared: nil, sql: sql, arguments: []) }
+}
+
+/// Pipelines: what a transaction sends without waiting, and how its answers are checked.
+///
+/// A write transaction's bookkeeping (the undo entry and its trim, the commit log's row,
+/// tombstones, savepoints, the deferred foreign-key check) has no answer the store reads.
+/// Each statement once cost a round trip of its own; now they wait in `unsent` and travel
+/// with the next statement that does have an answer. The answers come back in order and are
+/// checked in order, so the first statement that failed is the one reported, with its own
+/// SQL, and those after it were not run (the server skips them, as `PGRES_PIPELINE_ABORTED`).
+/// Nothing is reported later than the end of the savepoint or transaction it belongs to:
+/// RELEASE SAVEPOINT and COMMIT are sent in the same pipeline and wait for every answer.
+extension PostgreSQLDatabase {
+    /// Runs a statement whose result the caller does not read, in the open write transaction
+    /// it is sent with the next statement that waits for an answer (see above); outside one,
+    /// or in a read transaction, at once.
+    func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        guard isInTransaction, !isReadOnlyTransaction else { return try execute(sql, arguments) }
+        if arguments.isEmpty {
+            unsent.append(.command(sql))
+        } else {
+            let name = try prepared(sql, arguments)
+            unsent.append(UnsentStatement(prepared: name, sql: sql, arguments: arguments))
+        }
+    }
+
+    /// True when a BEGIN or statements wait to be sent.
+    var hasUnsentWork: Bool { unsentBegin != nil || !unsent.isEmpty }
+
+    /// Sends what waits (the BEGIN, unsent statements) and `last` in one pipeline, and
+    /// returns `last`'s checked result (nil without `last`). Throws the first failure, after
+    /// reading every answer; the transaction is then in error on the server unless BEGIN
+    /// itself failed.
+    @discardableResult
+    func sendPipeline(ending last: UnsentStatement?) throws -> OpaquePointer? {
+        settle()
+        var items = unsentBegin.map { [UnsentStatement.command($0)] } ?? []
+        items += unsent
+        if let last { items.append(last) }
+        unsentBegin = nil
+        unsent.removeAll(keepingCapacity: true)
+        guard !items.isEmpty else { return nil }
+        guard PQenterPipelineMode(connection) == 1 else {
+            let result = try executeOneByOne(items)
+            if last == nil, let result { PQclear(result) }
+            return last == nil ? nil : result
+        }
+        let sent = items.allSatisfy(send) && PQpipelineSync(connection) == 1
+        var results = sent ? pipelineResults() : []
+        PQexitPipelineMode(connection)
+        defer { results.forEach { PQclear($0) } }
+        guard results.count == items.count else {
+            let failed = items[min(results.count, items.count - 1)]
+            throw PostgreSQLError.failure(of: connection, result: nil, sql: failed.sql, arguments: failed.arguments, location: location)
+        }
+        for index in items.indices.dropLast() {
+            let result = results.removeFirst()
+            PQclear(try check(result, sql: items[index].sql, arguments: items[index].arguments))
+        }
+        let result = try check(results.removeFirst(), sql: items[items.count - 1].sql, arguments: items[items.count - 1].arguments)
+        guard last != nil else {
+            PQclear(result)
+            return nil
+        }
+        return result
+    }
+
+    private func send(_ item: UnsentStatement) -> Bool {
+        guard let name = item.prepared else {
+            return PQsendQueryParams(connection, item.sql, 0, nil, nil, nil, nil, 0) == 1
+        }
+        var parameters = PostgreSQLParameters(item.arguments)
+        return parameters.withPointers { values, lengths, formats in
+            PQsendQueryPrepared(connection, name, Int32(item.arguments.count), values, lengths, formats, 0)
+        } == 1
+    }
+
+    /// For a connection that cannot enter pipeline mode (libpq 15 always can): the same
+    /// statements, each waited for.
+    private func executeOneByOne(_ items: [UnsentStatement]) throws -> OpaquePointer? {
+        var last: OpaquePointer?
+        for item in items {
+            if let last { PQclear(last) }
+            if let name = item.prepared {
+                last = try execute(prepared: name, sql: item.sql, arguments: item.arguments)
+            } else {
+                last = try check(PQexec(connection, item.sql), sql: item.sql, arguments: [])
+            }
+        }
+        return last
+    }
+
+    /// Every result of the pipeline up to its sync point (each query's result is followed by
+    /// a NULL; two NULLs in a row, or a broken connection, mean nothing more is coming).
+    private func pipelineResults() -> [OpaquePointer] {
+        var results: [OpaquePointer] = []
+        var nulls = 0
+        while true {
+            guard let result = PQgetResult(connection) else {
+                nulls += 1
+                if nulls > 1 || !isUsable { return results }
+                continue
+            }
+            nulls = 0
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                return results
+            }
+            results.append(result)
+        }
+    }
+}
