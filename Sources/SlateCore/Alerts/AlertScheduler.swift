@@ -243,6 +243,14 @@ public final class AlertScheduler: Sendable {
     /// Idle, each loop wakes at least this often.
     static let idleWake: TimeInterval = 300
 
+    /// A pass of the firing loop begins at least this long after the one before. Every
+    /// commit rings the loop, and a pass is a write transaction of its own on the writer
+    /// (the changes since the last pass, their cursors, what is due): under a stream of
+    /// writes it ran once per commit group, as many statements again as the writes it
+    /// followed. Spaced, it runs a few times a second whatever the write rate, reading all
+    /// the changes since the last pass (none is missed); a cursor is at most this much late.
+    static let passSpacing: Duration = .milliseconds(200)
+
     /// Runs until cancelled. One loop keeps cursors current and fires what is due, sleeping
     /// until the next cursor fires or the board changes; one loop per channel sends that
     /// channel's deliveries, sleeping until firing made more or its next retry is due; they
@@ -284,7 +292,12 @@ public final class AlertScheduler: Sendable {
     }
 
     private func fireLoop(_ doorbell: Doorbell, senders: [Doorbell]) async {
+        var began: ContinuousClock.Instant?
         while !Task.isCancelled {
+            if let began, ContinuousClock.now < began + Self.passSpacing {
+                try? await Task.sleep(until: began + Self.passSpacing)
+            }
+            began = ContinuousClock.now
             var delay = Self.idleWake
             do {
                 let now = clock()
