@@ -91,15 +91,21 @@ struct APIContext: Sendable {
     /// How many tasks `query` matches (limit and offset aside), counted again only after a
     /// commit touched tasks. Views that depend on the time of day are always counted.
     func count(_ query: TaskQuery, _ slate: Slate) throws -> Int {
-        var key = query
-        key.limit = nil
-        key.offset = 0
-        let dependsOnTime = key.scope == .today || key.scope == .overdue
-        let stamp = dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) }
+        let (key, stamp) = try countKey(query)
         if let stamp, let total = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) { return total }
         let total = try domain { try slate.count(query) }
         if let stamp { taskCounts.remember(total, of: key, accountID: slate.accountID, stamp: stamp) }
         return total
+    }
+
+    /// What a count of `query` is remembered under (the query without its page) and the
+    /// change stamp it holds for; no stamp for views that depend on the time of day.
+    private func countKey(_ query: TaskQuery) throws -> (key: TaskQuery, stamp: Int?) {
+        var key = query
+        key.limit = nil
+        key.offset = 0
+        let dependsOnTime = key.scope == .today || key.scope == .overdue
+        return (key, dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) })
     }
 
     /// The subtask counts of `parents`, counted again only after a commit touched tasks.
@@ -114,16 +120,12 @@ struct APIContext: Sendable {
     /// from the remembered totals when the tasks have not changed since, else one grouped
     /// count that is remembered under both (so a later page of either status needs none).
     func totals(_ query: TaskQuery, _ slate: Slate) throws -> TaskTotals {
-        var key = query
-        key.limit = nil
-        key.offset = 0
+        let (key, stamp) = try countKey(query)
         // The active tasks of `key` are those of the same query with status active; a query
         // of completed tasks has none (nothing to remember apart from its total).
         var activeKey = key
         activeKey.status = .active
         let completedOnly = key.status == .completed
-        let dependsOnTime = key.scope == .today || key.scope == .overdue
-        let stamp = dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) }
         if let stamp, let all = taskCounts.total(of: key, accountID: slate.accountID, stamp: stamp) {
             if completedOnly { return TaskTotals(all: all, active: 0) }
             if let active = taskCounts.total(of: activeKey, accountID: slate.accountID, stamp: stamp) {
