@@ -135,11 +135,15 @@ extension DAVContext {
     /// A sync token as a URI.
     static func syncToken(_ revision: Int) -> String { "urn:x-slate:sync:\(revision)" }
 
-    /// A collection's sync token: `urn:x-slate:sync:REVISION`, or for a first sync cut short
-    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:listed:THROUGH[:NAME]` (NAME percent-encoded).
+    /// A collection's sync token: `urn:x-slate:sync:REVISION`; for a first sync cut short
+    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:listed:THROUGH[:NAME]`; for an incremental
+    /// sync cut short inside revision REVISION + 1, `urn:x-slate:sync:REVISION:sent:NAME`
+    /// (NAME percent-encoded).
     static func syncToken(_ token: CalendarSyncToken) -> String {
         var text = syncToken(token.revision)
-        if let through = token.listedThrough {
+        if let sent = token.sentName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) {
+            text += ":sent:" + sent
+        } else if let through = token.listedThrough {
             text += ":listed:\(through)"
             if let name = token.listedName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) { text += ":" + name }
         }
@@ -155,6 +159,10 @@ extension DAVContext {
         let parts = text.dropFirst("urn:x-slate:sync:".count).split(separator: ":", omittingEmptySubsequences: false)
         guard let revision = parts.first.flatMap({ Int($0) }) else { return nil }
         if parts.count == 1 { return CalendarSyncToken(revision: revision) }
+        if parts.count == 3, parts[1] == "sent" {
+            guard let name = parts[2].removingPercentEncoding, !name.isEmpty else { return nil }
+            return CalendarSyncToken(revision: revision, sentName: name)
+        }
         guard parts.count == 3 || parts.count == 4, parts[1] == "listed", let through = Int(parts[2]) else { return nil }
         guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through) }
         guard let name = parts[3].removingPercentEncoding, !name.isEmpty else { return nil }

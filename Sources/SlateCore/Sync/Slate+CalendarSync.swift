@@ -11,11 +11,15 @@ public struct CalendarSyncToken: Sendable, Hashable {
     public var listedThrough: Int?
     /// …and with those of that revision named after this (nil: all of them were sent).
     public var listedName: String?
+    /// An incremental sync cut short inside one revision: of the changes and removals of
+    /// revision `revision + 1`, those named up to this one were sent (nil: none of them).
+    public var sentName: String?
 
-    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil) {
+    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil, sentName: String? = nil) {
         self.revision = revision
         self.listedThrough = listedThrough
         self.listedName = listedName
+        self.sentName = sentName
     }
 }
 
@@ -43,6 +47,10 @@ extension Slate {
     /// older than the feed's window. Removals since the listing began come with its last
     /// page; a feed page carries the removals up to its own token. The pages together list
     /// each object and each removal once (again only when it changes again meanwhile).
+    ///
+    /// An incremental sync orders its changes and removals by revision, then name, and cuts
+    /// after exactly `limit` of them, inside a revision if need be (one import of many tasks):
+    /// the token then names the last one sent of that revision (`sentName`).
     public func calendarChanges(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
                                 history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
@@ -57,16 +65,49 @@ extension Slate {
                 "The sync token \(token.revision) is older than the last \(history) changes this server keeps for sync; sync again from scratch.")
         }
         if let listed = token.listedThrough {
+            guard token.sentName == nil else {
+                throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
+            }
             return try listing(collection, after: (listed, token.listedName), began: token.revision, current: current, limit: limit)
         }
         let feed = try feedChanges(collection, since: token.revision, current: current)
-        let cut = cut(feed.changed, floor: token.revision, limit: limit)
-        guard let through = cut.through else {
-            return CalendarChanges(changed: cut.objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
-                                   isTruncated: false)
+        let entries = Self.entries(feed, floor: token.revision).filter { entry in
+            guard let sent = token.sentName, entry.revision == token.revision + 1 else { return true }
+            return entry.name > sent
         }
-        return CalendarChanges(changed: cut.objects, removed: feed.removed.filter { $0.revision <= through }.map(\.name),
-                               token: CalendarSyncToken(revision: through), isTruncated: true)
+        guard let limit, entries.count > max(limit, 1) else {
+            return CalendarChanges(changed: entries.compactMap(\.object), removed: entries.filter { $0.object == nil }.map(\.name),
+                                   token: CalendarSyncToken(revision: feed.revision), isTruncated: false)
+        }
+        let page = entries.prefix(max(limit, 1))
+        let last = page[page.endIndex - 1]
+        // Cut between two revisions: an ordinary token; inside one: the last name sent of it.
+        let next = entries[page.endIndex].revision == last.revision
+            ? CalendarSyncToken(revision: last.revision - 1, sentName: last.name) : CalendarSyncToken(revision: last.revision)
+        return CalendarChanges(changed: page.compactMap(\.object), removed: page.filter { $0.object == nil }.map(\.name),
+                               token: next, isTruncated: true)
+    }
+
+    /// One response of an incremental sync: a changed object, or a removed name (`object` nil).
+    private struct SyncEntry {
+        let revision: Int
+        let name: String
+        let object: CalendarObject?
+    }
+
+    /// The feed's changes and removals as one sequence in order of revision, then name, each
+    /// name once (a changed object wins over a removal of its name; of two removals, the
+    /// later). One at or before `floor` counts as just after it, so a page moves the token on.
+    private static func entries(_ feed: (changed: [(object: CalendarObject, revision: Int)], removed: [(name: String, revision: Int)], revision: Int),
+                                floor: Int) -> [SyncEntry] {
+        let changedNames = Set(feed.changed.map(\.object.name))
+        var removals: [String: Int] = [:]
+        for removal in feed.removed where !changedNames.contains(removal.name) {
+            removals[removal.name] = max(removals[removal.name] ?? 0, max(removal.revision, floor + 1))
+        }
+        let entries = feed.changed.map { SyncEntry(revision: max($0.revision, floor + 1), name: $0.object.name, object: $0.object) }
+            + removals.map { SyncEntry(revision: $0.value, name: $0.key, object: nil) }
+        return entries.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
     }
 
     /// A first sync's listing, from the start (`after` nil) or resumed after an object (its
@@ -177,25 +218,5 @@ extension Slate {
             if try context.model(CalendarResourceBody.self, id: departure.id) != nil { context.delete(CalendarResourceBody.self, id: departure.id) }
         }
         context.upsert(CalendarSyncMark(id: accountID, accountID: accountID, prunedThrough: horizon))
-    }
-
-    /// At most `limit` objects (at least one), cut between two revisions so that a token
-    /// resumes exactly (a single change larger than `limit` is sent whole); `through` is the
-    /// revision the page ends at, nil when everything fits. `changes` are in the order of the
-    /// revision that brings each; one at or before `floor` counts as just after it, so a
-    /// page always moves the token on.
-    private func cut(_ changes: [(object: CalendarObject, revision: Int)], floor: Int, limit: Int?)
-        -> (objects: [CalendarObject], through: Int?) {
-        guard let limit, changes.count > max(limit, 1) else { return (changes.map(\.object), nil) }
-        let revisions = changes.map { max($0.revision, floor + 1) }
-        let size = max(limit, 1)
-        var end = size
-        while end > 0, revisions[end] == revisions[end - 1] { end -= 1 }
-        if end == 0 {
-            end = size
-            while end < changes.count, revisions[end] == revisions[end - 1] { end += 1 }
-        }
-        guard end < changes.count else { return (changes.map(\.object), nil) }
-        return (changes[..<end].map(\.object), revisions[end - 1])
     }
 }
