@@ -51,10 +51,11 @@ extension DAVContext {
     }
 
     /// The value (inner XML) of a property of a resource, or nil when it has none (404).
-    /// `expansion`: the REPORT's CALDAV:expand, applied to calendar-data (never to getcontentlength,
-    /// which stays the resource's own length).
+    /// `calendarData`: what the REPORT's calendar-data asks for (CALDAV:expand, partial
+    /// retrieval), applied to calendar-data (never to getcontentlength, which stays the
+    /// resource's own length).
     func value(of property: PropertyName, for resource: DAVResource, revision: () throws -> Int, data: Data? = nil,
-               expansion: CalendarExpansion? = nil) throws -> String? {
+               calendarData: CalendarDataRequest? = nil) throws -> String? {
         let href = { (path: String) in "<d:href>\(DAVXML.escape(path))</d:href>" }
         switch (property.namespace, property.name) {
         case (Namespace.dav, "current-user-principal"): return href(paths.principal)
@@ -112,7 +113,7 @@ extension DAVContext {
             case (Namespace.dav, "getcontentlength"): return String(try (data ?? slate.calendarData(of: object)).count)
             case (Namespace.caldav, "calendar-data"):
                 let bytes = try data ?? slate.calendarData(of: object)
-                return DAVXML.escape(Slate.calendarText(expansion.map { $0.expanded(bytes, calendar: slate.calendar) } ?? bytes))
+                return DAVXML.escape(Slate.calendarText(calendarData.map { $0.applied(to: bytes, calendar: slate.calendar) } ?? bytes))
             default: return nil
             }
         }
@@ -120,15 +121,15 @@ extension DAVContext {
     }
 
     /// Adds objects of one collection, their bytes read together when the properties ask
-    /// for them (calendar-data, getcontentlength); `expansion` as `value(of:for:revision:data:expansion:)` says.
+    /// for them (calendar-data, getcontentlength); `calendarData` as `value(of:for:revision:data:calendarData:)` says.
     func add(objects: [(CalendarCollectionInfo, CalendarObject, href: String)], names: [PropertyName]?,
-             to multiStatus: inout MultiStatus, revision: () throws -> Int, expansion: CalendarExpansion? = nil) throws {
+             to multiStatus: inout MultiStatus, revision: () throws -> Int, calendarData: CalendarDataRequest? = nil) throws {
         let dataNames: Set<PropertyName> = [PropertyName(Namespace.caldav, "calendar-data"), PropertyName(Namespace.dav, "getcontentlength")]
         let wantsData = names?.contains(where: dataNames.contains) ?? false
         let data = wantsData ? try slate.calendarData(of: objects.map(\.1)) : []
         for (index, (info, object, href)) in objects.enumerated() {
             try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: revision,
-                    data: wantsData ? data[index] : nil, expansion: expansion)
+                    data: wantsData ? data[index] : nil, calendarData: calendarData)
         }
     }
 
@@ -184,7 +185,7 @@ extension DAVContext {
     /// Adds one resource's answer for the properties asked for (`names` nil: allprop).
     func add(_ resource: DAVResource, href: String, names: [PropertyName]?, namesOnly: Bool = false,
              to multiStatus: inout MultiStatus, revision: () throws -> Int, data: Data? = nil,
-             expansion: CalendarExpansion? = nil) throws {
+             calendarData: CalendarDataRequest? = nil) throws {
         if namesOnly {
             multiStatus.add(href: href, found: propertyNames(of: resource).map { ($0, "") }, missing: [])
             return
@@ -192,7 +193,7 @@ extension DAVContext {
         var found: [(PropertyName, String)] = []
         var missing: [PropertyName] = []
         for name in names ?? propertyNames(of: resource) {
-            if let value = try value(of: name, for: resource, revision: revision, data: data, expansion: expansion) { found.append((name, value)) } else { missing.append(name) }
+            if let value = try value(of: name, for: resource, revision: revision, data: data, calendarData: calendarData) { found.append((name, value)) } else { missing.append(name) }
         }
         multiStatus.add(href: href, found: found, missing: missing)
     }
