@@ -116,6 +116,24 @@ struct SyncExactPagesTests {
         #expect(pages.flatMap(\.removed).sorted() == old.map(paging.href).sorted())
     }
 
+    @Test("A first sync in pages of 2 while four tasks are deleted at once (two already sent): the removals are paged too, each once")
+    func firstSyncRemovalsPaged() async throws {
+        let dav = try DAVHarness()
+        let slate = dav.slate()
+        let tasks = try (1...6).map { try slate.addTask(TaskDraft(title: "Task \($0)")) }
+        let (pages, last) = try await follow(dav, from: "", limit: 2) { number in
+            if number == 2 { try slate.deleteTasks(tasks.prefix(4).map(\.id)) }
+        }
+        #expect(pages.first?.changed == tasks.prefix(2).map(paging.href))
+        #expect(pages.count == 4)  // 2 sent, then 2 left and 4 removals
+        let changed = pages.flatMap(\.changed)
+        let removed = pages.flatMap(\.removed)
+        #expect(changed.sorted() == [tasks[0], tasks[1], tasks[4], tasks[5]].map(paging.href).sorted())
+        #expect(removed.sorted() == tasks.prefix(4).map(paging.href).sorted())
+        let after = try await paging.page(dav, last, limit: 2)
+        #expect(after.changed.isEmpty && after.removed.isEmpty && !after.isTruncated)
+    }
+
     @Test("A malformed or foreign cursor inside a revision is refused with valid-sync-token")
     func malformedCursor() async throws {
         let dav = try DAVHarness()

@@ -38,19 +38,20 @@ public struct CalendarChanges: Sendable {
 
 extension Slate {
     /// The changes of `collection` after `token` (nil: everything, for a first sync), at
-    /// most `limit` objects (at least one per answer, so every page makes progress). Reads
-    /// the account's change feed, so the cost follows the number of changes, not the size
-    /// of the collection.
+    /// most `limit` objects and removals together (at least one per answer, so every page
+    /// makes progress). Reads the account's change feed, so the cost follows the number of
+    /// changes, not the size of the collection.
     ///
     /// A first sync cut short resumes by listing (objects after the last one sent, in order
     /// of revision and name), never through the feed: the collection's oldest objects may be
-    /// older than the feed's window. Removals since the listing began come with its last
-    /// page; a feed page carries the removals up to its own token. The pages together list
-    /// each object and each removal once (again only when it changes again meanwhile).
+    /// older than the feed's window. The removals since the listing began join that order
+    /// (by the revision each left at), so a page after the first may end on one.
     ///
     /// An incremental sync orders its changes and removals by revision, then name, and cuts
     /// after exactly `limit` of them, inside a revision if need be (one import of many tasks):
-    /// the token then names the last one sent of that revision (`sentName`).
+    /// the token then names the last one sent of that revision (`sentName`). The pages
+    /// together list each object and each removal once (again only when it changes again
+    /// meanwhile), as one answer without a limit would.
     public func calendarChanges(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
                                 history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
@@ -100,39 +101,53 @@ extension Slate {
     /// later). One at or before `floor` counts as just after it, so a page moves the token on.
     private static func entries(_ feed: (changed: [(object: CalendarObject, revision: Int)], removed: [(name: String, revision: Int)], revision: Int),
                                 floor: Int) -> [SyncEntry] {
-        let changedNames = Set(feed.changed.map(\.object.name))
-        var removals: [String: Int] = [:]
-        for removal in feed.removed where !changedNames.contains(removal.name) {
-            removals[removal.name] = max(removals[removal.name] ?? 0, max(removal.revision, floor + 1))
-        }
         let entries = feed.changed.map { SyncEntry(revision: max($0.revision, floor + 1), name: $0.object.name, object: $0.object) }
-            + removals.map { SyncEntry(revision: $0.value, name: $0.key, object: nil) }
+            + removals(feed.removed, floor: floor, except: Set(feed.changed.map(\.object.name)))
         return entries.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
     }
 
-    /// A first sync's listing, from the start (`after` nil) or resumed after an object (its
-    /// revision and name); the listing began at revision `began`, whose removals since come
-    /// with the last page. Objects go in order of revision, then name, so a page holds
-    /// exactly `limit` of them (at least one) even when one change brought many (an import).
+    /// Removed names as entries, each once (at the later revision of two), none of `except`
+    /// (names present after all); one at or before `floor` counts as just after it.
+    private static func removals(_ removed: [(name: String, revision: Int)], floor: Int, except: Set<String>) -> [SyncEntry] {
+        var revisions: [String: Int] = [:]
+        for removal in removed where !except.contains(removal.name) {
+            revisions[removal.name] = max(revisions[removal.name] ?? 0, max(removal.revision, floor + 1))
+        }
+        return revisions.map { SyncEntry(revision: $0.value, name: $0.key, object: nil) }
+    }
+
+    /// A first sync's listing, from the start (`after` nil) or resumed after an object or a
+    /// removal (its revision and name); the listing began at revision `began`. Objects, and
+    /// after the first page the removals since `began`, go in order of revision, then name,
+    /// so a page holds exactly `limit` of them (at least one) even when one change brought
+    /// many (an import). A removal made after a page was cut has a later revision than
+    /// anything that page saw, so no removal falls behind the cursor unsent.
     private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, began: Int, current: Int,
                          limit: Int?) throws -> CalendarChanges {
-        let objects = try calendarObjects(in: collection).filter { object in
+        func isAfter(_ revision: Int, _ name: String) -> Bool {
             guard let after else { return true }
-            return object.revision > after.revision || (object.revision == after.revision && after.name.map { object.name > $0 } == true)
-        }.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
-        if let limit, objects.count > max(limit, 1) {
-            let page = Array(objects.prefix(max(limit, 1)))
-            let last = page[page.count - 1]
-            return CalendarChanges(changed: page, removed: [],
-                                   token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name),
-                                   isTruncated: true)
+            return revision > after.revision || (revision == after.revision && after.name.map { name > $0 } == true)
         }
-        guard after != nil else {
-            return CalendarChanges(changed: objects, removed: [], token: CalendarSyncToken(revision: current), isTruncated: false)
+        let all = try calendarObjects(in: collection)
+        var entries = all.filter { isAfter($0.revision, $0.name) }.map { SyncEntry(revision: $0.revision, name: $0.name, object: $0) }
+        var revision = current
+        if after != nil {
+            // Removals since the listing began: none before its first page.
+            let feed = try feedChanges(collection, since: began, current: current)
+            revision = feed.revision
+            let present = Set(all.map(\.name))
+            entries += Self.removals(feed.removed, floor: began, except: present).filter { isAfter($0.revision, $0.name) }
         }
-        let feed = try feedChanges(collection, since: began, current: current)
-        return CalendarChanges(changed: objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
-                               isTruncated: false)
+        entries.sort { ($0.revision, $0.name) < ($1.revision, $1.name) }
+        guard let limit, entries.count > max(limit, 1) else {
+            return CalendarChanges(changed: entries.compactMap(\.object), removed: entries.filter { $0.object == nil }.map(\.name),
+                                   token: CalendarSyncToken(revision: revision), isTruncated: false)
+        }
+        let page = entries.prefix(max(limit, 1))
+        let last = page[page.endIndex - 1]
+        return CalendarChanges(changed: page.compactMap(\.object), removed: page.filter { $0.object == nil }.map(\.name),
+                               token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name),
+                               isTruncated: true)
     }
 
     /// The feed's changes of `collection` after `token`: changed objects in the order of the
