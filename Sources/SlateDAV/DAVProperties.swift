@@ -137,7 +137,8 @@ extension DAVContext {
     static func syncToken(_ revision: Int) -> String { "urn:x-slate:sync:\(revision)" }
 
     /// A collection's sync token: `urn:x-slate:sync:REVISION`; for a first sync cut short
-    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:listed:THROUGH[:NAME]`; for an incremental
+    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:paged:THROUGH:NAME` (`listed` in place of
+    /// `paged`: a token from before the listing's pages held removals, still read); for an incremental
     /// sync cut short inside revision REVISION + 1, `urn:x-slate:sync:REVISION:sent:NAME`
     /// (NAME percent-encoded).
     static func syncToken(_ token: CalendarSyncToken) -> String {
@@ -145,7 +146,7 @@ extension DAVContext {
         if let sent = token.sentName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) {
             text += ":sent:" + sent
         } else if let through = token.listedThrough {
-            text += ":listed:\(through)"
+            text += (token.removalsListed ? ":paged:" : ":listed:") + "\(through)"
             if let name = token.listedName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) { text += ":" + name }
         }
         return text
@@ -164,10 +165,11 @@ extension DAVContext {
             guard let name = parts[2].removingPercentEncoding, !name.isEmpty else { return nil }
             return CalendarSyncToken(revision: revision, sentName: name)
         }
-        guard parts.count == 3 || parts.count == 4, parts[1] == "listed", let through = Int(parts[2]) else { return nil }
-        guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through) }
+        guard parts.count == 3 || parts.count == 4, parts[1] == "listed" || parts[1] == "paged", let through = Int(parts[2]) else { return nil }
+        let paged = parts[1] == "paged"
+        guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through, removalsListed: paged) }
         guard let name = parts[3].removingPercentEncoding, !name.isEmpty else { return nil }
-        return CalendarSyncToken(revision: revision, listedThrough: through, listedName: name)
+        return CalendarSyncToken(revision: revision, listedThrough: through, listedName: name, removalsListed: paged)
     }
 
     /// `Tue, 01 Dec 2026 05:10:57 GMT` (RFC 9110's IMF-fixdate).

@@ -134,6 +134,23 @@ struct SyncExactPagesTests {
         #expect(after.changed.isEmpty && after.removed.isEmpty && !after.isTruncated)
     }
 
+    @Test("A first-sync token minted before removals were paged (listed:) still brings every removal since its listing began")
+    func oldListingToken() async throws {
+        let dav = try DAVHarness()
+        let slate = dav.slate()
+        let tasks = try (1...4).map { try slate.addTask(TaskDraft(title: "Task \($0)")) }
+        let first = try await paging.page(dav, "", limit: 2)
+        #expect(first.isTruncated && first.token.contains(":paged:"))
+        let began = try #require(first.token.split(separator: ":").dropFirst(3).first)
+        try slate.deleteTasks([tasks[2].id])
+        _ = try slate.updateTask(tasks[3].id, TaskPatch(title: "Task 4, again"))
+        // Such a token's cursor may lie past a removal its pages never sent.
+        let old = "urn:x-slate:sync:\(began):listed:\(try slate.revision())"
+        let page = try await paging.page(dav, old, limit: 2)
+        #expect(page.removed == [paging.href(tasks[2])])
+        #expect(page.changed.isEmpty && !page.isTruncated)
+    }
+
     @Test("A malformed or foreign cursor inside a revision is refused with valid-sync-token")
     func malformedCursor() async throws {
         let dav = try DAVHarness()

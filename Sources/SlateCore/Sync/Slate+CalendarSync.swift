@@ -11,14 +11,19 @@ public struct CalendarSyncToken: Sendable, Hashable {
     public var listedThrough: Int?
     /// …and with those of that revision named after this (nil: all of them were sent).
     public var listedName: String?
+    /// The listing's pages also sent the removals up to its cursor, in its order; false for a
+    /// listing token minted before removals were paged (its pages sent none, so every
+    /// removal since `revision` is still to come).
+    public var removalsListed: Bool
     /// An incremental sync cut short inside one revision: of the changes and removals of
     /// revision `revision + 1`, those named up to this one were sent (nil: none of them).
     public var sentName: String?
 
-    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil, sentName: String? = nil) {
+    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil, removalsListed: Bool = false, sentName: String? = nil) {
         self.revision = revision
         self.listedThrough = listedThrough
         self.listedName = listedName
+        self.removalsListed = removalsListed
         self.sentName = sentName
     }
 }
@@ -69,7 +74,8 @@ extension Slate {
             guard token.sentName == nil else {
                 throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
             }
-            return try listing(collection, after: (listed, token.listedName), began: token.revision, current: current, limit: limit)
+            return try listing(collection, after: (listed, token.listedName), removalsListed: token.removalsListed, began: token.revision,
+                               current: current, limit: limit)
         }
         let feed = try feedChanges(collection, since: token.revision, current: current)
         let entries = Self.entries(feed, floor: token.revision).filter { entry in
@@ -121,9 +127,10 @@ extension Slate {
     /// after the first page the removals since `began`, go in order of revision, then name,
     /// so a page holds exactly `limit` of them (at least one) even when one change brought
     /// many (an import). A removal made after a page was cut has a later revision than
-    /// anything that page saw, so no removal falls behind the cursor unsent.
-    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, began: Int, current: Int,
-                         limit: Int?) throws -> CalendarChanges {
+    /// anything that page saw, so no removal falls behind the cursor unsent. After a token
+    /// whose pages sent no removals (`removalsListed` false), all of them still come.
+    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, removalsListed: Bool = true,
+                         began: Int, current: Int, limit: Int?) throws -> CalendarChanges {
         func isAfter(_ revision: Int, _ name: String) -> Bool {
             guard let after else { return true }
             return revision > after.revision || (revision == after.revision && after.name.map { name > $0 } == true)
@@ -136,7 +143,7 @@ extension Slate {
             let feed = try feedChanges(collection, since: began, current: current)
             revision = feed.revision
             let present = Set(all.map(\.name))
-            entries += Self.removals(feed.removed, floor: began, except: present).filter { isAfter($0.revision, $0.name) }
+            entries += Self.removals(feed.removed, floor: began, except: present).filter { !removalsListed || isAfter($0.revision, $0.name) }
         }
         entries.sort { ($0.revision, $0.name) < ($1.revision, $1.name) }
         guard let limit, entries.count > max(limit, 1) else {
@@ -146,7 +153,7 @@ extension Slate {
         let page = entries.prefix(max(limit, 1))
         let last = page[page.endIndex - 1]
         return CalendarChanges(changed: page.compactMap(\.object), removed: page.filter { $0.object == nil }.map(\.name),
-                               token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name),
+                               token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name, removalsListed: true),
                                isTruncated: true)
     }
 
