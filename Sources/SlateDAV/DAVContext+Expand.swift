@@ -14,12 +14,9 @@ extension DAVContext {
     /// (`20261201T000000Z`), `end` later than `start`. What an expansion returns and how far
     /// it goes is `CalendarExpansion`'s to say.
     ///
-    /// The rest of calendar-data is not evaluated and never refused: `comp` and `prop`
-    /// (partial retrieval, §9.6.1–9.6.4), `limit-recurrence-set` (§9.6.6) and
-    /// `limit-freebusy-set` (§9.6.7) are ignored, and the whole resource is returned (with
-    /// expand, expanded). That is more than such a request asks for, never less, and each
-    /// VTODO returned is whole; unlike an unsupported filter test (refused with
-    /// CALDAV:supported-filter), ignoring it cannot leave out data a client asked for.
+    /// `limit-recurrence-set` (§9.6.6) and `limit-freebusy-set` (§9.6.7) are not evaluated
+    /// and never refused: the whole recurrence set is returned (with expand, expanded), more
+    /// than such a request asks for, never less.
     static func expansion(in prop: XMLElement?) throws(CalendarDataError) -> CalendarExpansion? {
         guard let expand = prop?.child(Namespace.caldav, "calendar-data")?.child(Namespace.caldav, "expand") else { return nil }
         func moment(_ name: String) throws(CalendarDataError) -> Date {

@@ -4,21 +4,21 @@ import SlateHTTP
 
 extension DAVContext {
     /// REPORT: calendar-multiget, calendar-query (RFC 4791 §7.8–7.9; their calendar-data may ask
-    /// for CALDAV:expand, see `expansion(in:)`), sync-collection (RFC 6578).
+    /// for CALDAV:expand and partial retrieval, see `calendarDataRequest(in:)`), sync-collection (RFC 6578).
     func report(_ target: DAVTarget) throws -> Response {
         guard let body = try xmlBody() else { return Self.failure(.badRequest, nil, "A REPORT needs an XML body naming the report.") }
         let names = body.child(Namespace.dav, "prop").map { $0.children.map(PropertyName.init) }
         let resource = try resolve(target)
-        // CALDAV:expand, for the CalDAV reports (sync-collection's calendar-data is returned as stored).
-        let expansion: CalendarExpansion?
+        // CALDAV:expand and partial retrieval, for the CalDAV reports (sync-collection's calendar-data is returned as stored).
+        let calendarData: CalendarDataRequest?
         do {
-            expansion = body.namespace == Namespace.caldav ? try Self.expansion(in: body.child(Namespace.dav, "prop")) : nil
+            calendarData = body.namespace == Namespace.caldav ? try Self.calendarDataRequest(in: body.child(Namespace.dav, "prop")) : nil
         } catch {
             return Self.failure(.badRequest, PropertyName(Namespace.caldav, "supported-calendar-data"), error.description)
         }
         switch (body.namespace, body.name) {
         case (Namespace.caldav, "calendar-multiget"):
-            return try multiget(body, names: names, resource: resource, expansion: expansion)
+            return try multiget(body, names: names, resource: resource, calendarData: calendarData)
         case (Namespace.caldav, "calendar-query"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
@@ -28,7 +28,7 @@ extension DAVContext {
             var multiStatus = MultiStatus()
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
             try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
-                    revision: slate.revision, expansion: expansion)
+                    revision: slate.revision, calendarData: calendarData)
             return Self.multiStatus(multiStatus.finished())
         case (Namespace.dav, "sync-collection"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
@@ -43,7 +43,7 @@ extension DAVContext {
                      "The report \(body.name) is not served here; collections answer calendar-multiget, calendar-query and sync-collection.")
     }
 
-    private func multiget(_ body: XMLElement, names: [PropertyName]?, resource: DAVResource, expansion: CalendarExpansion?) throws -> Response {
+    private func multiget(_ body: XMLElement, names: [PropertyName]?, resource: DAVResource, calendarData: CalendarDataRequest?) throws -> Response {
         let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
@@ -75,7 +75,7 @@ extension DAVContext {
             }
             found.append((info, object, entry.href))
         }
-        try add(objects: found, names: names, to: &multiStatus, revision: slate.revision, expansion: expansion)
+        try add(objects: found, names: names, to: &multiStatus, revision: slate.revision, calendarData: calendarData)
         for href in missing { multiStatus.add(href: href, status: 404) }
         return Self.multiStatus(multiStatus.finished())
     }

@@ -51,10 +51,11 @@ extension DAVContext {
     }
 
     /// The value (inner XML) of a property of a resource, or nil when it has none (404).
-    /// `expansion`: the REPORT's CALDAV:expand, applied to calendar-data (never to getcontentlength,
-    /// which stays the resource's own length).
+    /// `calendarData`: what the REPORT's calendar-data asks for (CALDAV:expand, partial
+    /// retrieval), applied to calendar-data (never to getcontentlength, which stays the
+    /// resource's own length).
     func value(of property: PropertyName, for resource: DAVResource, revision: () throws -> Int, data: Data? = nil,
-               expansion: CalendarExpansion? = nil) throws -> String? {
+               calendarData: CalendarDataRequest? = nil) throws -> String? {
         let href = { (path: String) in "<d:href>\(DAVXML.escape(path))</d:href>" }
         switch (property.namespace, property.name) {
         case (Namespace.dav, "current-user-principal"): return href(paths.principal)
@@ -112,7 +113,7 @@ extension DAVContext {
             case (Namespace.dav, "getcontentlength"): return String(try (data ?? slate.calendarData(of: object)).count)
             case (Namespace.caldav, "calendar-data"):
                 let bytes = try data ?? slate.calendarData(of: object)
-                return DAVXML.escape(Slate.calendarText(expansion.map { $0.expanded(bytes, calendar: slate.calendar) } ?? bytes))
+                return DAVXML.escape(Slate.calendarText(calendarData.map { $0.applied(to: bytes, calendar: slate.calendar) } ?? bytes))
             default: return nil
             }
         }
@@ -120,27 +121,32 @@ extension DAVContext {
     }
 
     /// Adds objects of one collection, their bytes read together when the properties ask
-    /// for them (calendar-data, getcontentlength); `expansion` as `value(of:for:revision:data:expansion:)` says.
+    /// for them (calendar-data, getcontentlength); `calendarData` as `value(of:for:revision:data:calendarData:)` says.
     func add(objects: [(CalendarCollectionInfo, CalendarObject, href: String)], names: [PropertyName]?,
-             to multiStatus: inout MultiStatus, revision: () throws -> Int, expansion: CalendarExpansion? = nil) throws {
+             to multiStatus: inout MultiStatus, revision: () throws -> Int, calendarData: CalendarDataRequest? = nil) throws {
         let dataNames: Set<PropertyName> = [PropertyName(Namespace.caldav, "calendar-data"), PropertyName(Namespace.dav, "getcontentlength")]
         let wantsData = names?.contains(where: dataNames.contains) ?? false
         let data = wantsData ? try slate.calendarData(of: objects.map(\.1)) : []
         for (index, (info, object, href)) in objects.enumerated() {
             try add(.object(info, object), href: href, names: names, to: &multiStatus, revision: revision,
-                    data: wantsData ? data[index] : nil, expansion: expansion)
+                    data: wantsData ? data[index] : nil, calendarData: calendarData)
         }
     }
 
     /// A sync token as a URI.
     static func syncToken(_ revision: Int) -> String { "urn:x-slate:sync:\(revision)" }
 
-    /// A collection's sync token: `urn:x-slate:sync:REVISION`, or for a first sync cut short
-    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:listed:THROUGH[:NAME]` (NAME percent-encoded).
+    /// A collection's sync token: `urn:x-slate:sync:REVISION`; for a first sync cut short
+    /// by `DAV:limit`, `urn:x-slate:sync:REVISION:paged:THROUGH:NAME` (`listed` in place of
+    /// `paged`: a token from before the listing's pages held removals, still read); for an incremental
+    /// sync cut short inside revision REVISION + 1, `urn:x-slate:sync:REVISION:sent:NAME`
+    /// (NAME percent-encoded).
     static func syncToken(_ token: CalendarSyncToken) -> String {
         var text = syncToken(token.revision)
-        if let through = token.listedThrough {
-            text += ":listed:\(through)"
+        if let sent = token.sentName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) {
+            text += ":sent:" + sent
+        } else if let through = token.listedThrough {
+            text += (token.removalsListed ? ":paged:" : ":listed:") + "\(through)"
             if let name = token.listedName?.addingPercentEncoding(withAllowedCharacters: tokenNameCharacters) { text += ":" + name }
         }
         return text
@@ -155,10 +161,15 @@ extension DAVContext {
         let parts = text.dropFirst("urn:x-slate:sync:".count).split(separator: ":", omittingEmptySubsequences: false)
         guard let revision = parts.first.flatMap({ Int($0) }) else { return nil }
         if parts.count == 1 { return CalendarSyncToken(revision: revision) }
-        guard parts.count == 3 || parts.count == 4, parts[1] == "listed", let through = Int(parts[2]) else { return nil }
-        guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through) }
+        if parts.count == 3, parts[1] == "sent" {
+            guard let name = parts[2].removingPercentEncoding, !name.isEmpty else { return nil }
+            return CalendarSyncToken(revision: revision, sentName: name)
+        }
+        guard parts.count == 3 || parts.count == 4, parts[1] == "listed" || parts[1] == "paged", let through = Int(parts[2]) else { return nil }
+        let paged = parts[1] == "paged"
+        guard parts.count == 4 else { return CalendarSyncToken(revision: revision, listedThrough: through, removalsListed: paged) }
         guard let name = parts[3].removingPercentEncoding, !name.isEmpty else { return nil }
-        return CalendarSyncToken(revision: revision, listedThrough: through, listedName: name)
+        return CalendarSyncToken(revision: revision, listedThrough: through, listedName: name, removalsListed: paged)
     }
 
     /// `Tue, 01 Dec 2026 05:10:57 GMT` (RFC 9110's IMF-fixdate).
@@ -176,7 +187,7 @@ extension DAVContext {
     /// Adds one resource's answer for the properties asked for (`names` nil: allprop).
     func add(_ resource: DAVResource, href: String, names: [PropertyName]?, namesOnly: Bool = false,
              to multiStatus: inout MultiStatus, revision: () throws -> Int, data: Data? = nil,
-             expansion: CalendarExpansion? = nil) throws {
+             calendarData: CalendarDataRequest? = nil) throws {
         if namesOnly {
             multiStatus.add(href: href, found: propertyNames(of: resource).map { ($0, "") }, missing: [])
             return
@@ -184,7 +195,7 @@ extension DAVContext {
         var found: [(PropertyName, String)] = []
         var missing: [PropertyName] = []
         for name in names ?? propertyNames(of: resource) {
-            if let value = try value(of: name, for: resource, revision: revision, data: data, expansion: expansion) { found.append((name, value)) } else { missing.append(name) }
+            if let value = try value(of: name, for: resource, revision: revision, data: data, calendarData: calendarData) { found.append((name, value)) } else { missing.append(name) }
         }
         multiStatus.add(href: href, found: found, missing: missing)
     }

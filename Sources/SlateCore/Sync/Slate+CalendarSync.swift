@@ -11,11 +11,20 @@ public struct CalendarSyncToken: Sendable, Hashable {
     public var listedThrough: Int?
     /// …and with those of that revision named after this (nil: all of them were sent).
     public var listedName: String?
+    /// The listing's pages also sent the removals up to its cursor, in its order; false for a
+    /// listing token minted before removals were paged (its pages sent none, so every
+    /// removal since `revision` is still to come).
+    public var removalsListed: Bool
+    /// An incremental sync cut short inside one revision: of the changes and removals of
+    /// revision `revision + 1`, those named up to this one were sent (nil: none of them).
+    public var sentName: String?
 
-    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil) {
+    public init(revision: Int, listedThrough: Int? = nil, listedName: String? = nil, removalsListed: Bool = false, sentName: String? = nil) {
         self.revision = revision
         self.listedThrough = listedThrough
         self.listedName = listedName
+        self.removalsListed = removalsListed
+        self.sentName = sentName
     }
 }
 
@@ -34,15 +43,20 @@ public struct CalendarChanges: Sendable {
 
 extension Slate {
     /// The changes of `collection` after `token` (nil: everything, for a first sync), at
-    /// most `limit` objects (at least one per answer, so every page makes progress). Reads
-    /// the account's change feed, so the cost follows the number of changes, not the size
-    /// of the collection.
+    /// most `limit` objects and removals together (at least one per answer, so every page
+    /// makes progress). Reads the account's change feed, so the cost follows the number of
+    /// changes, not the size of the collection.
     ///
     /// A first sync cut short resumes by listing (objects after the last one sent, in order
     /// of revision and name), never through the feed: the collection's oldest objects may be
-    /// older than the feed's window. Removals since the listing began come with its last
-    /// page; a feed page carries the removals up to its own token. The pages together list
-    /// each object and each removal once (again only when it changes again meanwhile).
+    /// older than the feed's window. The removals since the listing began join that order
+    /// (by the revision each left at), so a page after the first may end on one.
+    ///
+    /// An incremental sync orders its changes and removals by revision, then name, and cuts
+    /// after exactly `limit` of them, inside a revision if need be (one import of many tasks):
+    /// the token then names the last one sent of that revision (`sentName`). The pages
+    /// together list each object and each removal once (again only when it changes again
+    /// meanwhile), as one answer without a limit would.
     public func calendarChanges(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
                                 history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
         let current = try revision()
@@ -57,41 +71,90 @@ extension Slate {
                 "The sync token \(token.revision) is older than the last \(history) changes this server keeps for sync; sync again from scratch.")
         }
         if let listed = token.listedThrough {
-            return try listing(collection, after: (listed, token.listedName), began: token.revision, current: current, limit: limit)
+            guard token.sentName == nil else {
+                throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
+            }
+            return try listing(collection, after: (listed, token.listedName), removalsListed: token.removalsListed, began: token.revision,
+                               current: current, limit: limit)
         }
         let feed = try feedChanges(collection, since: token.revision, current: current)
-        let cut = cut(feed.changed, floor: token.revision, limit: limit)
-        guard let through = cut.through else {
-            return CalendarChanges(changed: cut.objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
-                                   isTruncated: false)
+        let entries = Self.entries(feed, floor: token.revision).filter { entry in
+            guard let sent = token.sentName, entry.revision == token.revision + 1 else { return true }
+            return entry.name > sent
         }
-        return CalendarChanges(changed: cut.objects, removed: feed.removed.filter { $0.revision <= through }.map(\.name),
-                               token: CalendarSyncToken(revision: through), isTruncated: true)
+        guard let limit, entries.count > max(limit, 1) else {
+            return CalendarChanges(changed: entries.compactMap(\.object), removed: entries.filter { $0.object == nil }.map(\.name),
+                                   token: CalendarSyncToken(revision: feed.revision), isTruncated: false)
+        }
+        let page = entries.prefix(max(limit, 1))
+        let last = page[page.endIndex - 1]
+        // Cut between two revisions: an ordinary token; inside one: the last name sent of it.
+        let next = entries[page.endIndex].revision == last.revision
+            ? CalendarSyncToken(revision: last.revision - 1, sentName: last.name) : CalendarSyncToken(revision: last.revision)
+        return CalendarChanges(changed: page.compactMap(\.object), removed: page.filter { $0.object == nil }.map(\.name),
+                               token: next, isTruncated: true)
     }
 
-    /// A first sync's listing, from the start (`after` nil) or resumed after an object (its
-    /// revision and name); the listing began at revision `began`, whose removals since come
-    /// with the last page. Objects go in order of revision, then name, so a page holds
-    /// exactly `limit` of them (at least one) even when one change brought many (an import).
-    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, began: Int, current: Int,
-                         limit: Int?) throws -> CalendarChanges {
-        let objects = try calendarObjects(in: collection).filter { object in
+    /// One response of an incremental sync: a changed object, or a removed name (`object` nil).
+    private struct SyncEntry {
+        let revision: Int
+        let name: String
+        let object: CalendarObject?
+    }
+
+    /// The feed's changes and removals as one sequence in order of revision, then name, each
+    /// name once (a changed object wins over a removal of its name; of two removals, the
+    /// later). One at or before `floor` counts as just after it, so a page moves the token on.
+    private static func entries(_ feed: (changed: [(object: CalendarObject, revision: Int)], removed: [(name: String, revision: Int)], revision: Int),
+                                floor: Int) -> [SyncEntry] {
+        let entries = feed.changed.map { SyncEntry(revision: max($0.revision, floor + 1), name: $0.object.name, object: $0.object) }
+            + removals(feed.removed, floor: floor, except: Set(feed.changed.map(\.object.name)))
+        return entries.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
+    }
+
+    /// Removed names as entries, each once (at the later revision of two), none of `except`
+    /// (names present after all); one at or before `floor` counts as just after it.
+    private static func removals(_ removed: [(name: String, revision: Int)], floor: Int, except: Set<String>) -> [SyncEntry] {
+        var revisions: [String: Int] = [:]
+        for removal in removed where !except.contains(removal.name) {
+            revisions[removal.name] = max(revisions[removal.name] ?? 0, max(removal.revision, floor + 1))
+        }
+        return revisions.map { SyncEntry(revision: $0.value, name: $0.key, object: nil) }
+    }
+
+    /// A first sync's listing, from the start (`after` nil) or resumed after an object or a
+    /// removal (its revision and name); the listing began at revision `began`. Objects, and
+    /// after the first page the removals since `began`, go in order of revision, then name,
+    /// so a page holds exactly `limit` of them (at least one) even when one change brought
+    /// many (an import). A removal made after a page was cut has a later revision than
+    /// anything that page saw, so no removal falls behind the cursor unsent. After a token
+    /// whose pages sent no removals (`removalsListed` false), all of them still come.
+    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, removalsListed: Bool = true,
+                         began: Int, current: Int, limit: Int?) throws -> CalendarChanges {
+        func isAfter(_ revision: Int, _ name: String) -> Bool {
             guard let after else { return true }
-            return object.revision > after.revision || (object.revision == after.revision && after.name.map { object.name > $0 } == true)
-        }.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
-        if let limit, objects.count > max(limit, 1) {
-            let page = Array(objects.prefix(max(limit, 1)))
-            let last = page[page.count - 1]
-            return CalendarChanges(changed: page, removed: [],
-                                   token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name),
-                                   isTruncated: true)
+            return revision > after.revision || (revision == after.revision && after.name.map { name > $0 } == true)
         }
-        guard after != nil else {
-            return CalendarChanges(changed: objects, removed: [], token: CalendarSyncToken(revision: current), isTruncated: false)
+        let all = try calendarObjects(in: collection)
+        var entries = all.filter { isAfter($0.revision, $0.name) }.map { SyncEntry(revision: $0.revision, name: $0.name, object: $0) }
+        var revision = current
+        if after != nil {
+            // Removals since the listing began: none before its first page.
+            let feed = try feedChanges(collection, since: began, current: current)
+            revision = feed.revision
+            let present = Set(all.map(\.name))
+            entries += Self.removals(feed.removed, floor: began, except: present).filter { !removalsListed || isAfter($0.revision, $0.name) }
         }
-        let feed = try feedChanges(collection, since: began, current: current)
-        return CalendarChanges(changed: objects, removed: feed.removed.map(\.name), token: CalendarSyncToken(revision: feed.revision),
-                               isTruncated: false)
+        entries.sort { ($0.revision, $0.name) < ($1.revision, $1.name) }
+        guard let limit, entries.count > max(limit, 1) else {
+            return CalendarChanges(changed: entries.compactMap(\.object), removed: entries.filter { $0.object == nil }.map(\.name),
+                                   token: CalendarSyncToken(revision: revision), isTruncated: false)
+        }
+        let page = entries.prefix(max(limit, 1))
+        let last = page[page.endIndex - 1]
+        return CalendarChanges(changed: page.compactMap(\.object), removed: page.filter { $0.object == nil }.map(\.name),
+                               token: CalendarSyncToken(revision: began, listedThrough: last.revision, listedName: last.name, removalsListed: true),
+                               isTruncated: true)
     }
 
     /// The feed's changes of `collection` after `token`: changed objects in the order of the
@@ -177,25 +240,5 @@ extension Slate {
             if try context.model(CalendarResourceBody.self, id: departure.id) != nil { context.delete(CalendarResourceBody.self, id: departure.id) }
         }
         context.upsert(CalendarSyncMark(id: accountID, accountID: accountID, prunedThrough: horizon))
-    }
-
-    /// At most `limit` objects (at least one), cut between two revisions so that a token
-    /// resumes exactly (a single change larger than `limit` is sent whole); `through` is the
-    /// revision the page ends at, nil when everything fits. `changes` are in the order of the
-    /// revision that brings each; one at or before `floor` counts as just after it, so a
-    /// page always moves the token on.
-    private func cut(_ changes: [(object: CalendarObject, revision: Int)], floor: Int, limit: Int?)
-        -> (objects: [CalendarObject], through: Int?) {
-        guard let limit, changes.count > max(limit, 1) else { return (changes.map(\.object), nil) }
-        let revisions = changes.map { max($0.revision, floor + 1) }
-        let size = max(limit, 1)
-        var end = size
-        while end > 0, revisions[end] == revisions[end - 1] { end -= 1 }
-        if end == 0 {
-            end = size
-            while end < changes.count, revisions[end] == revisions[end - 1] { end += 1 }
-        }
-        guard end < changes.count else { return (changes.map(\.object), nil) }
-        return (changes[..<end].map(\.object), revisions[end - 1])
     }
 }

@@ -10,6 +10,18 @@ import Foundation
 /// - A VALARM whose alert was removed in Slate goes, every line of it.
 /// - An alert added in Slate becomes a new VALARM before the VTODO's END line, written as
 ///   the iCalendar export writes it.
+///
+/// Only the master VTODO's alarms are rewritten; a RECURRENCE-ID override's are left as
+/// stored, by decision (OverrideAlarmTests):
+/// - The series' due date moving in Slate does not move an override: the override carries
+///   its own DUE, which stays, so its alarms (relative to that DUE, or absolute moments of
+///   that one occurrence) still fire when the client set them to.
+/// - The override's own due date moving in Slate (the override of a completed occurrence,
+///   a task of its own) rewrites its DUE but not its alarms. The occurrence's task takes no
+///   alerts from the override's VALARMs (`applyOverrides`), and alerts are not among the
+///   fields an override takes from Slate (`VTodoRendering.occurrenceFields`): there is no
+///   alert of Slate's for them to follow, and Slate fires none for a completed task.
+///   Rewriting them would change the client's bytes for nothing it could check.
 enum VTodoAlarms {
     typealias Edit = (at: Int, remove: [Int], insert: [String])
 
