@@ -4,30 +4,39 @@ import SlateCore
 /// One run of `slate`: the environment, the output, and the database (opened on first use).
 final class Session {
     let console: Console
-    let environment: [String: String]
+    /// The process environment, read when first needed (`SlateCommandLine.run`).
+    var environment: [String: String] { readEnvironment.value }
+    private let readEnvironment: OnDemand<[String: String]>
     let style: Style
     /// Columns of the terminal, or nil when output is not a terminal (no truncation).
     let width: Int?
     let wantsJSON: Bool
     private(set) var databasePath: String
-    let calendar: Calendar
+    /// The calendar (and time zone) for dates, made when first needed.
+    var calendar: Calendar { readCalendar.value }
+    private let readCalendar: OnDemand<Calendar>
+    /// How the calendar is made, for the board (which makes it when it first needs it too).
+    private let makeCalendar: @Sendable () -> Calendar
     let clock: @Sendable () -> Date
     private var openedSlate: Slate?
     /// Say on standard error when opening the database upgraded it (serve logs it instead).
     var reportsMigrationBackup = true
 
-    init(console: Console, environment: [String: String], parsed: ParsedCommand, terminalWidth: Int?,
-         calendar: Calendar, clock: @escaping @Sendable () -> Date) {
+    init(console: Console, environment: @escaping () -> [String: String], parsed: ParsedCommand, terminalWidth: Int?,
+         calendar: @escaping @Sendable () -> Calendar, clock: @escaping @Sendable () -> Date) {
         self.console = console
-        self.environment = environment
-        self.calendar = calendar
+        let readEnvironment = OnDemand(environment)
+        self.readEnvironment = readEnvironment
+        readCalendar = OnDemand(calendar)
+        makeCalendar = calendar
         self.clock = clock
+        let environment = { readEnvironment.value }
         wantsJSON = parsed.flag("json")
-        let colorAllowed = terminalWidth != nil && !parsed.flag("no-color") && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let colorAllowed = terminalWidth != nil && !parsed.flag("no-color") && environment()["NO_COLOR"].map(\.isEmpty) ?? true
         style = Style(isEnabled: colorAllowed)
         width = terminalWidth
-        databasePath = parsed.value("database") ?? parsed.value("db") ?? environment["SLATE_DATABASE"] ?? environment["SLATE_DB"]
-            ?? Self.defaultDatabasePath(environment)
+        databasePath = parsed.value("database") ?? parsed.value("db") ?? environment()["SLATE_DATABASE"] ?? environment()["SLATE_DB"]
+            ?? Self.defaultDatabasePath(environment())
         passwordFile = parsed.value("database-password-file")
     }
 
@@ -54,6 +63,8 @@ final class Session {
                 throw SlateError.invalid(field: "database-password-file", message: problem.description)
             }
         }
+        // Only a server has a password: a file's command need not read the environment.
+        guard isServerDatabase else { return nil }
         return environment["SLATE_DATABASE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -93,7 +104,7 @@ final class Session {
         if let openedSlate { return openedSlate }
         try Self.createDatabaseFolder(for: databasePath)
         let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
-                                   calendar: calendar, clock: clock)
+                                   makeCalendar: makeCalendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
         }
@@ -104,4 +115,20 @@ final class Session {
     var now: Date { clock() }
     var dueFormatter: DueFormatter { DueFormatter(now: now, calendar: calendar) }
     var dateParser: DateParser { DateParser(now: now, calendar: calendar) }
+}
+
+/// A value made the first time it is read, then kept (one command's session, one thread).
+final class OnDemand<Value> {
+    private var make: (() -> Value)?
+    private var made: Value?
+
+    init(_ make: @escaping () -> Value) { self.make = make }
+
+    var value: Value {
+        if let made { return made }
+        let value = make!()
+        made = value
+        make = nil
+        return value
+    }
 }

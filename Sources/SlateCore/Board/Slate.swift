@@ -18,17 +18,33 @@ public final class Slate: Sendable {
     /// Whose data this instance reads and writes.
     public let accountID: UUID
     /// The calendar (and time zone) for days, "today" and human dates.
-    public let calendar: Calendar
+    public var calendar: Calendar {
+        if let made = madeCalendar.withLock({ $0 }) { return made }
+        let made = makeCalendar()
+        madeCalendar.withLock { $0 = made }
+        return made
+    }
+    /// Made when first read: `Calendar.current` reads the time zone and locale (about 1.5M
+    /// instructions), which completing or deleting a task never needs.
+    private let makeCalendar: @Sendable () -> Calendar
+    private let madeCalendar = Mutex<Calendar?>(nil)
     private let clock: @Sendable () -> Date
     /// The revision of the last change this instance committed (see `lastChange`).
     private let lastCommitted = Mutex<Int?>(nil)
 
     /// A view of `container` for `accountID`.
-    public init(container: ModelContainer, accountID: UUID, calendar: Calendar = .current,
+    public convenience init(container: ModelContainer, accountID: UUID, calendar: Calendar = .current,
+                            clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(container: container, accountID: accountID, makeCalendar: { calendar }, clock: clock)
+    }
+
+    /// A view of `container` for `accountID` whose calendar is made when first needed
+    /// (`slate done N` never needs one).
+    public init(container: ModelContainer, accountID: UUID, makeCalendar: @escaping @Sendable () -> Calendar,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.container = container
         self.accountID = accountID
-        self.calendar = calendar
+        self.makeCalendar = makeCalendar
         self.clock = clock
     }
 
@@ -36,9 +52,17 @@ public final class Slate: Sendable {
     /// URL: that server, see `openContainer`) for the local account.
     public static func open(path: String?, password: String? = nil, maximumReaders: Int = 4, calendar: Calendar = .current,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
+        try open(path: path, password: password, maximumReaders: maximumReaders, makeCalendar: { calendar }, clock: clock)
+    }
+
+    /// Like `open(path:password:maximumReaders:calendar:clock:)`, with the calendar made
+    /// when first needed.
+    public static func open(path: String?, password: String? = nil, maximumReaders: Int = 4,
+                            makeCalendar: @escaping @Sendable () -> Calendar,
+                            clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
         let container = try openContainer(path: path, password: password, maximumReaders: maximumReaders)
         let account = try ensureAccount(named: Account.localName, in: container, now: clock())
-        return Slate(container: container, accountID: account.id, calendar: calendar, clock: clock)
+        return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
     }
 
     /// Opens the store with Slate's schema, migrating an older one: the SQLite file at

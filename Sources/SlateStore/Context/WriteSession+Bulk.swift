@@ -126,7 +126,7 @@ extension WriteSession {
             }
             tombstoneTables[table.tableName] = true
             try database.execute("DELETE FROM \(tableName) WHERE \(inChunk)", [list])
-            for id in chunk { record(table, .text(id), \.deleted) }
+            for id in chunk { record(table, .text(id), .deleted) }
         }
     }
 
