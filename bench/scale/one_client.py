@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""One client, one PATCH at a time: what a single edit costs a node (bench/scale/one-client).
+"""One client, one request at a time: what a single edit or read costs a node (bench/scale/one-client).
 
 For each `slate` binary given (alternately, `--rounds` times), starts `slate serve` on the
 store (a PostgreSQL URL or a SQLite file), then sends `--count` PATCHes with If-Match over one
 keep-alive connection, each waiting for the last: no group commit, no concurrency, the
-latency a person editing sees. Reports the node's CPU per PATCH (utime + stime from
+latency a person editing sees (with `--request get`, GETs of the same task instead). Reports the node's CPU per PATCH (utime + stime from
 /proc/PID/stat), the wall time per PATCH, and with --strace the node's system calls per PATCH
 (counted by `strace -f -c`, which slows the node: those rounds are not timed). System calls
 do not depend on load, so they compare two binaries on a busy machine.
@@ -33,6 +33,14 @@ class Client:
         response.read()
         self.etag = response.getheader("ETag")
 
+    def get(self, count):
+        for _ in range(count):
+            self.connection.request("GET", f"/api/v1/tasks/{self.task}", headers=self.headers)
+            response = self.connection.getresponse()
+            response.read()
+            if response.status != 200:
+                sys.exit(f"one-client: GET answered {response.status}")
+
     def patch(self, count):
         for i in range(count):
             body = json.dumps({"title": f"Storyboard pass {i}"})
@@ -60,17 +68,18 @@ def serve(binary, store_args):
     sys.exit(f"one-client: {binary} did not listen within 30 s")
 
 
-def measure(binary, store_args, token, task, count, strace):
+def measure(binary, store_args, token, task, count, strace, request):
     node, port = serve(binary, store_args)
     try:
         client = Client(port, token, task)
-        client.patch(50)  # warm: statements prepared, caches filled, the start-up pass over
+        send = client.get if request == "get" else client.patch
+        send(50)  # warm: statements prepared, caches filled, the start-up pass over
         time.sleep(0.5)
         if strace:
             out = tempfile.mktemp(prefix="one-client-strace.")
             tracer = subprocess.Popen(["strace", "-f", "-c", "-p", str(node.pid), "-o", out], stderr=subprocess.DEVNULL)
             time.sleep(1)
-            client.patch(count)
+            send(count)
             time.sleep(0.5)
             tracer.send_signal(2)
             tracer.wait()
@@ -80,10 +89,10 @@ def measure(binary, store_args, token, task, count, strace):
                 if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
                     calls[parts[-1]] = int(parts[3]) / count
             os.unlink(out)
-            return {"syscalls_per_patch": round(sum(calls.values()), 1),
+            return {"syscalls_per_request": round(sum(calls.values()), 1),
                     "by_call": {k: round(v, 1) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])[:8]}}
         before, start = cpu_seconds(node.pid), time.time()
-        client.patch(count)
+        send(count)
         wall = (time.time() - start) / count
         time.sleep(0.6)  # what the request started (an alert pass) is the request's cost too
         return {"node_cpu_us": (cpu_seconds(node.pid) - before) / count * 1e6, "wall_ms": wall * 1e3}
@@ -99,6 +108,7 @@ def main():
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--strace", action="store_true")
+    parser.add_argument("--request", choices=["patch", "get"], default="patch")
     parser.add_argument("--out")
     args = parser.parse_args()
     store_args = ["--database", args.store] if args.store.startswith("postgresql:") else ["--db", args.store]
@@ -111,9 +121,9 @@ def main():
     results = {binary: [] for binary in args.bin}
     for _ in range(args.rounds):
         for binary in args.bin:
-            results[binary].append(measure(binary, store_args, token, task, args.count, strace=False))
-    traced = {binary: measure(binary, store_args, token, task, args.count, strace=True) for binary in args.bin} if args.strace else {}
-    report = {"store": "postgresql" if store_args[0] == "--database" else "sqlite", "count": args.count,
+            results[binary].append(measure(binary, store_args, token, task, args.count, strace=False, request=args.request))
+    traced = {binary: measure(binary, store_args, token, task, args.count, strace=True, request=args.request) for binary in args.bin} if args.strace else {}
+    report = {"store": "postgresql" if store_args[0] == "--database" else "sqlite", "request": args.request, "count": args.count,
               "uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), "binaries": {}}
     for binary, runs in results.items():
         cpu = [r["node_cpu_us"] for r in runs]
@@ -121,8 +131,8 @@ def main():
         entry = {"node_cpu_us_median": round(statistics.median(cpu)), "node_cpu_us": [round(c) for c in cpu],
                  "wall_ms_median": round(statistics.median(wall), 2), "wall_ms": [round(w, 2) for w in wall], **traced.get(binary, {})}
         report["binaries"][binary] = entry
-        calls = f", {entry['syscalls_per_patch']} system calls/PATCH" if "syscalls_per_patch" in entry else ""
-        print(f"{report['store']:10} {binary}: node {entry['node_cpu_us_median']} µs/PATCH (runs {entry['node_cpu_us']}), "
+        calls = f", {entry['syscalls_per_request']} system calls/{args.request.upper()}" if "syscalls_per_request" in entry else ""
+        print(f"{report['store']:10} {binary}: node {entry['node_cpu_us_median']} µs/{args.request.upper()} (runs {entry['node_cpu_us']}), "
               f"wall {entry['wall_ms_median']} ms{calls}")
     if args.out:
         json.dump(report, open(args.out, "w"), indent=2)
