@@ -101,8 +101,14 @@ extension ModelContainer {
     /// Runs `body` with every read inside it from one snapshot of the board (one read
     /// transaction), as `Slate.read` does for one account's reads.
     public func boardSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try boardSnapshot(readingTask: nil, body)
+    }
+
+    /// `boardSnapshot(_:)` for a body that reads the task with `id` (`Slate.task(id:records:)`):
+    /// on PostgreSQL its revision is asked for with the snapshot's first statement.
+    public func boardSnapshot<T>(readingTask id: UUID?, _ body: () throws -> T) throws -> T {
         do {
-            return try snapshot(body)
+            return try snapshot(expecting: id.map { [.revision(of: TaskItem.self, id: $0)] } ?? [], body)
         } catch let error as StoreError {
             throw SlateError(error)
         }

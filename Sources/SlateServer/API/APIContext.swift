@@ -51,9 +51,13 @@ struct APIContext: Sendable {
 
     /// Runs `body` for the request's account on a reader thread, with the credential check
     /// and the account's zone in the same hop and the same snapshot as the reads of `body`.
-    func read<T: Sendable>(_ request: Request, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
+    /// `task`: the id of a task `body` reads, if it reads one (its revision is then asked for
+    /// with the snapshot's first statement, on a store with round trips).
+    func read<T: Sendable>(_ request: Request, task: UUID? = nil, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
         guard identify != nil else { return try await slate(for: request).read(body) }
-        return try await BoardThreads.shared.read { try container.boardSnapshot { try body(try self.slateHere(for: request)) } }
+        return try await BoardThreads.shared.read {
+            try container.boardSnapshot(readingTask: task) { try body(try self.slateHere(for: request)) }
+        }
     }
 
     /// Runs the change `body` for the request's account in the next group commit, the

@@ -58,7 +58,8 @@ struct TasksController {
     }
 
     @Sendable func show(_ request: Request) async throws -> Response {
-        return try await context.read(request) { slate in
+        // The id only names what to read ahead; a bad one is refused inside, after the credential.
+        return try await context.read(request, task: try? context.id(request)) { slate in
             let id = try context.id(request)
             let found = try domain { try slate.task(id: id, records: context.records) }
             let lists = try context.listNames(slate)

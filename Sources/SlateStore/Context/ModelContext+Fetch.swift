@@ -143,8 +143,8 @@ extension ModelContext {
 
     /// The revision of the model with `id` (its row's last change), or nil when there is none.
     public func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) throws -> Int? {
-        let sql = "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
-        return try container.pool.readStatement { try $0.scalar(sql, [id.databaseValue]) }.flatMap(Int.fromDatabaseValue)
+        let read = ExpectedRead.revision(of: type, id: id)  // the same text a snapshot may expect
+        return try container.pool.readStatement { try $0.scalar(read.sql, read.arguments) }.flatMap(Int.fromDatabaseValue)
     }
 
     /// The model with `id` and its revision, or nil.

@@ -46,10 +46,10 @@ enum ConnectionPool: Sendable {
     }
 
     /// Runs `body` with every read inside it served from one snapshot.
-    func snapshot<T>(_ body: () throws -> T) throws -> T {
+    func snapshot<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
         switch self {
         case .sqlite(let pool): try pool.snapshot(body)
-        case .postgreSQL(let pool): try pool.snapshot(body)
+        case .postgreSQL(let pool): try pool.snapshot(expecting: reads, body)
         }
     }
 

@@ -43,17 +43,24 @@ extension PostgreSQLDatabase {
     /// returns `last`'s checked result (nil without `last`). Throws the first failure, after
     /// reading every answer; the transaction is then in error on the server unless BEGIN
     /// itself failed.
+    ///
+    /// `expected`: reads sent after `last` whose answers are kept, unchecked, in
+    /// `expectedAnswers` until asked for (`ExpectedRead`).
     @discardableResult
-    func sendPipeline(ending last: UnsentStatement?) throws -> OpaquePointer? {
+    func sendPipeline(ending last: UnsentStatement?, expecting expected: [(read: ExpectedRead, statement: UnsentStatement)] = [])
+        throws -> OpaquePointer?
+    {
         settle()
         var items = unsentBegin.map { [UnsentStatement.command($0)] } ?? []
         items += unsent
         if let last { items.append(last) }
+        let checked = items.count
+        if last != nil { items += expected.map(\.statement) }
         unsentBegin = nil
         unsent.removeAll(keepingCapacity: true)
         guard !items.isEmpty else { return nil }
         guard PQenterPipelineMode(connection) == 1 else {
-            let result = try executeOneByOne(items)
+            let result = try executeOneByOne(Array(items.prefix(checked)))
             if last == nil, let result { PQclear(result) }
             return last == nil ? nil : result
         }
@@ -65,16 +72,33 @@ extension PostgreSQLDatabase {
             let failed = items[min(results.count, items.count - 1)]
             throw PostgreSQLError.failure(of: connection, result: nil, sql: failed.sql, arguments: failed.arguments, location: location)
         }
-        for index in items.indices.dropLast() {
+        for index in 0..<(checked - 1) {
             let result = results.removeFirst()
             PQclear(try check(result, sql: items[index].sql, arguments: items[index].arguments))
         }
-        let result = try check(results.removeFirst(), sql: items[items.count - 1].sql, arguments: items[items.count - 1].arguments)
+        let result = try check(results.removeFirst(), sql: items[checked - 1].sql, arguments: items[checked - 1].arguments)
         guard last != nil else {
             PQclear(result)
             return nil
         }
+        for read in expected { expectedAnswers[read.read] = results.removeFirst() }
         return result
+    }
+
+    /// The reads the open read transaction expects (`ExpectedRead`), prepared, to send with
+    /// its first statement; then none. A read that cannot be prepared is not sent ahead (it
+    /// reports itself when made), nor are any while the statement cache has no room for
+    /// them (making room would deallocate statements already named).
+    func takeExpectedReads() -> [(read: ExpectedRead, statement: UnsentStatement)] {
+        guard !expectedReads.isEmpty else { return [] }
+        defer { expectedReads = [] }
+        guard cachedStatementCount + expectedReads.count < Self.statementCacheLimit else { return [] }
+        var taken: [(read: ExpectedRead, statement: UnsentStatement)] = []
+        for read in expectedReads where !taken.contains(where: { $0.read == read }) {
+            guard let name = try? prepared(read.sql, read.arguments) else { continue }
+            taken.append((read, UnsentStatement(prepared: name, sql: read.sql, arguments: read.arguments)))
+        }
+        return taken
     }
 
     private func send(_ item: UnsentStatement) -> Bool {

@@ -69,13 +69,18 @@ extension PostgreSQLDatabase {
         }
     }
 
-    /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ).
-    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ);
+    /// `reads` go out with its first statement (`ExpectedRead`).
+    func readTransaction<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
         settle()
         unsentBegin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         isReadOnlyTransaction = true
+        expectedReads = reads
         defer {
             isReadOnlyTransaction = false
+            expectedReads = []
+            for answer in expectedAnswers.values { PQclear(answer) }
+            expectedAnswers.removeAll()
             if unsentBegin != nil {
                 unsentBegin = nil
             } else if isInTransaction {
@@ -132,6 +137,7 @@ extension PostgreSQLDatabase {
     /// Before a statement sent on its own: the COMMIT in flight answered, what waits sent.
     func sendPendingWork() throws {
         settle()
+        expectedReads = []  // a statement sent on its own: each expected read is made when asked for
         if hasUnsentWork { try sendPipeline(ending: nil) }
     }
 }

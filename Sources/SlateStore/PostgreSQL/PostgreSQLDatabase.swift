@@ -28,6 +28,10 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     var unsent: [UnsentStatement] = []
     /// True inside `readTransaction`.
     var isReadOnlyTransaction = false
+    /// Reads the open read transaction expects to make, sent with its first statement.
+    var expectedReads: [ExpectedRead] = []
+    /// Their answers, until asked for or the transaction ends (`ExpectedRead`).
+    var expectedAnswers: [ExpectedRead: OpaquePointer] = [:]
     /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
     var commitInFlight = false
 
@@ -101,12 +105,16 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     /// with what waits to be sent, in one pipeline, when something does.
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
         settle()
+        if !expectedAnswers.isEmpty, let answer = expectedAnswers.removeValue(forKey: ExpectedRead(sql: sql, arguments: arguments)) {
+            return try check(answer, sql: sql, arguments: arguments)
+        }
         let types = arguments.map(Self.typeOID)
         let key = Self.statementKey(sql, types)
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
         if hasUnsentWork {
             // Non-nil: the pipeline ends with this statement.
-            return try sendPipeline(ending: UnsentStatement(prepared: name, sql: sql, arguments: arguments))!
+            let statement = UnsentStatement(prepared: name, sql: sql, arguments: arguments)
+            return try sendPipeline(ending: statement, expecting: takeExpectedReads())!
         }
         do {
             return try execute(prepared: name, sql: sql, arguments: arguments)

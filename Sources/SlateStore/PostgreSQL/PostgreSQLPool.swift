@@ -149,10 +149,10 @@ final class PostgreSQLPool: Sendable {
 
     /// Runs `body` so that every read inside it uses one reader inside one REPEATABLE READ
     /// transaction: they all see the same committed state.
-    func snapshot<T>(_ body: () throws -> T) throws -> T {
+    func snapshot<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
         if pinnedReader != nil { return try body() }
         return try withReader { reader in
-            try reader.readTransaction {
+            try reader.readTransaction(expecting: reads) {
                 try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
             }
         }

@@ -92,4 +92,44 @@ struct PostgreSQLRoundTripTests {
         #expect(try count(table, other) == .integer(2))
         #expect(try database.scalar("SELECT CAST(sum(n) AS bigint) FROM \(table)", []) == .integer(3))
     }
+
+    @Test func anExpectedReadIsAnsweredFromTheFirstRoundTripWithinItsSnapshotOnly() throws {
+        let (database, table) = try connection()
+        let (writer, _) = try connection()
+        try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(7)])
+        let read = ExpectedRead(sql: "SELECT count(*) FROM \(table) WHERE n = ?", arguments: [.integer(7)])
+        try database.readTransaction(expecting: [read, read]) {
+            #expect(try count(table, database) == .integer(1))
+            #expect(database.expectedAnswers.count == 1, "sent with the first statement, once")
+            try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(7)])
+            #expect(try database.scalar(read.sql, read.arguments) == .integer(1), "the snapshot's answer")
+            #expect(database.expectedAnswers.isEmpty, "an answer is used once")
+            #expect(try database.scalar(read.sql, read.arguments) == .integer(1), "asked again: read again, same snapshot")
+        }
+        // The next transaction expects nothing: a fresh read sees the second row.
+        #expect(try database.readTransaction { try database.scalar(read.sql, read.arguments) } == .integer(2))
+        // An expected read never made is dropped with its transaction.
+        try database.readTransaction(expecting: [read]) { _ = try count(table, database) }
+        #expect(database.expectedAnswers.isEmpty)
+        #expect(try count(table, database) == .integer(2))
+    }
+
+    @Test func anExpectedReadThatCannotBePreparedIsNotSentAheadAndReportsItselfWhenAskedFor() throws {
+        let (database, table) = try connection()
+        let broken = ExpectedRead(sql: "SELECT no_such_column FROM \(table) WHERE n = ?", arguments: [.integer(1)])
+        var first: DatabaseValue?
+        #expect {
+            try database.readTransaction(expecting: [broken]) {
+                first = try count(table, database)
+                #expect(database.expectedAnswers.isEmpty)
+                _ = try database.scalar(broken.sql, broken.arguments)
+            }
+        } throws: { error in
+            "\(error)".contains("no_such_column")
+        }
+        // The first statement's own answer is unaffected by the read that was named with it.
+        #expect(first == .integer(0))
+        #expect(database.expectedAnswers.isEmpty)
+        #expect(try database.readTransaction { try count(table, database) } == .integer(0))
+    }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A read that a snapshot is known to make, named before it begins, so that a backend with
+/// round trips can send it with the snapshot's first statement: on PostgreSQL it travels in
+/// the same pipeline and its answer waits on the connection until the read is made (or the
+/// snapshot ends unused). SQLite reads in-process and ignores it.
+///
+/// Only for reads that cannot fail once prepared (a lookup by key): one that failed while
+/// running would leave the rest of the snapshot's statements refused. One that cannot be
+/// prepared is not sent ahead; it reports itself when made.
+///
+/// ```swift
+/// try container.snapshot(expecting: [.revision(of: TaskItem.self, id: id)]) {
+///     try ModelContext(container).revision(of: TaskItem.self, id: id)   // answered already
+/// }
+/// ```
+public struct ExpectedRead: Sendable, Hashable {
+    let sql: String
+    let arguments: [DatabaseValue]
+
+    /// The revision of the `Model` row with `id`, as `ModelContext.revision(of:id:)` reads it.
+    public static func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) -> ExpectedRead {
+        ExpectedRead(sql: "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [id.databaseValue])
+    }
+}
+
+extension ModelContainer {
+    /// Runs `body` with every read inside it served from one snapshot, as `snapshot(_:)`,
+    /// telling the store which reads `body` will make (`ExpectedRead`): on PostgreSQL they
+    /// go out with the snapshot's first statement instead of a round trip each.
+    public func snapshot<T>(expecting reads: [ExpectedRead], _ body: () throws -> T) throws -> T {
+        try pool.snapshot(expecting: reads, body)
+    }
+}
