@@ -86,7 +86,7 @@ public struct DateParser: Sendable {
 
     /// The accepted date forms on one line, for error messages and help.
     public static let acceptedForms =
-        "today, tomorrow, fri, next fri, next week, in 3 days, in 2 hours, 2026-12-24, 24 dec, 5pm, 17:30, noon, tomorrow 5pm"
+        "today, tomorrow, fri, next fri, next week, in 3 days, in 2 hours, 2026-12-24, 24 dec, 5pm, 17:30, noon, tomorrow 5pm, end of month, this weekend"
 
     /// The accepted recurrence forms on one line, for error messages and help.
     public static let acceptedRecurrenceForms =
