@@ -91,7 +91,7 @@ import Testing
 
     @Test func everyAcceptedFormListedForUsersIsAccepted() {
         let forms = DateParser.acceptedForms.components(separatedBy: ", ")
-        #expect(forms.count == 13)
+        #expect(forms.count == 15)
         for form in forms {
             #expect(ParsingClock.parisSunday.dateParser.parseDue(form) != nil, "\(form)")
         }

@@ -91,7 +91,7 @@ struct DateGrammar: Sendable {
             default: break
             }
         }
-        if let day = weekdayPhrase(words) ?? calendarDate(words) ?? relativeDay(words) {
+        if let day = weekdayPhrase(words) ?? calendarDate(words) ?? relativeDay(words) ?? periodPhrase(words) {
             return DateMatch(day: day)
         }
         return nil
@@ -129,7 +129,7 @@ struct DateGrammar: Sendable {
     }
 
     /// Days from today to the Monday that starts next week.
-    private var daysToNextMonday: Int {
+    var daysToNextMonday: Int {
         7 - (calendar.component(.weekday, from: today) + 5) % 7
     }
 

@@ -16,6 +16,11 @@ import Foundation
 //   24 dec, dec 24, 24th december, december 24, 2026, 24 dec 2026
 //                             without a year: the next such date, today included
 //   "on" may precede a weekday or a calendar date: "on fri", "on 24 dec".
+//   end of day, end of week, end of the month, end of year (eod, eow, eom, eoy)   today,
+//                             the coming Sunday (weeks start on Monday), the last day of this
+//                             month, 31 December; all day
+//   day after tomorrow · this weekend (the coming Saturday; today on a Sunday) · next weekend
+//                             (Saturday of next week)
 // Times (in calendar.timeZone; a time alone is today at that time, even if it has passed):
 //   5pm, 5 pm, 5:30pm, 5.30pm, 12am (00:00), 12pm (12:00) · 17:30, 7:30 (24-hour)
 //   noon · midnight = the end of the day (00:00 of the next day): "a deadline of midnight
@@ -81,7 +86,7 @@ public struct DateParser: Sendable {
 
     /// The accepted date forms on one line, for error messages and help.
     public static let acceptedForms =
-        "today, tomorrow, fri, next fri, next week, in 3 days, in 2 hours, 2026-12-24, 24 dec, 5pm, 17:30, noon, tomorrow 5pm"
+        "today, tomorrow, fri, next fri, next week, in 3 days, in 2 hours, 2026-12-24, 24 dec, 5pm, 17:30, noon, tomorrow 5pm, end of month, this weekend"
 
     /// The accepted recurrence forms on one line, for error messages and help.
     public static let acceptedRecurrenceForms =

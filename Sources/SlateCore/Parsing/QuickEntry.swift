@@ -82,6 +82,10 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
     case twoLists(String, String)
     /// A `^word` that is not an alert, e.g. "^soon"; carries the token as typed.
     case unknownAlert(String)
+    /// A `due:` token whose date cannot be read, e.g. "due:someday"; carries the token as typed.
+    case unknownDue(String)
+    /// Two different `due:` dates, as typed: ("due:fri", "due:mon").
+    case twoDueDates(String, String)
 
     public var errorDescription: String? {
         switch self {
@@ -97,6 +101,11 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
         case .unknownAlert(let token):
             "Unknown alert \"\(token)\". After ^ use \(TaskAlert.acceptedForms). "
                 + "To keep the word in the title, write \\\(token)."
+        case .unknownDue(let token):
+            "Unknown due date \"\(token)\". After due: use \(DueToken.acceptedForms), "
+                + "joining a date's words with -. To keep the word in the title, write \\\(token)."
+        case .twoDueDates(let first, let second):
+            "Two due dates given, \"\(first)\" and \"\(second)\": keep one."
         }
     }
 

@@ -26,6 +26,15 @@ import Foundation
 //                       "sun", "sat", "wed" and "tod" are also English words, so alone they
 //                       count only when no title word follows them ("Buy sun cream" is a title;
 //                       "Buy cream sun" is due Sunday; "next sun" counts anywhere).
+//                       "for", "on", "by" or "due" (up to two) right before the date go with it
+//                       when no title text follows the date: "Pay rent for tomorrow" is "Pay
+//                       rent", "Report due by fri" is "Report"; "Prepare for monday meeting"
+//                       and "For tomorrow" keep their "for".
+//   due:tomorrow due:next-fri due:2026-12-24 due:2026-12-24T17:00
+//                       the due date as Taskwarrior and todo.txt write it (DueToken.swift): any
+//                       date expression, its words joined by "-" or "_". It wins over date words
+//                       elsewhere, which then stay in the title. "due:" + anything unreadable is
+//                       an error naming the token; two different ones are an error; \due:x is text.
 //   "The 5th Wave"      quoted text is always title text; the quotes are removed.
 //   \#5 \tomorrow       a backslash keeps one token literal and is removed.
 //   ^15m ^1d@9:00 ^due  an alert (TaskAlert's text form after "^"), repeatable; a line with
@@ -57,17 +66,17 @@ public struct QuickEntryParser: Sendable {
     }
 
     /// Parses one line. Throws `QuickEntryError` when the title ends up blank, for an unknown
-    /// `!priority`, and for two different priorities or lists.
+    /// `!priority`, `^alert` or `due:` date, and for two different priorities, lists or `due:` dates.
     public func parse(_ line: String) throws -> QuickEntry {
         let (tokens, notesRange) = QuickEntryTokenizer(line: line).tokens()
-        var roles = try tokens.map(Self.role)
+        var roles = try tokens.map(role)
         var entry = QuickEntry(title: "")
         var parts: [(start: String.Index, part: QuickEntry.Part)] = []
         func note(_ kind: QuickEntry.Part.Kind, _ range: Range<String.Index>, _ description: String) {
             parts.append((range.lowerBound, part(kind, range, description, in: line)))
         }
 
-        var priorityToken: String?, listToken: String?
+        var priorityToken: String?, listToken: String?, dueToken: String?
         for (token, role) in zip(tokens, roles) {
             switch role {
             case .priority(let priority):
@@ -94,6 +103,11 @@ public struct QuickEntryParser: Sendable {
             case .alert(let alert):
                 if !(entry.alerts ?? []).contains(alert) { entry.alerts = (entry.alerts ?? []) + [alert] }
                 note(.alert, token.range, alert.text)
+            case .due(let due):
+                if let first = dueToken, entry.due != due { throw QuickEntryError.twoDueDates(first, token.text) }
+                dueToken = dueToken ?? token.text
+                entry.due = due
+                note(.due, token.range, due.summary(relativeTo: grammar.now, calendar: grammar.calendar))
             case .text, .literal, .taken:
                 break
             }
@@ -105,18 +119,21 @@ public struct QuickEntryParser: Sendable {
             entry.recurrence = match.recurrence
             note(.recurrence, Self.range(of: span, in: tokens), match.recurrence.phrase)
         }
-        let dueMatch = findDate(tokens, roles)
-        for index in dueMatch?.span ?? 0..<0 { roles[index] = .taken }
-        var due = dueMatch?.match
-        var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
-        if let (span, match) = recurrence, let weekday = match.weekday, due?.day == nil, due?.moment == nil {
-            // "every monday [9am]": the first occurrence is the coming Monday.
-            due = DateMatch(day: grammar.nextWeekday(weekday), time: due?.time)
-            dueRange = dueRange ?? Self.range(of: span, in: tokens)
-        }
-        entry.due = due.flatMap(grammar.resolve)
-        if let dueRange, let resolved = entry.due {
-            note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
+        // A `due:` token is the due date; date words elsewhere in the line then stay title text.
+        if dueToken == nil {
+            let dueMatch = findDate(tokens, roles).map { (span: withConnectingWords($0.span, tokens, roles), match: $0.match) }
+            for index in dueMatch?.span ?? 0..<0 { roles[index] = .taken }
+            var due = dueMatch?.match
+            var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
+            if let (span, match) = recurrence, let weekday = match.weekday, due?.day == nil, due?.moment == nil {
+                // "every monday [9am]": the first occurrence is the coming Monday.
+                due = DateMatch(day: grammar.nextWeekday(weekday), time: due?.time)
+                dueRange = dueRange ?? Self.range(of: span, in: tokens)
+            }
+            entry.due = due.flatMap(grammar.resolve)
+            if let dueRange, let resolved = entry.due {
+                note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
+            }
         }
 
         if let notesRange {
@@ -143,18 +160,27 @@ public struct QuickEntryParser: Sendable {
     // MARK: Tokens
 
     private enum Role {
-        case text, literal, priority(Priority), flag, list(String), tag(String), alert(TaskAlert)
+        case text, literal, priority(Priority), flag, list(String), tag(String), alert(TaskAlert), due(DueDate)
         /// Part of the recurrence or due date expression.
         case taken
+
+        /// Plain or quoted title text.
+        var isTitleText: Bool {
+            switch self {
+            case .text, .literal: true
+            default: false
+            }
+        }
     }
 
-    private static func role(of token: QuickEntryToken) throws -> Role {
+    private func role(of token: QuickEntryToken) throws -> Role {
         switch token.kind {
         case .literal: return .literal
         case .quotedList: return .list(token.text)
         case .word: break
         }
         let word = token.text
+        if let due = try DueToken.due(in: word, grammar: grammar) { return .due(due) }
         guard let sigil = word.first, word.count > 1 else { return .text }
         let body = String(word.dropFirst())
         switch sigil {
@@ -167,9 +193,9 @@ public struct QuickEntryParser: Sendable {
             guard let priority = Priority(name: body) else { throw QuickEntryError.unknownPriority(word) }
             return .priority(priority)
         case "#":
-            return isName(body) ? .list(body) : .text
+            return Self.isName(body) ? .list(body) : .text
         case "@":
-            return isName(body) ? .tag(body.lowercased()) : .text
+            return Self.isName(body) ? .tag(body.lowercased()) : .text
         case "^":
             guard body.first.map({ $0.isLetter || $0.isNumber || $0 == "@" }) == true else { return .text }
             guard let alert = try? TaskAlert(parsing: body) else { throw QuickEntryError.unknownAlert(word) }
@@ -237,15 +263,30 @@ public struct QuickEntryParser: Sendable {
         return best
     }
 
+    /// The date's span widened to the connecting words typed right before it ("for", "on", "by",
+    /// "due": "Pay rent for tomorrow", "Report due by fri"), so they leave the title with the date.
+    /// Only when no title text follows the date ("Prepare for monday meeting" keeps its "for")
+    /// and some title text stays before the words ("For tomorrow" keeps "For" as its title).
+    private func withConnectingWords(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Range<Int> {
+        guard !roles[span.upperBound...].contains(where: \.isTitleText) else { return span }
+        var start = span.lowerBound
+        while start > 0, span.lowerBound - start < 2, case .text = roles[start - 1],
+            Self.connectingWords.contains(tokens[start - 1].text.lowercased())
+        {
+            start -= 1
+        }
+        let titleBefore = zip(tokens[..<start], roles[..<start]).contains { $1.isTitleText && !$0.text.isEmpty }
+        return titleBefore ? start..<span.upperBound : span
+    }
+
+    /// "at" is not here: the grammar takes it before a time ("at 5pm"), and "at" before a day is
+    /// not how the day is said ("Look at tomorrow" would lose its verb's object).
+    private static let connectingWords: Set<String> = ["for", "on", "by", "due"]
+
     /// A lone "sun", "sat", "wed" or "tod" with title text after it is read as a word.
     private func isAmbiguousWord(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Bool {
         guard span.count == 1, Self.ambiguousWords.contains(tokens[span.lowerBound].text.lowercased()) else { return false }
-        return roles[span.upperBound...].contains { role in
-            switch role {
-            case .text, .literal: true
-            default: false
-            }
-        }
+        return roles[span.upperBound...].contains(where: \.isTitleText)
     }
 
     /// The line range from the first to the last token of `span`.
