@@ -46,6 +46,13 @@ extension DAVContext {
                 for info in try slate.calendarCollections() {
                     try add(.collection(info), href: paths.collection(info.name), names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
                 }
+            case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
+                // ETags and the like: names and revisions, no task read.
+                let names = names ?? []
+                for tag in try slate.calendarObjectTags(in: info.id) {
+                    multiStatus.add(href: paths.object(info.name, tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
+                                    missing: [])
+                }
             case .collection(let info):
                 for object in try slate.calendarObjects(in: info.id) {
                     try add(.object(info, object), href: paths.object(info.name, object.name), names: names, namesOnly: namesOnly,

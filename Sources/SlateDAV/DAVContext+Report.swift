@@ -26,6 +26,10 @@ extension DAVContext {
                 return Self.failure(.forbidden, PropertyName(Namespace.caldav, "supported-filter"), "This server does not evaluate \(test).")
             }
             var multiStatus = MultiStatus()
+            if filter.isBare, let responses, let names, CalendarResponseCache.keeps(names, calendarData: calendarData),
+               try addKept(listing: info, names: names, cache: responses, to: &multiStatus, revision: slate.revision) {
+                return Self.multiStatus(multiStatus.finished())
+            }
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
             try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
                     revision: slate.revision, calendarData: calendarData)
@@ -44,7 +48,7 @@ extension DAVContext {
     }
 
     private func multiget(_ body: XMLElement, names: [PropertyName]?, resource: DAVResource, calendarData: CalendarDataRequest?) throws -> Response {
-        let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmedWhitespace }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
         // The hrefs by collection, each collection's objects read at once.

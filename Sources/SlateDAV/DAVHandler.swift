@@ -11,6 +11,8 @@ struct DAVHandler: Sendable {
     let identify: (@Sendable (Request) throws -> UUID?)?
     let calendar: Calendar
     let syncHistory: Int
+    /// This server's ready-to-send object responses.
+    let responses = CalendarResponseCache()
 
     /// The `DAV` header: WebDAV classes 1 and 3, CalDAV, Extended MKCOL.
     static let capabilities = "1, 3, calendar-access, extended-mkcol"
@@ -77,7 +79,8 @@ struct DAVHandler: Sendable {
             return Self.unauthorized("The account no longer exists.")
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
-        let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory)
+        let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
+                                 responses: responses)
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -137,6 +140,8 @@ struct DAVContext {
     let request: Request
     /// See `CalendarLimits.syncHistory`.
     var syncHistory = CalendarLimits.syncHistory
+    /// Object responses kept across requests (nil: every answer written afresh).
+    var responses: CalendarResponseCache?
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {

@@ -107,8 +107,7 @@ extension DAVContext {
         }
         if case .object(_, let object) = resource {
             switch (property.namespace, property.name) {
-            case (Namespace.dav, "getetag"): return DAVXML.escape(object.etag)
-            case (Namespace.dav, "getcontenttype"): return "text/calendar; charset=utf-8; component=VTODO"
+            case (Namespace.dav, "getetag"), (Namespace.dav, "getcontenttype"): return Self.tagValue(of: property, etag: object.etag)
             case (Namespace.dav, "getlastmodified"): return Self.httpDate(object.task.modified)
             case (Namespace.dav, "getcontentlength"): return String(try (data ?? slate.calendarData(of: object)).count)
             case (Namespace.caldav, "calendar-data"):
@@ -120,10 +119,30 @@ extension DAVContext {
         return nil
     }
 
+    /// The object properties an entity tag alone answers: a PROPFIND Depth 1 asking for
+    /// nothing else lists the collection by names and revisions (`Slate.calendarObjectTags(in:)`).
+    static let tagProperties: Set<PropertyName> = [PropertyName(Namespace.dav, "getetag"), PropertyName(Namespace.dav, "getcontenttype"),
+                                                   PropertyName(Namespace.dav, "resourcetype")]
+
+    /// The value of one of `tagProperties` for an object whose entity tag is `etag`
+    /// (`value(of:for:revision:data:calendarData:)` answers with it too).
+    static func tagValue(of property: PropertyName, etag: String) -> String? {
+        guard property.namespace == Namespace.dav else { return nil }
+        switch property.name {
+        case "getetag": return DAVXML.escape(etag)
+        case "getcontenttype": return "text/calendar; charset=utf-8; component=VTODO"
+        case "resourcetype": return ""
+        default: return nil
+        }
+    }
+
     /// Adds objects of one collection, their bytes read together when the properties ask
     /// for them (calendar-data, getcontentlength); `calendarData` as `value(of:for:revision:data:calendarData:)` says.
     func add(objects: [(CalendarCollectionInfo, CalendarObject, href: String)], names: [PropertyName]?,
              to multiStatus: inout MultiStatus, revision: () throws -> Int, calendarData: CalendarDataRequest? = nil) throws {
+        if let responses, let names, CalendarResponseCache.keeps(names, calendarData: calendarData) {
+            return try addKept(objects, names: names, cache: responses, to: &multiStatus, revision: revision)
+        }
         let dataNames: Set<PropertyName> = [PropertyName(Namespace.caldav, "calendar-data"), PropertyName(Namespace.dav, "getcontentlength")]
         let wantsData = names?.contains(where: dataNames.contains) ?? false
         let data = wantsData ? try slate.calendarData(of: objects.map(\.1)) : []

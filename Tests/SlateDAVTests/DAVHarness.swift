@@ -12,9 +12,13 @@ struct DAVHarness {
     let container: ModelContainer
     let router: Router
     let accounts: [String: UUID]
+    /// The store's path or URL (nil: in memory).
+    let path: String?
 
-    init(syncHistory: Int = CalendarLimits.syncHistory) throws {
-        container = try Slate.openContainer(path: TestDatabase.freshStore())
+    /// `path`: the store (a fresh one of the test database's kind unless given).
+    init(syncHistory: Int = CalendarLimits.syncHistory, path: String? = TestDatabase.freshStore()) throws {
+        self.path = path
+        container = try Slate.openContainer(path: path)
         var accounts: [String: UUID] = [:]
         for name in ["ana", "ben"] {
             accounts[name] = try Slate.ensureAccount(named: name, in: container, now: Date()).id

@@ -89,8 +89,9 @@ public struct CalendarFilter: Sendable {
 
     public init(root: Component) { self.root = root }
 
-    /// True when no test needs the resource's text: VCALENDAR with at most bare VTODO filters.
-    var isBare: Bool {
+    /// True when no test needs the resource's text: VCALENDAR with at most bare VTODO filters
+    /// (every object of the collection matches).
+    public var isBare: Bool {
         root.name == "VCALENDAR" && !root.isNotDefined && root.timeRange == nil && root.properties.isEmpty
             && root.components.allSatisfy { $0.name == "VTODO" && $0.isBare }
     }

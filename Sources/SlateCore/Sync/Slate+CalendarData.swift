@@ -8,16 +8,7 @@ extension Slate {
     public func calendarData(of objects: [CalendarObject]) throws -> [Data] {
         guard objects.count > 1 else { return try objects.map(calendarData(of:)) }
         let context = makeContext()
-        let accountID = self.accountID
-        let stored = objects.compactMap { $0.stored?.id }
-        var bodies: [UUID: CalendarResourceBody] = [:]
-        for start in stride(from: 0, to: stored.count, by: 500) {
-            let chunk = Array(stored[start..<min(start + 500, stored.count)])
-            for body in try context.fetch(FetchDescriptor<CalendarResourceBody>(
-                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
-                bodies[body.id] = body
-            }
-        }
+        let bodies = try accountRows(CalendarResourceBody.self, ids: objects.compactMap { $0.stored?.id }, account: \.accountID, in: context)
         let parents = Set(objects.compactMap(\.task.parentID))
         let resources = parents.isEmpty ? [:] : try calendarResources()
         let series = try occurrencesBySeries(in: context)
@@ -26,7 +17,7 @@ extension Slate {
             guard let row = object.stored else {
                 return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
             }
-            guard let body = bodies[row.id] else {
+            guard let body = bodies[row.id]?.model else {
                 return Data(VTodoRendering.fresh(object.task, uid: row.uid, parentUID: parentUID, calendar: calendar).utf8)
             }
             let data = body.isUnchanged(object.task) ? body.data
@@ -63,15 +54,7 @@ extension Slate {
             if let id = UUID(uuidString: String(name.dropLast(4))) { ids.insert(id) }
         }
         wanted.removeAll()
-        var tasks: [UUID: Revisioned<TaskItem>] = [:]
-        let list = Array(ids)
-        for start in stride(from: 0, to: list.count, by: 500) {
-            let chunk = Array(list[start..<min(start + 500, list.count)])
-            for task in try context.fetchRevisioned(FetchDescriptor<TaskItem>(
-                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
-                tasks[task.model.id] = task
-            }
-        }
+        let tasks = try accountRows(TaskItem.self, ids: Array(ids), account: \.accountID, in: context)
         let series = try occurrencesBySeries(in: context)
         let owned = Set(series.values.joined().map(\.id))
         func object(_ name: String) throws -> CalendarObject? {

@@ -19,24 +19,61 @@ public struct CalendarObject: Sendable {
     func accepts(_ expected: Int) -> Bool { task.accepts(expected, at: revision) }
 }
 
+/// A collection's object as a listing of entity tags needs it: its name and revision, no
+/// task (a PROPFIND of ETags reads ids and revisions, not every task of the collection).
+public struct CalendarObjectTag: Sendable, Hashable {
+    /// The resource's name in its collection, as `CalendarObject.name`.
+    public let name: String
+    /// The resource's revision, as `CalendarObject.revision`.
+    public let revision: Int
+
+    /// The entity tag, quoted, as `CalendarObject.etag`.
+    public var etag: String { "\"\(revision)\"" }
+}
+
 extension Slate {
     /// The objects of a collection, without their text.
     public func calendarObjects(in collection: CalendarCollectionID) throws -> [CalendarObject] {
-        let tasks = try revisionedTasks(TaskQuery(scope: collection.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual))
+        let tasks = try revisionedTasks(listingQuery(collection))
+        return try listing(tasks.map { ($0.model.id, $0.revision) }).map { entry in
+            CalendarObject(name: entry.name, task: tasks[entry.index].model, revision: entry.revision, stored: entry.stored)
+        }
+    }
+
+    /// The names and entity tags of a collection's objects: the same objects, in the same
+    /// order and with the same ETags as `calendarObjects(in:)`, from the tasks' ids and
+    /// revisions alone.
+    public func calendarObjectTags(in collection: CalendarCollectionID) throws -> [CalendarObjectTag] {
+        let tasks = try translatingErrors {
+            try makeContext().fetchRevisions(listingQuery(collection).descriptor(accountID: accountID, now: now, calendar: calendar))
+        }
+        return try listing(tasks).map { CalendarObjectTag(name: $0.name, revision: $0.revision) }
+    }
+
+    private func listingQuery(_ collection: CalendarCollectionID) -> TaskQuery {
+        TaskQuery(scope: collection.listID.map(TaskQuery.Scope.list) ?? .inbox, sort: .manual)
+    }
+
+    /// Which of a collection's tasks (`tasks`, in the listing's order) are resources, with
+    /// their names, revisions and stored rows: an occurrence served inside its series'
+    /// resource is left out, and a series' revision counts its occurrences'.
+    private func listing(_ tasks: [(id: UUID, revision: Int)]) throws
+        -> [(index: Int, name: String, revision: Int, stored: CalendarResource?)] {
         let context = makeContext()
-        let rows = try calendarResources(of: tasks.map(\.model.id), in: context)
+        let rows = try calendarResources(of: tasks.map(\.id), in: context)
         let series = try occurrencesBySeries(in: context)
         guard !series.isEmpty else {
-            return tasks.map { CalendarObject(name: rows[$0.model.id]?.name ?? Self.defaultName($0.model.id), task: $0.model, revision: $0.revision, stored: rows[$0.model.id]) }
+            return tasks.enumerated().map { index, task in
+                (index, rows[task.id]?.name ?? Self.defaultName(task.id), task.revision, rows[task.id])
+            }
         }
-        let revisions = Dictionary(tasks.map { ($0.model.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
+        let revisions = Dictionary(tasks.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
         // Occurrences are served inside their series' resource while the series exists.
         let owned = Set(series.filter { revisions[$0.key] != nil || (try? context.model(TaskItem.self, id: $0.key)) != nil }
             .values.joined().map(\.id))
-        return try tasks.filter { !owned.contains($0.model.id) }.map { task in
-            let revision = try seriesRevision(task.revision, series[task.model.id] ?? [], known: revisions, in: context)
-            return CalendarObject(name: rows[task.model.id]?.name ?? Self.defaultName(task.model.id), task: task.model,
-                                  revision: revision, stored: rows[task.model.id])
+        return try tasks.enumerated().filter { !owned.contains($0.element.id) }.map { index, task in
+            let revision = try seriesRevision(task.revision, series[task.id] ?? [], known: revisions, in: context)
+            return (index, rows[task.id]?.name ?? Self.defaultName(task.id), revision, rows[task.id])
         }
     }
 
@@ -88,19 +125,10 @@ extension Slate {
         return try context.model(TaskItem.self, id: row.seriesID) != nil
     }
 
-    /// The stored resources of these tasks by task id (by id, in chunks of 500: a listing
+    /// The stored resources of these tasks by task id (by id, see `accountRows`: a listing
     /// reads its own collection's rows, not the whole account's).
     func calendarResources(of ids: [UUID], in context: ModelContext) throws -> [UUID: CalendarResource] {
-        let accountID = self.accountID
-        var rows: [UUID: CalendarResource] = [:]
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            for row in try context.fetch(FetchDescriptor<CalendarResource>(
-                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.id) })) {
-                rows[row.id] = row
-            }
-        }
-        return rows
+        try accountRows(CalendarResource.self, ids: ids, account: \.accountID, in: context).mapValues(\.model)
     }
 
     /// The account's stored resources by task id.

@@ -49,17 +49,33 @@ enum DAVXML {
         guard text.utf8.contains(where: special) else { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + text.utf8.count / 8 + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x26: bytes += Entity.amp
-            case 0x3C: bytes += Entity.lt
-            case 0x3E: bytes += Entity.gt
-            case 0x22: bytes += Entity.quot
-            case 0x0D: bytes += Entity.cr
-            default: bytes.append(byte)
-            }
-        }
+        escape(text, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` escaped as `escape(_:)` does, appended to `bytes`: the runs between special
+    /// bytes are copied whole (byte by byte, a calendar-query of 10,000 objects spent 252 M
+    /// instructions here).
+    static func escape(_ text: String, into bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { source in
+            var start = 0
+            for index in source.indices {
+                let entity: [UInt8]
+                switch source[index] {
+                case 0x26: entity = Entity.amp
+                case 0x3C: entity = Entity.lt
+                case 0x3E: entity = Entity.gt
+                case 0x22: entity = Entity.quot
+                case 0x0D: entity = Entity.cr
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                bytes.append(contentsOf: entity)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+        }
     }
 
     private enum Entity {
@@ -69,6 +85,9 @@ enum DAVXML {
 
     /// `HTTP/1.1 404 Not Found`.
     static func status(_ code: Int) -> String {
+        // The two of every listing, written once.
+        if code == 200 { return "HTTP/1.1 200 OK" }
+        if code == 404 { return "HTTP/1.1 404 Not Found" }
         let reason = switch code {
         case 200: "OK"
         case 403: "Forbidden"
@@ -88,37 +107,14 @@ enum DAVXML {
     }
 }
 
-/// A 207 Multi-Status body, built response by response.
-struct MultiStatus {
-    private var body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus\(Namespace.declarations)>"
-
-    /// A response with properties found (200) and not (404 or another status).
-    mutating func add(href: String, found: [(PropertyName, String)], missing: [PropertyName], missingStatus: Int = 404) {
-        body += "<d:response><d:href>\(DAVXML.escape(href))</d:href>"
-        if !found.isEmpty {
-            body += "<d:propstat><d:prop>"
-            for (name, value) in found { body += name.element(value) }
-            body += "</d:prop><d:status>\(DAVXML.status(200))</d:status></d:propstat>"
+extension String {
+    /// The text without leading and trailing whitespace and newlines, as
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it, without Foundation's work
+    /// (28,000 instructions) when both ends are visible ASCII, as an href's are.
+    var trimmedWhitespace: String {
+        guard let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) else {
+            return trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        if !missing.isEmpty {
-            body += "<d:propstat><d:prop>"
-            for name in missing { body += name.element("") }
-            body += "</d:prop><d:status>\(DAVXML.status(missingStatus))</d:status></d:propstat>"
-        }
-        body += "</d:response>"
-    }
-
-    /// A response with a status only (a resource gone, a truncated listing).
-    mutating func add(href: String, status: Int, error: PropertyName? = nil) {
-        body += "<d:response><d:href>\(DAVXML.escape(href))</d:href><d:status>\(DAVXML.status(status))</d:status>"
-        if let error { body += "<d:error>\(error.element(""))</d:error>" }
-        body += "</d:response>"
-    }
-
-    /// Ends the body, with a sync token if given.
-    func finished(syncToken: String? = nil) -> Data {
-        var text = body
-        if let syncToken { text += "<d:sync-token>\(DAVXML.escape(syncToken))</d:sync-token>" }
-        return Data((text + "</d:multistatus>\n").utf8)
+        return self
     }
 }

@@ -133,11 +133,15 @@ extension ModelContext {
     }
 
     /// The models with `ids` that exist, with their revisions, in no particular order: one
-    /// indexed query, written directly (no predicate to translate).
+    /// query on the unique index of ids, written directly (no predicate to translate), its
+    /// text kept for the next call with as many ids (`StatementTexts`).
     public func revisioned<Model: PersistentModel>(_ type: Model.Type, ids: [UUID]) throws -> [Revisioned<Model>] {
         guard !ids.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" IN (\(marks))"
+        let key = StatementTexts.Key(Model.self, container.dialect, "revisionedByID", columns: [], count: ids.count)
+        let sql = StatementTexts.shared.text(for: key) {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            return "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" IN (\(marks))"
+        }
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: ids.map(\.databaseValue), in: $0) }
     }
 

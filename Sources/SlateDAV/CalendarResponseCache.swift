@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+/// Ready-to-send `<d:response>` elements of calendar objects (href, ETag, escaped
+/// calendar data), kept by everything their bytes depend on: the account, the href, the
+/// object's entity tag and the properties asked. A calendar-query or multiget answered again
+/// copies them instead of reading, rewriting and escaping each object's bytes.
+///
+/// Nothing is ever invalidated in place: a write to an object, from this process or another,
+/// gives it a new revision (its ETag, read from the store with each listing), so the next
+/// answer asks for a new key and the old entry is simply never asked for again. That holds
+/// exactly as far as the ETag's own promise, "new whenever the served bytes may differ",
+/// which clients already rely on to skip reading an object again.
+final class CalendarResponseCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let account: UUID
+        let href: String
+        let revision: Int
+        let properties: [PropertyName]
+    }
+
+    /// Beyond this many bytes kept, the cache starts over (twice a 10,000-object answer).
+    static let capacity = 16 << 20
+
+    private struct Entries {
+        var responses: [Key: [UInt8]] = [:]
+        var bytes = 0
+    }
+
+    private let entries = Mutex(Entries())
+
+    /// The properties whose values follow from an object's revision alone (its bytes, their
+    /// length, its ETag and its kind): an answer asking for only these may be kept.
+    static let properties: Set<PropertyName> = [PropertyName(Namespace.dav, "getetag"), PropertyName(Namespace.caldav, "calendar-data"),
+                                                PropertyName(Namespace.dav, "getcontentlength"), PropertyName(Namespace.dav, "getcontenttype"),
+                                                PropertyName(Namespace.dav, "resourcetype")]
+
+    /// Whether an answer for `names` may be kept (and nothing beyond the stored bytes, such as
+    /// CALDAV:expand or partial retrieval, is asked).
+    static func keeps(_ names: [PropertyName]?, calendarData: CalendarDataRequest?) -> Bool {
+        guard calendarData == nil, let names, !names.isEmpty else { return false }
+        return names.allSatisfy(properties.contains)
+    }
+
+    func response(for key: Key) -> [UInt8]? {
+        entries.withLock { $0.responses[key] }
+    }
+
+    func remember(_ response: [UInt8], for key: Key) {
+        entries.withLock { entries in
+            if entries.bytes + response.count > Self.capacity {
+                entries.responses.removeAll(keepingCapacity: true)
+                entries.bytes = 0
+            }
+            if entries.responses.updateValue(response, forKey: key) == nil { entries.bytes += response.count }
+        }
+    }
+
+    /// How many responses are kept (for tests).
+    var count: Int { entries.withLock { $0.responses.count } }
+}
