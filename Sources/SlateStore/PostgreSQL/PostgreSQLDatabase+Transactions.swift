@@ -49,16 +49,16 @@ extension PostgreSQLDatabase {
         let name = "slate_sp\(savepointDepth)"
         defer { savepointDepth -= 1 }
         if !unsent.isEmpty { try sendPipeline(ending: nil) }
-        let mark = unsent.count
         unsent.append(.command("SAVEPOINT \(name)"))
         do {
             let result = try body()
             try sendPipeline(ending: .command("RELEASE SAVEPOINT \(name)"))
             return result
         } catch {
-            if unsent.count > mark {
-                // The SAVEPOINT is still unsent, and so is everything after it: none of it ran.
-                unsent.removeSubrange(mark...)
+            if !unsent.isEmpty {
+                // Every send empties `unsent`, so the SAVEPOINT, first in it, is still unsent,
+                // and so is everything after it: none of it ran.
+                unsent.removeAll()
             } else {
                 // What waits came after the SAVEPOINT: the rollback undoes it whether it ran or not.
                 unsent.removeAll()
