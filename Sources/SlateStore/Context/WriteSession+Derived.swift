@@ -73,16 +73,16 @@ extension WriteSession {
 
     private func updateCounts(_ table: TableSchema, _ rows: [Int64: DerivedRow]) throws {
         for (index, positions) in zip(table.countIndexes, table.countPositions) {
-            var deltas: [[DatabaseValue]: Int] = [:]
+            var deltas: [CountKey: Int] = [:]
             for row in rows.values {
-                if let before = row.before { deltas[positions.map { before[$0] }, default: 0] -= 1 }
-                if let after = row.after { deltas[positions.map { after[$0] }, default: 0] += 1 }
+                if let before = row.before { deltas[CountKey(positions.map { before[$0] }), default: 0] -= 1 }
+                if let after = row.after { deltas[CountKey(positions.map { after[$0] }), default: 0] += 1 }
             }
             let name = DatabaseValue.text(table.storedName(of: index))
             let upsert = table.countUpsertSQL(index)
             for (key, delta) in deltas where delta != 0 {
-                let count = try database.scalar(upsert, [name] + key + [.integer(Int64(delta))])
-                if count == .integer(0) { try database.execute(table.countRemoveSQL(index), [name] + key) }
+                let count = try database.scalar(upsert, [name] + key.values + [.integer(Int64(delta))])
+                if count == .integer(0) { try database.execute(table.countRemoveSQL(index), [name] + key.values) }
             }
         }
     }
@@ -136,4 +136,12 @@ extension WriteSession {
 
     /// The fewest rows a save must take out of the full-text index before it considers a rebuild.
     static var minimumRebuild: Int { 256 }
+}
+
+/// A count index's key: its columns' values. A struct rather than the array itself: a
+/// dictionary keyed by `[DatabaseValue]` made the runtime look up two conformances
+/// (`Array: Hashable` and the element's), each a scan of every conformance record.
+private struct CountKey: Hashable {
+    let values: [DatabaseValue]
+    init(_ values: [DatabaseValue]) { self.values = values }
 }

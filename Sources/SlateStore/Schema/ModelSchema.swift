@@ -2,7 +2,12 @@ import Foundation
 
 /// The storage declaration of one model: its table and how each stored property maps
 /// to a column. The `id` property is always the column `id`.
-public struct ModelSchema<Model: PersistentModel>: Sendable {
+///
+/// `Model` is not constrained here but in the initialiser: a process makes each model's
+/// `ModelSchema` and `Column` types by name at start-up, and a constraint makes the Swift
+/// runtime check the model's conformance by scanning every conformance record of the
+/// binary, once per model (14 scans, 3.4M instructions of every `slate` command).
+public struct ModelSchema<Model>: Sendable {
     /// The SQL table name.
     public let tableName: String
     /// The stored properties other than `id`, references included.
@@ -25,7 +30,9 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
     /// Each column's position by its key path: a lookup by key path compared key paths
     /// one by one, and a subtask count did two of them per request (callgrind).
     private let positions: [KeyPathKey: Int]
+}
 
+extension ModelSchema where Model: PersistentModel {
     /// Declares a model's table.
     /// - Parameters:
     ///   - table: the SQL table name.
@@ -72,7 +79,9 @@ public struct ModelSchema<Model: PersistentModel>: Sendable {
         self.selectList = selectList + "t.\"_rev\""
         self.positions = positions
     }
+}
 
+extension ModelSchema {
     /// The column stored at `keyPath`, if any.
     ///
     /// The `id` column is declared generically (`\Model.id` names the `Identifiable`
@@ -94,8 +103,9 @@ private struct KeyPathKey: Hashable, @unchecked Sendable {
     init(_ keyPath: AnyKeyPath) { self.keyPath = keyPath }
 }
 
-/// One stored property of a model.
-public struct Column<Model: PersistentModel>: Sendable {
+/// One stored property of a model (`Model` is constrained where it is needed, as in
+/// `ModelSchema`).
+public struct Column<Model>: Sendable {
     /// The column name, which is also the property's coding key.
     public let name: String
     let keyPath: PartialKeyPath<Model> & Sendable
@@ -110,12 +120,16 @@ public struct Column<Model: PersistentModel>: Sendable {
     let reference: ColumnReference?
     /// Numbered by the store on insert (see `sequence(_:_:)`).
     var isSequence = false
+}
 
+extension Column where Model: PersistentModel {
     static var identifier: Column {
         Column(name: "id", keyPath: \Model.id, type: .text, isOptional: false,
                encode: { $0.id.databaseValue }, rawValueKeyPath: nil, defaultValue: nil, reference: nil)
     }
+}
 
+extension Column {
     /// A stored property.
     /// - Parameters:
     ///   - keyPath: the property.
