@@ -105,13 +105,26 @@ extension DAVContext {
             }
             limit = value
         }
-        let changes = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
         var multiStatus = MultiStatus()
-        try add(objects: changes.changed.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
-                revision: slate.revision)
-        for name in Set(changes.removed).sorted() where !changes.changed.contains(where: { $0.name == name }) {
-            multiStatus.add(href: paths.object(info.name, name), status: 404)
+        let removed: [String]
+        let changes: (token: CalendarSyncToken, isTruncated: Bool)
+        if let names, names.allSatisfy(Self.tagProperties.contains) {
+            // ETags and the like (what clients ask): names and revisions, no task read for a first sync.
+            let tags = try slate.calendarChangeTags(in: info.id, since: token, limit: limit, history: syncHistory)
+            for tag in tags.changed {
+                multiStatus.add(href: paths.object(info.name, tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
+                                missing: [])
+            }
+            removed = Array(Set(tags.removed).subtracting(tags.changed.map(\.name))).sorted()
+            changes = (tags.token, tags.isTruncated)
+        } else {
+            let objects = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
+            try add(objects: objects.changed.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
+                    revision: slate.revision)
+            removed = Array(Set(objects.removed).subtracting(objects.changed.map(\.name))).sorted()
+            changes = (objects.token, objects.isTruncated)
         }
+        for name in removed { multiStatus.add(href: paths.object(info.name, name), status: 404) }
         if changes.isTruncated {
             multiStatus.add(href: paths.collection(info.name), status: 507, error: PropertyName(Namespace.dav, "number-of-matches-within-limits"))
         }

@@ -28,10 +28,11 @@ public struct CalendarSyncToken: Sendable, Hashable {
     }
 }
 
-/// What changed in a collection since a sync token (RFC 6578).
-public struct CalendarChanges: Sendable {
+/// What changed in a collection since a sync token (RFC 6578). `Changed` is what each changed
+/// object comes as: the whole `CalendarObject`, or its name and ETag alone (`CalendarObjectTag`).
+public struct CalendarChanges<Changed: Sendable>: Sendable {
     /// Objects of the collection created or changed since the token, oldest change first.
-    public let changed: [CalendarObject]
+    public let changed: [Changed]
     /// Names of resources gone from the collection since the token (deleted, or moved to
     /// another list). A name the client never saw may appear; clients ignore those.
     public let removed: [String]
@@ -40,6 +41,15 @@ public struct CalendarChanges: Sendable {
     /// True when `limit` cut the answer short: `token` then resumes after the last change sent.
     public let isTruncated: Bool
 }
+
+/// What a sync lists of an object: its name and the revision that orders it.
+protocol SyncListed: Sendable {
+    var name: String { get }
+    var revision: Int { get }
+}
+
+extension CalendarObject: SyncListed {}
+extension CalendarObjectTag: SyncListed {}
 
 extension Slate {
     /// The changes of `collection` after `token` (nil: everything, for a first sync), at
@@ -58,9 +68,28 @@ extension Slate {
     /// together list each object and each removal once (again only when it changes again
     /// meanwhile), as one answer without a limit would.
     public func calendarChanges(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
-                                history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges {
+                                history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges<CalendarObject> {
+        try changes(of: collection, since: token, limit: limit, history: history, listing: calendarObjects(in:)) { $0 }
+    }
+
+    /// The same changes as `calendarChanges(in:since:limit:history:)`, in the same order and
+    /// pages, each changed object by its name and ETag alone: for a client that asks for ETags
+    /// only, a first sync lists the collection's names and revisions without reading a task
+    /// (`calendarObjectTags(in:)`).
+    public func calendarChangeTags(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
+                                   history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges<CalendarObjectTag> {
+        try changes(of: collection, since: token, limit: limit, history: history, listing: calendarObjectTags(in:)) {
+            CalendarObjectTag(name: $0.name, revision: $0.revision)
+        }
+    }
+
+    /// `calendarChanges` for either form of object: `list` lists the collection (a first
+    /// sync), `fromFeed` turns an object read from the change feed into that form.
+    private func changes<Changed: SyncListed>(of collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int?, history: Int,
+                                              listing list: (CalendarCollectionID) throws -> [Changed],
+                                              fromFeed: (CalendarObject) -> Changed) throws -> CalendarChanges<Changed> {
         let current = try revision()
-        guard let token else { return try listing(collection, after: nil, began: current, current: current, limit: limit) }
+        guard let token else { return try listing(list(collection), of: collection, after: nil, began: current, current: current, limit: limit) }
         // A listing's last object may have changed after the listing began (listedThrough > revision).
         guard token.revision >= 0, token.revision <= current, (token.listedThrough ?? 0) >= 0,
               (token.listedThrough ?? 0) <= current else {
@@ -74,11 +103,11 @@ extension Slate {
             guard token.sentName == nil else {
                 throw CalendarObjectError.invalidSyncToken("The sync token \(token.revision) was not handed out by this server; sync again from scratch.")
             }
-            return try listing(collection, after: (listed, token.listedName), removalsListed: token.removalsListed, began: token.revision,
-                               current: current, limit: limit)
+            return try listing(list(collection), of: collection, after: (listed, token.listedName), removalsListed: token.removalsListed,
+                               began: token.revision, current: current, limit: limit)
         }
         let feed = try feedChanges(collection, since: token.revision, current: current)
-        let entries = Self.entries(feed, floor: token.revision).filter { entry in
+        let entries = Self.entries(feed, floor: token.revision, as: fromFeed).filter { entry in
             guard let sent = token.sentName, entry.revision == token.revision + 1 else { return true }
             return entry.name > sent
         }
@@ -95,26 +124,26 @@ extension Slate {
                                token: next, isTruncated: true)
     }
 
-    /// One response of an incremental sync: a changed object, or a removed name (`object` nil).
-    private struct SyncEntry {
+    /// One response of a sync: a changed object, or a removed name (`object` nil).
+    private struct SyncEntry<Changed> {
         let revision: Int
         let name: String
-        let object: CalendarObject?
+        let object: Changed?
     }
 
     /// The feed's changes and removals as one sequence in order of revision, then name, each
     /// name once (a changed object wins over a removal of its name; of two removals, the
     /// later). One at or before `floor` counts as just after it, so a page moves the token on.
-    private static func entries(_ feed: (changed: [(object: CalendarObject, revision: Int)], removed: [(name: String, revision: Int)], revision: Int),
-                                floor: Int) -> [SyncEntry] {
-        let entries = feed.changed.map { SyncEntry(revision: max($0.revision, floor + 1), name: $0.object.name, object: $0.object) }
+    private static func entries<Changed>(_ feed: (changed: [(object: CalendarObject, revision: Int)], removed: [(name: String, revision: Int)], revision: Int),
+                                         floor: Int, as form: (CalendarObject) -> Changed) -> [SyncEntry<Changed>] {
+        let entries = feed.changed.map { SyncEntry(revision: max($0.revision, floor + 1), name: $0.object.name, object: form($0.object)) }
             + removals(feed.removed, floor: floor, except: Set(feed.changed.map(\.object.name)))
         return entries.sorted { ($0.revision, $0.name) < ($1.revision, $1.name) }
     }
 
     /// Removed names as entries, each once (at the later revision of two), none of `except`
     /// (names present after all); one at or before `floor` counts as just after it.
-    private static func removals(_ removed: [(name: String, revision: Int)], floor: Int, except: Set<String>) -> [SyncEntry] {
+    private static func removals<Changed>(_ removed: [(name: String, revision: Int)], floor: Int, except: Set<String>) -> [SyncEntry<Changed>] {
         var revisions: [String: Int] = [:]
         for removal in removed where !except.contains(removal.name) {
             revisions[removal.name] = max(revisions[removal.name] ?? 0, max(removal.revision, floor + 1))
@@ -128,14 +157,14 @@ extension Slate {
     /// so a page holds exactly `limit` of them (at least one) even when one change brought
     /// many (an import). A removal made after a page was cut has a later revision than
     /// anything that page saw, so no removal falls behind the cursor unsent. After a token
-    /// whose pages sent no removals (`removalsListed` false), all of them still come.
-    private func listing(_ collection: CalendarCollectionID, after: (revision: Int, name: String?)?, removalsListed: Bool = true,
-                         began: Int, current: Int, limit: Int?) throws -> CalendarChanges {
+    /// whose pages sent no removals (`removalsListed` false), all of them still come. `all`
+    /// is the collection as listed now, objects or tags.
+    private func listing<Changed: SyncListed>(_ all: [Changed], of collection: CalendarCollectionID, after: (revision: Int, name: String?)?,
+                                              removalsListed: Bool = true, began: Int, current: Int, limit: Int?) throws -> CalendarChanges<Changed> {
         func isAfter(_ revision: Int, _ name: String) -> Bool {
             guard let after else { return true }
             return revision > after.revision || (revision == after.revision && after.name.map { name > $0 } == true)
         }
-        let all = try calendarObjects(in: collection)
         var entries = all.filter { isAfter($0.revision, $0.name) }.map { SyncEntry(revision: $0.revision, name: $0.name, object: $0) }
         var revision = current
         if after != nil {
