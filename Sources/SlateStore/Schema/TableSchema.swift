@@ -28,6 +28,8 @@ struct TableSchema: Sendable {
     let insertSQL: String
     let updateSQL: String
     let selectImageSQL: String
+    /// The same writes on PostgreSQL, with the search document (`postgreSQLInsertSQL`…).
+    let postgreSQLRows: PostgreSQLRowStatements
     /// Positions (in `columns`) of the columns the full-text index and the count indexes
     /// are made from, in `columns` order: a save keeps their values for each row it touches
     /// (`DerivedRow`) and brings both up to date at its end.
@@ -60,6 +62,8 @@ struct TableSchema: Sendable {
         let assignments = names.dropFirst().map { "\($0) = ?" } + ["\"_rev\" = ?"]
         updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?"
         selectImageSQL = "SELECT \"_pk\", \(names.joined(separator: ", ")), \"_rev\" FROM \(table) WHERE \"id\" = ?"
+        postgreSQLRows = PostgreSQLRowStatements(table: table, names: names, searchable: !schema.searchableColumns.isEmpty,
+                                                 insertSQL: insertSQL, updateSQL: updateSQL)
         let counted = Set(schema.countIndexes.flatMap(\.columns))
         let tracked = schema.columns.indices.filter {
             schema.searchableColumns.contains(schema.columns[$0].name) || counted.contains(schema.columns[$0].name)
