@@ -23,6 +23,8 @@ enum ChangeLog {
 
     /// The store sequence of the last commit (0 for a new store).
     static func currentRevision(_ database: Database) throws -> Int {
+        // A PostgreSQL write transaction that holds the sequence's row knows it (no read).
+        if let held = (database as? PostgreSQLDatabase)?.sequenceHeld { return held }
         guard case .integer(let value) = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'revision'") else {
             return 0
         }
@@ -53,6 +55,7 @@ enum ChangeLog {
         guard case .integer(let value) = try database.scalar(
             "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value\(announce)")
         else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
+        (database as? PostgreSQLDatabase)?.noteSequenceTaken(Int(value))
         if value % 1_000 == 0 {
             let floor = DatabaseValue.integer(value - Int64(commitLogLength))
             try database.execute("DELETE FROM _slate_commits WHERE seq <= ?", [floor])

@@ -23,6 +23,8 @@ extension PostgreSQLDatabase {
         if isInTransaction { return try savepoint(body) }
         settle()
         unsentBegin = "BEGIN"
+        heldSequence = nil
+        defer { heldSequence = nil }
         do {
             let result = try body()
             try commit()
@@ -48,6 +50,9 @@ extension PostgreSQLDatabase {
         savepointDepth += 1
         let name = "slate_sp\(savepointDepth)"
         defer { savepointDepth -= 1 }
+        // A rollback to the savepoint undoes a bump made inside it and lets go of the row
+        // if it was taken inside it: the sequence is then what it was before.
+        let sequenceBefore = heldSequence
         if !unsent.isEmpty { try sendPipeline(ending: nil) }
         unsent.append(.command("SAVEPOINT \(name)"))
         do {
@@ -55,6 +60,7 @@ extension PostgreSQLDatabase {
             try sendPipeline(ending: .command("RELEASE SAVEPOINT \(name)"))
             return result
         } catch {
+            heldSequence = sequenceBefore
             if !unsent.isEmpty {
                 // Every send empties `unsent`, so the SAVEPOINT, first in it, is still unsent,
                 // and so is everything after it: none of it ran.

@@ -34,6 +34,24 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     var expectedAnswers: [ExpectedRead: OpaquePointer] = [:]
     /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
     var commitInFlight = false
+    /// The store sequence as this write transaction last set it (`ChangeLog.nextRevision`),
+    /// while it holds the sequence's row: no other writer of any node can move it before
+    /// this transaction ends, so a read of it here would answer exactly this. Nil outside
+    /// a transaction, before its first write, and again when a savepoint that took the row
+    /// or bumped it rolls back (`savepoint`). Read it through `sequenceHeld`.
+    var heldSequence: Int?
+
+    /// `heldSequence`, inside the write transaction that set it only (nil elsewhere).
+    var sequenceHeld: Int? {
+        guard let heldSequence, !isReadOnlyTransaction, isInTransaction else { return nil }
+        return heldSequence
+    }
+
+    /// Notes the store sequence a write just set by updating its row (`ChangeLog.nextRevision`);
+    /// outside a write transaction the row is not held, and nothing is noted.
+    func noteSequenceTaken(_ sequence: Int) {
+        heldSequence = !isReadOnlyTransaction && isInTransaction ? sequence : nil
+    }
 
     /// The most statements a connection keeps prepared (as for SQLite: the store's own SQL
     /// is a few dozen texts; the bound keeps pasted values from growing it without end).
