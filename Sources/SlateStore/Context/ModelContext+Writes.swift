@@ -57,6 +57,9 @@ extension ModelContext {
         let departureHistory = container.configuration.departureHistory
         let commit = try container.pool.write { database in
             try notifier.transaction(in: database) { nextRevision in
+                // The save reads the row it changes first right after taking the store
+                // sequence: on PostgreSQL in that statement's round trip.
+                if let first = changes.first.flatMap(imageRead) { (database as? PostgreSQLDatabase)?.expectInWrite([first]) }
                 let session = WriteSession(
                     database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
@@ -106,6 +109,17 @@ extension ModelContext {
                     try session.delete(tableSchema, id: id.databaseValue, expectedRevision: nil)
                 }
             }
+        }
+    }
+
+    /// The read of a stored row `change` begins with (`WriteSession.image`), if it has one.
+    private func imageRead(_ change: PendingChange) -> ExpectedRead? {
+        switch change {
+        case .update(let table, let values, _, _), .upsert(let table, let values, _):
+            guard let schema = container.tables[table], let id = values.first else { return nil }
+            return ExpectedRead(sql: schema.selectImageSQL, arguments: [id])
+        default:
+            return nil
         }
     }
 

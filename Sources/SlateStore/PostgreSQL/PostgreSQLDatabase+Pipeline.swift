@@ -28,12 +28,32 @@ extension PostgreSQLDatabase {
     /// or in a read transaction, at once.
     func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws {
         guard isInTransaction, !isReadOnlyTransaction else { return try execute(sql, arguments) }
+        dropExpectedAnswers()  // it runs before any later read: what was read ahead may change
         if arguments.isEmpty {
             unsent.append(.command(sql))
         } else {
             let name = try prepared(sql, arguments)
             unsent.append(UnsentStatement(prepared: name, sql: sql, arguments: arguments))
         }
+    }
+
+    /// Reads the open write transaction makes right after its next statement that waits
+    /// for an answer (`ModelContext.save`: the row it changes first, read once the store
+    /// sequence is taken): they go out in that statement's pipeline, after it, instead of a
+    /// round trip each. Unlike a read transaction's (`ExpectedRead`), their answers are
+    /// served only until the transaction runs any other statement, which could change what
+    /// they read; then they are dropped and the read is made when asked for.
+    func expectInWrite(_ reads: [ExpectedRead]) {
+        guard isInTransaction, !isReadOnlyTransaction else { return }
+        dropExpectedAnswers()
+        expectedReads = reads
+    }
+
+    /// Forgets the answers read ahead and not asked for.
+    func dropExpectedAnswers() {
+        guard !expectedAnswers.isEmpty else { return }
+        for answer in expectedAnswers.values { PQclear(answer) }
+        expectedAnswers.removeAll()
     }
 
     /// True when a BEGIN or statements wait to be sent.
@@ -64,6 +84,7 @@ extension PostgreSQLDatabase {
             if last == nil, let result { PQclear(result) }
             return last == nil ? nil : result
         }
+        roundTrips += 1
         let sent = items.allSatisfy(send) && PQpipelineSync(connection) == 1
         var results = sent ? pipelineResults() : []
         PQexitPipelineMode(connection)
@@ -120,6 +141,7 @@ extension PostgreSQLDatabase {
             if let name = item.prepared {
                 last = try execute(prepared: name, sql: item.sql, arguments: item.arguments)
             } else {
+                roundTrips += 1
                 last = try check(PQexec(connection, item.sql), sql: item.sql, arguments: [])
             }
         }

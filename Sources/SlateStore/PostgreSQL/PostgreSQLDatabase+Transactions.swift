@@ -24,7 +24,11 @@ extension PostgreSQLDatabase {
         settle()
         unsentBegin = "BEGIN"
         heldSequence = nil
-        defer { heldSequence = nil }
+        defer {
+            heldSequence = nil
+            expectedReads = []
+            dropExpectedAnswers()
+        }
         do {
             let result = try body()
             try commit()
@@ -49,7 +53,12 @@ extension PostgreSQLDatabase {
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         let name = "slate_sp\(savepointDepth)"
-        defer { savepointDepth -= 1 }
+        defer {
+            savepointDepth -= 1
+            // What was read ahead inside may be rolled back, or changed by what follows.
+            expectedReads = []
+            dropExpectedAnswers()
+        }
         // A rollback to the savepoint undoes a bump made inside it and lets go of the row
         // if it was taken inside it: the sequence is then what it was before.
         let sequenceBefore = heldSequence
@@ -85,8 +94,7 @@ extension PostgreSQLDatabase {
         defer {
             isReadOnlyTransaction = false
             expectedReads = []
-            for answer in expectedAnswers.values { PQclear(answer) }
-            expectedAnswers.removeAll()
+            dropExpectedAnswers()
             if unsentBegin != nil {
                 unsentBegin = nil
             } else if isInTransaction {
@@ -144,6 +152,7 @@ extension PostgreSQLDatabase {
     func sendPendingWork() throws {
         settle()
         expectedReads = []  // a statement sent on its own: each expected read is made when asked for
+        if !isReadOnlyTransaction { dropExpectedAnswers() }
         if hasUnsentWork { try sendPipeline(ending: nil) }
     }
 }

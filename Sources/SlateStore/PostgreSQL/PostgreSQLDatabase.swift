@@ -18,6 +18,9 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     private var statements: [String: String] = [:]
     var savepointDepth = 0
     private(set) var changesCount = 0
+    /// Round trips this connection waited for: a statement, a PREPARE, a pipeline (tests
+    /// count what a write costs with it).
+    var roundTrips = 0
     /// Set when the connection failed while COMMIT was on its way: the server may or may not
     /// have committed, so the transaction must not be run again.
     var lostDuringCommit = false
@@ -90,6 +93,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
 
     func execute(_ sql: String) throws {
         try sendPendingWork()
+        roundTrips += 1
         let result = try check(PQexec(connection, sql), sql: sql, arguments: [])
         noteChanges(result)
         PQclear(result)
@@ -123,13 +127,17 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     /// with what waits to be sent, in one pipeline, when something does.
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
         settle()
-        if !expectedAnswers.isEmpty, let answer = expectedAnswers.removeValue(forKey: ExpectedRead(sql: sql, arguments: arguments)) {
-            return try check(answer, sql: sql, arguments: arguments)
+        if !expectedAnswers.isEmpty {
+            if let answer = expectedAnswers.removeValue(forKey: ExpectedRead(sql: sql, arguments: arguments)) {
+                return try check(answer, sql: sql, arguments: arguments)
+            }
+            // In a write, what was read ahead holds only until its next statement (which may change it).
+            if !isReadOnlyTransaction { dropExpectedAnswers() }
         }
         let types = arguments.map(Self.typeOID)
         let key = Self.statementKey(sql, types)
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
-        if hasUnsentWork {
+        if hasUnsentWork || !expectedReads.isEmpty {
             // Non-nil: the pipeline ends with this statement.
             let statement = UnsentStatement(prepared: name, sql: sql, arguments: arguments)
             return try sendPipeline(ending: statement, expecting: takeExpectedReads())!
@@ -164,6 +172,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         settle()
         let name = "slate_\(statements.count + 1)"
         let text = PostgreSQLPlaceholders.numbered(sql)
+        roundTrips += 1
         let result = types.withUnsafeBufferPointer { oids in
             PQprepare(connection, name, text, Int32(types.count), oids.baseAddress)
         }
@@ -174,6 +183,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
 
     func execute(prepared name: String, sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
         var parameters = PostgreSQLParameters(arguments)
+        roundTrips += 1
         let result = parameters.withPointers { values, lengths, formats in
             PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
         }
