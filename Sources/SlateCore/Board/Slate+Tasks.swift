@@ -161,6 +161,11 @@ extension Slate {
         // that lands between this read and the save; so does it when the caller's revision
         // differs only by touches (its subtasks changed, nothing it saw).
         context.update(task, expectedRevision: read.guarding(expectedRevision))
+        // Read back next (with, in a group commit, the subtask count an answer shows): on
+        // PostgreSQL in the save's last round trip.
+        context.readsAfterSave = [.revisioned(TaskItem.self, id: id)]
+            + [ExpectedRead.childCounts(TaskItem.self, by: \.parentID, among: [id], partition: accountID, unset: \.isCompleted,
+                                        dialect: container.dialect)].compactMap { $0 }
         try save(context, undoLabel: label)
         return try self.task(id: id)
     }

@@ -18,6 +18,22 @@ public struct ExpectedRead: Sendable, Hashable {
     let sql: String
     let arguments: [DatabaseValue]
 
+    /// The `Model` with `id` and its revision, as `ModelContext.revisioned(_:id:)` reads it.
+    public static func revisioned<Model: PersistentModel>(_ type: Model.Type, id: UUID) -> ExpectedRead {
+        ExpectedRead(sql: ModelContext.revisionedByIDSQL(type), arguments: [id.databaseValue])
+    }
+
+    /// The children counts `ModelContext.countChildren` reads with the same arguments (nil
+    /// when a key path names no column, which that read reports when made).
+    public static func childCounts<Model: PersistentModel>(
+        _ type: Model.Type, by keyPath: KeyPath<Model, UUID?>, among values: [UUID], partition: some DatabaseValueConvertible,
+        unset flag: KeyPath<Model, Bool>, dialect: SQLDialect
+    ) -> ExpectedRead? {
+        guard !values.isEmpty, let sql = try? ModelContext.countChildrenSQL(type, by: keyPath, count: values.count, unset: flag, dialect: dialect)
+        else { return nil }
+        return ExpectedRead(sql: sql, arguments: [partition.databaseValue] + values.map(\.databaseValue))
+    }
+
     /// The revision of the `Model` row with `id`, as `ModelContext.revision(of:id:)` reads it.
     public static func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) -> ExpectedRead {
         ExpectedRead(sql: "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [id.databaseValue])

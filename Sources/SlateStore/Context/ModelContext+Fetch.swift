@@ -87,23 +87,7 @@ extension ModelContext {
         partition: some DatabaseValueConvertible, unset flag: KeyPath<Model, Bool>
     ) throws -> [UUID: (total: Int, unset: Int)] {
         guard !values.isEmpty else { return [:] }
-        guard let group = Model.schema.column(for: keyPath), let flagColumn = Model.schema.column(for: flag),
-              let partitionColumn = Model.schema.partitionColumn
-        else {
-            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-        }
-        let dialect = container.dialect
-        let key = StatementTexts.Key(Model.self, dialect, "countChildren", columns: [group.name, flagColumn.name], count: values.count)
-        let sql = StatementTexts.shared.text(for: key) {
-            let alias = SelectQuery<Model>.alias
-            let grouped = "\(alias).\(quote(group.name))"
-            let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            let flagged = "\(alias).\(quote(flagColumn.name))"
-            // PostgreSQL sums no booleans; its Bool columns are integers too.
-            let unsetCount = dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
-            return "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
-                + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
-        }
+        let sql = try Self.countChildrenSQL(type, by: keyPath, count: values.count, unset: flag, dialect: container.dialect)
         let arguments = [partition.databaseValue] + values.map(\.databaseValue)
         return try container.pool.readStatement { database in
             var counts: [UUID: (total: Int, unset: Int)] = [:]
@@ -151,9 +135,38 @@ extension ModelContext {
         return try container.pool.readStatement { try $0.scalar(read.sql, read.arguments) }.flatMap(Int.fromDatabaseValue)
     }
 
+    /// The text of `countChildren` for `count` values (`ExpectedRead.childCounts` too).
+    static func countChildrenSQL<Model: PersistentModel>(
+        _ type: Model.Type, by keyPath: KeyPath<Model, UUID?>, count: Int, unset flag: KeyPath<Model, Bool>, dialect: SQLDialect
+    ) throws -> String {
+        guard let group = Model.schema.column(for: keyPath), let flagColumn = Model.schema.column(for: flag),
+              let partitionColumn = Model.schema.partitionColumn
+        else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        let key = StatementTexts.Key(Model.self, dialect, "countChildren", columns: [group.name, flagColumn.name], count: count)
+        return StatementTexts.shared.text(for: key) {
+            let alias = SelectQuery<Model>.alias
+            let grouped = "\(alias).\(quote(group.name))"
+            let marks = Array(repeating: "?", count: count).joined(separator: ", ")
+            let flagged = "\(alias).\(quote(flagColumn.name))"
+            // PostgreSQL sums no booleans; its Bool columns are integers too.
+            let unsetCount = dialect == .sqlite ? "sum(\(flagged) = 0)" : "sum(CASE WHEN \(flagged) = 0 THEN 1 ELSE 0 END)"
+            return "SELECT \(grouped), count(*), \(unsetCount) FROM \(quote(Model.schema.tableName)) AS \(alias) "
+                + "WHERE \(alias).\(quote(partitionColumn)) = ? AND \(grouped) IN (\(marks)) GROUP BY \(grouped)"
+        }
+    }
+
+    /// The text of `revisioned(_:id:)` (`ExpectedRead.revisioned` too), made once per model.
+    static func revisionedByIDSQL<Model: PersistentModel>(_ type: Model.Type) -> String {
+        StatementTexts.shared.text(for: StatementTexts.Key(Model.self, .sqlite, "revisionedByOneID", columns: [], count: 1)) {
+            "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
+        }
+    }
+
     /// The model with `id` and its revision, or nil.
     public func revisioned<Model: PersistentModel>(_ type: Model.Type, id: UUID) throws -> Revisioned<Model>? {
-        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?"
+        let sql = Self.revisionedByIDSQL(Model.self)
         return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: [id.databaseValue], in: $0) }.first
     }
 

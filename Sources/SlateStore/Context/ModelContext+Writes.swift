@@ -80,6 +80,7 @@ extension ModelContext {
                                      revision: revision, limit: limit, in: database)
                     try UndoLog.clear(.redo, partition: scope, in: database)
                 }
+                (database as? PostgreSQLDatabase)?.expectAfterSavepoint(readsAfterSave)
                 return session.commit(origin: .save)
             }
         }

@@ -35,6 +35,12 @@ public final class ModelContext {
     /// True when there are staged changes that `save()` would write.
     public var hasChanges: Bool { !pending.isEmpty }
 
+    /// Reads the caller makes right after `save()` (the saved row read back, say). When the
+    /// save runs inside an open transaction (a change of a group commit), PostgreSQL gets
+    /// them with the save's last round trip, after it, and answers them from there; they
+    /// are made as usual otherwise. A hint: what is read is the same either way.
+    public var readsAfterSave: [ExpectedRead] = []
+
     /// Discards all staged changes.
     public func rollback() { pending.removeAll() }
 }

@@ -49,6 +49,14 @@ extension PostgreSQLDatabase {
         expectedReads = reads
     }
 
+    /// Reads the caller makes once the innermost open savepoint is released (a saved row read
+    /// back): they go out after its RELEASE, in the same pipeline, and are answered as
+    /// `expectInWrite`'s. Outside a savepoint nothing is sent ahead (a transaction's COMMIT
+    /// ends what they could be read in).
+    func expectAfterSavepoint(_ reads: [ExpectedRead]) {
+        readsAfterRelease = savepointDepth > 0 && !reads.isEmpty && !isReadOnlyTransaction ? (savepointDepth, reads) : nil
+    }
+
     /// Forgets the answers read ahead and not asked for.
     func dropExpectedAnswers() {
         guard !expectedAnswers.isEmpty else { return }

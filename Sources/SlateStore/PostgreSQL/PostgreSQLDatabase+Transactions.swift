@@ -27,6 +27,7 @@ extension PostgreSQLDatabase {
         defer {
             heldSequence = nil
             expectedReads = []
+            readsAfterRelease = nil
             dropExpectedAnswers()
         }
         do {
@@ -53,12 +54,7 @@ extension PostgreSQLDatabase {
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         let name = "slate_sp\(savepointDepth)"
-        defer {
-            savepointDepth -= 1
-            // What was read ahead inside may be rolled back, or changed by what follows.
-            expectedReads = []
-            dropExpectedAnswers()
-        }
+        defer { savepointDepth -= 1 }
         // A rollback to the savepoint undoes a bump made inside it and lets go of the row
         // if it was taken inside it: the sequence is then what it was before.
         let sequenceBefore = heldSequence
@@ -66,9 +62,17 @@ extension PostgreSQLDatabase {
         unsent.append(.command("SAVEPOINT \(name)"))
         do {
             let result = try body()
-            try sendPipeline(ending: .command("RELEASE SAVEPOINT \(name)"))
+            // What was read ahead inside is done with; what is read right after goes with RELEASE.
+            dropExpectedAnswers()
+            expectedReads = readsAfterRelease?.depth == savepointDepth ? readsAfterRelease!.reads : []
+            readsAfterRelease = nil
+            try sendPipeline(ending: .command("RELEASE SAVEPOINT \(name)"), expecting: takeExpectedReads())
             return result
         } catch {
+            // What was read ahead inside may be rolled back.
+            expectedReads = []
+            readsAfterRelease = nil
+            dropExpectedAnswers()
             heldSequence = sequenceBefore
             if !unsent.isEmpty {
                 // Every send empties `unsent`, so the SAVEPOINT, first in it, is still unsent,

@@ -35,6 +35,8 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     var expectedReads: [ExpectedRead] = []
     /// Their answers, until asked for or the transaction ends (`ExpectedRead`).
     var expectedAnswers: [ExpectedRead: OpaquePointer] = [:]
+    /// Reads to send after the RELEASE of the savepoint at `depth` (`expectAfterSavepoint`).
+    var readsAfterRelease: (depth: Int, reads: [ExpectedRead])?
     /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
     var commitInFlight = false
     /// The store sequence as this write transaction last set it (`ChangeLog.nextRevision`),

@@ -102,6 +102,55 @@ struct PostgreSQLWriteReadAheadTests {
         #expect(try ModelContext(container).fetch(FetchDescriptor<Item>()).map(\.title) == ["Final"])
     }
 
+    @Test func readsAfterASaveInsideATransactionComeWithItsReleaseAndSeeWhatItWrote() throws {
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
+        var item = Item(title: "Draft")
+        let first = ModelContext(container)
+        first.insert(item)
+        try first.save()
+        var counted: [Int] = []
+        var readBack: [String] = []
+        for title in ["Second draft", "Final"] {  // the first prepares the statements
+            item.title = title
+            let outcomes = container.writeTogether([{
+                let context = ModelContext(container)
+                context.update(item)
+                context.readsAfterSave = [.revisioned(Item.self, id: item.id)]
+                let before = try writerRoundTrips(container)
+                try context.save()
+                readBack.append(try ModelContext(container).revisioned(Item.self, id: item.id)?.model.title ?? "")
+                counted.append(try writerRoundTrips(container) - before)
+            }])
+            #expect(outcomes.allSatisfy { $0 == nil })
+        }
+        #expect(readBack == ["Second draft", "Final"])
+        // As the save alone (3): the read back went with its RELEASE.
+        #expect(counted.last == 3)
+    }
+
+    @Test func aReadAfterASaveIsDroppedWhenTheTransactionRunsAnythingElseFirst() throws {
+        let container = try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
+        var item = Item(title: "Draft")
+        let first = ModelContext(container)
+        first.insert(item)
+        try first.save()
+        var seen = ""
+        let outcomes = container.writeTogether([{
+            item.title = "Saved"
+            let context = ModelContext(container)
+            context.update(item)
+            context.readsAfterSave = [.revisioned(Item.self, id: item.id)]
+            try context.save()
+            item.title = "Changed after"
+            let next = ModelContext(container)
+            next.update(item)
+            try next.save()
+            seen = try ModelContext(container).revisioned(Item.self, id: item.id)?.model.title ?? ""
+        }])
+        #expect(outcomes.allSatisfy { $0 == nil })
+        #expect(seen == "Changed after")
+    }
+
     @Test func theRowReadAheadComesAfterTheSequenceLockSoAnotherNodesChangeIsNeverOverwritten() throws {
         let configuration = TestDatabase.shared(path: "read-ahead-\(UUID().uuidString)")
         let mine = try ModelContainer(for: allModels, configuration: configuration)
