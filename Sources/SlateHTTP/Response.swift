@@ -11,6 +11,10 @@ public struct Response: Sendable {
         /// cancelled (its `onTermination` runs). With `Content-Type: text/event-stream` the
         /// server adds heartbeats; see ``Response/eventStream(_:status:)``.
         case stream(AsyncStream<Data>)
+        /// Chunks written by their producer as they come (``StreamChannel``): the same as
+        /// `stream` on the wire, without a task per stream. The server keeps heartbeats
+        /// for `text/event-stream` the same way.
+        case channel(StreamChannel)
     }
 
     public var status: HTTPStatus

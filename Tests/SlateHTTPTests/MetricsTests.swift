@@ -54,7 +54,7 @@ import Testing
         let router = router(registry)
         let response = try await router.respond(to: Request(method: .get, target: "/events"))
         #expect(registry.openStreams == 1)
-        guard case .stream(let chunks) = response.body else { Issue.record("not a stream"); return }
+        guard let chunks = response.body.chunks else { Issue.record("not a stream"); return }
         let reader = Task {
             var iterator = chunks.makeAsyncIterator()
             return await iterator.next()

@@ -101,7 +101,7 @@ import Testing
             continuation.yield(ServerSentEvent(id: "2", data: "b\nc"))
             continuation.finish()
         }
-        guard case .stream(let chunks) = Response.eventStream(events).body else {
+        guard let chunks = Response.eventStream(events).body.chunks else {
             Issue.record("not a stream")
             return
         }

@@ -69,6 +69,59 @@ extension OverTheWire {
             }
         }
 
+        @Test func aChannelSendsWhatWasWrittenBeforeAndAfterWithHeartbeatsThenEnds() async throws {
+            let channel = StreamChannel()
+            let ended = Latch()
+            channel.onTermination { ended.open() }
+            var router = Router()
+            router.on(.get, "/events") { _ in
+                // Written before the server takes the response: sent first, in order.
+                channel.send(ServerSentEvent(id: "1", data: "early").encoded)
+                return Response(status: .ok, headers: Response.eventStreamHeaders, body: .channel(channel))
+            }
+            try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(100) }) { server in
+                let connection = try await offPool { try RawConnection(port: server.port) }
+                let head = try await offPool {
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n\r\n")
+                    return try connection.readHead()
+                }
+                #expect(head.status == 200 && head.headers["Transfer-Encoding"] == "chunked")
+                let first = try await offPool { try connection.readChunks(until: "data: early\n\n") }
+                #expect(first.hasSuffix("id: 1\ndata: early\n\n"))
+                #expect(channel.send(ServerSentEvent(id: "2", data: "later").encoded))
+                let second = try await offPool { try connection.readChunks(until: "data: later\n\n") }
+                #expect(second.hasSuffix("id: 2\ndata: later\n\n"))
+                // Idle: the server's one heartbeat thread keeps this stream alive too.
+                let idle = try await offPool { try connection.readChunks(until: ": keepalive\n\n") }
+                #expect(idle.hasSuffix(": keepalive\n\n"))
+                channel.send(ServerSentEvent(id: "3", data: "last").encoded)
+                channel.finish()
+                let rest = try await offPool { try connection.readToEndOfStream() }
+                #expect(rest.hasSuffix("id: 3\ndata: last\n\n"))
+                #expect(await ended.wait(atMost: .seconds(10)))
+                #expect(!channel.send(Data("too late".utf8)), "nothing is accepted after the end")
+            }
+        }
+
+        @Test func aChannelsClientLeavingRunsItsTerminationAndRefusesMoreChunks() async throws {
+            let channel = StreamChannel()
+            let ended = Latch()
+            channel.onTermination { ended.open() }
+            var router = Router()
+            router.on(.get, "/events") { _ in Response(status: .ok, headers: Response.eventStreamHeaders, body: .channel(channel)) }
+            try await withServer(router, configure: { $0.sseHeartbeat = .seconds(3600) }) { server in
+                let port = server.port
+                try await offPool {
+                    let connection = try RawConnection(port: port)
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                    _ = try connection.readHead()
+                }  // the connection closes here
+                #expect(await ended.wait(atMost: .seconds(10)), "the stream ends when its client hangs up")
+                #expect(!channel.send(Data("data: x\n\n".utf8)))
+                #expect(channel.isOver)
+            }
+        }
+
         @Test func staticFilesOverTheWire() async throws {
             let site = try TemporaryDirectory()
             let script = String(repeating: "export const answer = 42;\n", count: 200)

@@ -80,7 +80,7 @@ import Testing
         #expect(asked.status == 202 && asked.json["title"] as? String == TestAlert.title)
         let scheduler = AlertScheduler(container: api.container, channels: [api.api.pageAlerts])
         try await scheduler.deliverPending()
-        guard case .stream(let chunks) = mine.body else { Issue.record("not a stream"); return }
+        guard let chunks = mine.body.chunks else { Issue.record("not a stream"); return }
         var iterator = chunks.makeAsyncIterator()
         var text = ""
         while !text.contains("event: alert"), let chunk = await iterator.next() { text += String(decoding: chunk, as: UTF8.self) }
@@ -107,7 +107,7 @@ import Testing
         #expect(events[1].hasPrefix("event: alert\ndata: "), "\(events)")
         #expect(events[1].contains("\"title\":\"Pick up the reels\"") && events[1].contains(created.json["id"] as? String ?? "?"))
         #expect(events[1].contains("\"late\":true"), "three minutes after its moment")
-        guard case .stream(let chunks) = theirs.body else { Issue.record("not a stream"); return }
+        guard let chunks = theirs.body.chunks else { Issue.record("not a stream"); return }
         var iterator = chunks.makeAsyncIterator()
         let hello = String(decoding: try #require(await iterator.next()), as: UTF8.self)
         #expect(hello.contains("event: hello") && !hello.contains("alert"))

@@ -8,7 +8,7 @@ import Testing
 @Suite struct EventsTests {
     /// Reads stream chunks until `count` events (blank-line separated) arrived.
     func events(_ response: Response, count: Int) async throws -> [String] {
-        guard case .stream(let chunks) = response.body else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
+        guard let chunks = response.body.chunks else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
         var text = ""
         for await chunk in chunks {
             text += String(decoding: chunk, as: UTF8.self)
@@ -21,7 +21,7 @@ import Testing
         let api = try APIHarness()
         let response = try await api.api.router.respond(to: Request(method: .get, target: "/api/v1/events", headers: ["X-Account": "a"]))
         #expect(response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
-        guard case .stream(let chunks) = response.body else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
+        guard let chunks = response.body.chunks else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
         var stream = chunks.makeAsyncIterator()
         // Reads on until `count` events (blank-line separated) arrived.
         var text = ""

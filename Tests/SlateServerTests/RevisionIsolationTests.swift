@@ -52,7 +52,7 @@ import Testing
 
     /// Reads stream chunks until `count` events (blank-line separated) arrived.
     func events(_ response: Response, count: Int) async throws -> [String] {
-        guard case .stream(let chunks) = response.body else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
+        guard let chunks = response.body.chunks else { throw HTTPError(.internalServerError, code: "x", message: "not a stream") }
         var text = ""
         for await chunk in chunks {
             text += String(decoding: chunk, as: UTF8.self)

@@ -71,7 +71,7 @@ public struct AccessLog: Middleware {
         switch response.body {
         case .data(let data): "\(data.count)B"
         case .file(_, let length): "\(length)B"
-        case .stream: "stream"
+        case .stream, .channel: "stream"
         }
     }
 }

@@ -175,8 +175,15 @@ public struct RequestMetrics: Middleware {
             throw error
         }
         record(request, status, started.duration(to: clock.now))
-        if case .stream(let chunks) = response.body, response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true {
-            response.body = .stream(counted(chunks))
+        if response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true {
+            switch response.body {
+            case .stream(let chunks): response.body = .stream(counted(chunks))
+            case .channel(let channel):
+                let registry = self.registry
+                registry.streamOpened()
+                channel.onTermination { registry.streamClosed() }
+            case .data, .file: break
+            }
         }
         return response
     }

@@ -67,6 +67,7 @@ public final class HTTPServer: Sendable {
             core.resumeEverything()
             daemon.stop(listeningSocket: -1)
             core.watch.stop()
+            core.heartbeats.stop()
         }
     }
 
@@ -86,6 +87,7 @@ public final class HTTPServer: Sendable {
             guard case .idle = state.lifecycle else { throw HTTPServerError("The server was already started.") }
             let daemon = try LibraryDaemon(core: core)
             core.watch.startSweeping()
+            core.startHeartbeats()
             state.lifecycle = .running(daemon)
             state.port = daemon.port
         }
@@ -111,6 +113,7 @@ public final class HTTPServer: Sendable {
         await waitForRequestsInFlight(upTo: Self.flushPeriod)
         daemon.stop(listeningSocket: listeningSocket)
         core.watch.stop()
+        core.heartbeats.stop()
 
         let waiters = state.withLock { state in
             state.lifecycle = .stopped

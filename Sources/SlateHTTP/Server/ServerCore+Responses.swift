@@ -41,15 +41,9 @@ extension ServerCore {
                 }
             }
         case .stream(let chunks):
-            let isEventStream = headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") ?? false
-            let pump = StreamPump(source: chunks, connection: ConnectionHandle(pointer: connection),
-                                  heartbeat: isEventStream ? configuration.sseHeartbeat : nil, core: self)
-            made = makeStreamResponse(pump)
-            if made != nil {
-                pump.start(ended: !register(pump))
-                // A client that goes is noticed now, not by the next event or heartbeat.
-                if isEventStream { watch.watchHangUp(connection) { pump.clientWentAway() } }
-            }
+            made = makeStreamResponse(.sequence(chunks), headers: headers, connection: connection)
+        case .channel(let channel):
+            made = makeStreamResponse(.channel(channel), headers: headers, connection: connection)
         }
         guard let made else { return nil }
         for (name, value) in headers where !Self.isLibraryOwned(name) {
@@ -58,9 +52,25 @@ extension ServerCore {
         return (made, status)
     }
 
+    /// A response of unknown length fed by a pump from `source`, registered and started;
+    /// an event stream also gets heartbeats and its client's hang-up watched.
+    private func makeStreamResponse(_ source: StreamPump.Source, headers: HTTPHeaders, connection: OpaquePointer) -> OpaquePointer? {
+        let isEventStream = headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") ?? false
+        let pump = StreamPump(source: source, connection: ConnectionHandle(pointer: connection),
+                              wantsHeartbeats: isEventStream, core: self)
+        guard let made = makeLibraryStream(pump) else {
+            if case .channel(let channel) = source { channel.terminate() }
+            return nil
+        }
+        pump.start(ended: !register(pump))
+        // A client that goes is noticed now, not by the next event or heartbeat.
+        if isEventStream { watch.watchHangUp(connection) { pump.clientWentAway() } }
+        return made
+    }
+
     /// A response of unknown length whose chunks come from `pump`. The pump is retained
     /// for the library and released by the free callback when the library is done with it.
-    private func makeStreamResponse(_ pump: StreamPump) -> OpaquePointer? {
+    private func makeLibraryStream(_ pump: StreamPump) -> OpaquePointer? {
         let context = Unmanaged.passRetained(pump).toOpaque()
         let response = MHD_create_response_from_callback(
             slate_mhd_size_unknown(), 16 << 10,

@@ -34,11 +34,19 @@ final class ServerCore: Sendable {
     let draining = Atomic(false)
     /// Deadlines for request heads and idle connections, and eviction under pressure.
     let watch: ConnectionWatch
+    /// The `: keepalive` comments of idle event streams.
+    let heartbeats: HeartbeatTicker
 
     init(responder: any Responder, configuration: HTTPServer.Configuration) {
         self.responder = responder
         self.configuration = configuration
         watch = ConnectionWatch(configuration: configuration)
+        heartbeats = HeartbeatTicker(interval: configuration.sseHeartbeat)
+    }
+
+    /// Starts the thread that sends idle streams their heartbeats.
+    func startHeartbeats() {
+        heartbeats.start { [weak self] in self?.registry.withLock { Array($0.streams.values) } ?? [] }
     }
 
     /// Runs the responder and turns every error into a response: an ``HTTPError`` renders
@@ -75,6 +83,11 @@ final class ServerCore: Sendable {
 
     /// The library is done with the request (sent, failed, or the daemon is stopping).
     func complete(_ exchange: Exchange) {
+        // A stream answered but never sent (its client left while the handler worked).
+        let unsent = exchange.state.withLock { state -> Response.Body? in
+            if case .answered(let response) = state.phase { return response.body } else { return nil }
+        }
+        unsent?.abandon()
         watch.requestCompleted(exchange.connection.pointer)
         inFlight.subtract(1, ordering: .releasing)
     }
@@ -109,7 +122,7 @@ final class ServerCore: Sendable {
             resumesUnderway.add(1, ordering: .relaxed)
             return true
         }
-        guard claimed else { return }
+        guard claimed else { return response.body.abandon() }
         exchange.state.withLock { $0.phase = .answered(response) }
         MHD_resume_connection(exchange.connection.pointer)
         resumesUnderway.subtract(1, ordering: .releasing)

@@ -2,18 +2,26 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// Feeds one streaming response: a Task copies chunks from the ``Response/Body/stream(_:)``
-/// into a buffer, and the library's content reader takes them out on its own thread.
+/// Feeds one streaming response: chunks come into a buffer — copied by a Task from a
+/// ``Response/Body/stream(_:)``, or appended by the producer itself through a
+/// ``StreamChannel`` — and the library's content reader takes them out on its own thread.
 ///
 /// When the buffer is empty the reader suspends the connection (returning 0 without a
 /// suspension would make the library spin); the next chunk, heartbeat or the end resumes it.
 /// Both sides decide under one lock, so a resume always follows its suspension.
+/// Heartbeats come from the core's one ``HeartbeatTicker``, not from a timer per stream.
 final class StreamPump: Sendable {
     /// An SSE comment line: ignored by EventSource, enough to keep proxies and the
     /// connection alive, and the write that reveals a client that has gone.
     static let heartbeatFrame = Data(": keepalive\n\n".utf8)
     /// A client that reads slower than events arrive is dropped past this much backlog.
     static let backlogLimit = 4 << 20
+
+    /// Where the chunks come from.
+    enum Source: Sendable {
+        case sequence(AsyncStream<Data>)
+        case channel(StreamChannel)
+    }
 
     private struct State {
         var buffer: [UInt8] = []
@@ -24,84 +32,91 @@ final class StreamPump: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let source: AsyncStream<Data>
+    private let source: Source
     private let connection: ConnectionHandle
-    private let heartbeat: Duration?
+    /// True for `text/event-stream`: the ticker sends it heartbeats when idle.
+    let wantsHeartbeats: Bool
     /// Strong, yet no leak: the core's registry lets go of the pump in ``released()``, which
     /// the library always calls, at the latest when the daemon stops.
     private let core: ServerCore
     private let state = Mutex(State())
 
-    init(source: AsyncStream<Data>, connection: ConnectionHandle, heartbeat: Duration?, core: ServerCore) {
+    init(source: Source, connection: ConnectionHandle, wantsHeartbeats: Bool, core: ServerCore) {
         self.source = source
         self.connection = connection
-        self.heartbeat = heartbeat
+        self.wantsHeartbeats = wantsHeartbeats
         self.core = core
     }
 
-    /// Starts copying chunks, or ends at once when the server is already draining.
+    /// Starts taking chunks, or ends at once when the server is already draining.
     func start(ended: Bool) {
-        let task = Task { await self.pump(ended: ended) }
-        let alreadyOver = state.withLock { state in
-            state.task = task
-            return state.finished
-        }
-        // Released (or ended) before the task was stored: it could not be cancelled then.
-        if alreadyOver { task.cancel() }
-    }
-
-    private func pump(ended: Bool) async {
-        guard !ended else { return end() }
-        await withTaskGroup(of: Void.self) { group in
-            if let heartbeat {
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeat)
-                        if Task.isCancelled { break }
-                        self.tick()
-                    }
+        switch source {
+        case .channel(let channel):
+            channel.attach(self)
+            if ended { end() }
+        case .sequence(let chunks):
+            let task = Task {
+                if !ended {
+                    for await chunk in chunks where !chunk.isEmpty { _ = self.append(chunk, isHeartbeat: false) }
                 }
+                self.end()
             }
-            for await chunk in source where !chunk.isEmpty {
-                append(chunk, isHeartbeat: false)
+            let alreadyOver = state.withLock { state in
+                state.task = task
+                return state.finished
             }
-            group.cancelAll()
+            // Released (or ended) before the task was stored: it could not be cancelled then.
+            if alreadyOver { task.cancel() }
         }
-        end()
     }
 
-    /// Adds bytes for the reader and wakes the connection if it is waiting.
-    private func append(_ chunk: Data, isHeartbeat: Bool) {
+    /// Adds bytes for the reader and wakes the connection if it is waiting. False when the
+    /// stream is over, or ends now because the client reads too slowly (its backlog is
+    /// dropped and the connection ends with an error).
+    /// A channel learns of a drop from the false (its `send` holds its own lock here), a
+    /// sequence from its cancelled task.
+    func append(_ chunk: Data, isHeartbeat: Bool) -> Bool {
         state.withLock { state in
-            guard !state.finished else { return }
+            guard !state.finished else { return false }
             state.buffer.append(contentsOf: chunk)
             if !isHeartbeat { state.wroteSinceTick = true }
-            if state.buffer.count > Self.backlogLimit {
+            let accepted = state.buffer.count <= Self.backlogLimit
+            if !accepted {
                 state.buffer = []
                 state.failed = true
                 state.finished = true
                 state.task?.cancel()
             }
             wake(&state)
+            return accepted
         }
     }
 
-    private func tick() {
+    /// A heartbeat, when nothing was written since the last tick and nothing is waiting.
+    func tick() {
         let idle = state.withLock { state in
             defer { state.wroteSinceTick = false }
-            return !state.wroteSinceTick && state.buffer.isEmpty
+            return !state.finished && !state.wroteSinceTick && state.buffer.isEmpty
         }
-        if idle { append(Self.heartbeatFrame, isHeartbeat: true) }
+        if idle { _ = append(Self.heartbeatFrame, isHeartbeat: true) }
     }
 
     /// Ends the stream: what is buffered is still sent, then the final chunk. The source is
-    /// cancelled, so its producer's `onTermination` runs.
+    /// told (a sequence's task is cancelled, so its producer's `onTermination` runs; a
+    /// channel's termination handlers run).
     func end() {
         state.withLock { state in
             state.finished = true
             state.task?.cancel()
             wake(&state)
         }
+        terminateSource()
+    }
+
+    /// The producer learns that nothing more will be sent. A sequence learns it from its
+    /// cancelled task.
+    private func terminateSource() {
+        if case .channel(let channel) = source { channel.terminate() }
     }
 
     private func wake(_ state: inout State) {
@@ -121,6 +136,7 @@ final class StreamPump: Sendable {
             state.task?.cancel()
             wake(&state)
         }
+        terminateSource()
     }
 
     /// The content reader, on the library's thread: copies up to `capacity` bytes, ends the
@@ -149,6 +165,7 @@ final class StreamPump: Sendable {
             state.suspended = false
             state.task?.cancel()
         }
+        terminateSource()
         core.unregister(self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import SlateHTTP
 import Synchronization
 
 /// Every open event stream of one API, fed from one subscription to the board's changes.
@@ -94,7 +95,8 @@ final class EventHub: Sendable {
 /// credential stopped working.
 final class EventListener: Sendable {
     let accountID: UUID
-    private let output: AsyncStream<Data>.Continuation
+    /// The stream's response: written here, on the hub's thread, straight to its connection.
+    private let output: StreamChannel
     /// Checks the stream's credential again: true when it still names the account.
     private let stillAuthorised: @Sendable () async -> Bool
 
@@ -110,7 +112,7 @@ final class EventListener: Sendable {
 
     private let state = Mutex(State())
 
-    init(accountID: UUID, output: AsyncStream<Data>.Continuation, stillAuthorised: @escaping @Sendable () async -> Bool) {
+    init(accountID: UUID, output: StreamChannel, stillAuthorised: @escaping @Sendable () async -> Bool) {
         self.accountID = accountID
         self.output = output
         self.stillAuthorised = stillAuthorised
@@ -120,7 +122,7 @@ final class EventListener: Sendable {
     func open(at revision: Int, with frames: Data) {
         let check = state.withLock { state -> Bool in
             guard !state.finished else { return false }
-            output.yield(frames)
+            output.send(frames)
             state.start = revision
             return flush(&state)
         }
@@ -145,7 +147,7 @@ final class EventListener: Sendable {
             state.held.append((item.event, item.revision, false))
             return true
         }
-        if let event = item.event, item.revision.map({ $0 > start }) ?? true { output.yield(event) }
+        if let event = item.event, item.revision.map({ $0 > start }) ?? true { output.send(event) }
         return false
     }
 
@@ -179,7 +181,7 @@ final class EventListener: Sendable {
     func send(_ frame: Data) {
         state.withLock { state in
             guard !state.finished else { return }
-            output.yield(frame)
+            output.send(frame)
         }
     }
 

@@ -45,8 +45,8 @@ struct EventsController {
                             headers: ["Retry-After": "5"])
         }
         let authenticate = context.authenticate
-        let (output, continuation) = AsyncStream.makeStream(of: Data.self)
-        let listener = EventListener(accountID: accountID, output: continuation) { (try? await authenticate(request)) == accountID }
+        let output = StreamChannel()
+        let listener = EventListener(accountID: accountID, output: output) { (try? await authenticate(request)) == accountID }
         let hub = self.hub
         // Listening before the revision is read: a change committed in between is held
         // by the listener and sent after the hello, not lost.
@@ -75,13 +75,13 @@ struct EventsController {
                 if !Task.isCancelled, (try? await authenticate(request)) != accountID { listener.finish() }
             }
         }
-        continuation.onTermination = { _ in
+        output.onTermination {
             hub.remove(listener)
             alertRelay.cancel()
             expiry.cancel()
             streams.close(accountID)
         }
-        return Response(status: .ok, headers: Response.eventStreamHeaders, body: .stream(output))
+        return Response(status: .ok, headers: Response.eventStreamHeaders, body: .channel(output))
     }
 
     /// The `resync` event: this stream fell too far behind and must read everything again,
