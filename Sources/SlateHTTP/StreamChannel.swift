@@ -23,9 +23,8 @@ public final class StreamChannel: Sendable {
         var pump: StreamPump?
         /// An in-process reader (``chunks()``) in place of a connection.
         var reader: AsyncStream<Data>.Continuation?
-        /// The producer called ``finish()``.
-        var finished = false
-        /// Over: finished, ended by the server, or the client went away.
+        /// Over: finished, ended by the server, or the client went away. Chunks sent early
+        /// are still delivered when the server attaches after a ``finish()``.
         var over = false
         var handlers: [@Sendable () -> Void] = []
     }
@@ -61,13 +60,7 @@ public final class StreamChannel: Sendable {
     /// Ends the stream: what was sent is still delivered, then the response ends. The
     /// termination handlers run now.
     public func finish() {
-        let (pump, reader) = state.withLock { state in
-            state.finished = true
-            return (state.pump, state.reader)
-        }
-        pump?.end()
-        reader?.finish()
-        terminate()
+        markOver()?.end()
     }
 
     /// Runs `handler` once when the stream is over — finished by its producer, ended by the
@@ -106,26 +99,31 @@ public final class StreamChannel: Sendable {
 
     /// The server took the response: chunks from now on go to `pump`, after the early ones.
     func attach(_ pump: StreamPump) {
-        let finished = state.withLock { state -> Bool in
+        let over = state.withLock { state -> Bool in
             state.pump = pump
             for chunk in state.early { _ = pump.append(chunk, isHeartbeat: false) }
             state.early = []
-            return state.finished
+            return state.over
         }
-        if finished { pump.end() }
+        if over { pump.end() }
     }
 
     /// The stream is over from the server's side; runs the handlers once.
-    func terminate() {
-        let (handlers, reader) = state.withLock { state -> ([@Sendable () -> Void], AsyncStream<Data>.Continuation?) in
-            guard !state.over else { return ([], nil) }
+    func terminate() { markOver() }
+
+    /// Marks the stream over and runs the handlers, the first time; answers the pump
+    /// attached by then (the one ``finish()`` ends; one attached later ends in `attach`).
+    @discardableResult
+    private func markOver() -> StreamPump? {
+        let (handlers, reader, pump) = state.withLock { state -> ([@Sendable () -> Void], AsyncStream<Data>.Continuation?, StreamPump?) in
+            guard !state.over else { return ([], nil, state.pump) }
             state.over = true
-            state.early = []
             defer { state.handlers = [] }
-            return (state.handlers, state.reader)
+            return (state.handlers, state.reader, state.pump)
         }
         reader?.finish()
         for handler in handlers { handler() }
+        return pump
     }
 }
 
@@ -143,6 +141,14 @@ extension Response.Body {
     /// The response will never be sent: a channel's producer is told (its termination
     /// handlers run), as a dropped `AsyncStream` tells its own.
     func abandon() {
+        if case .channel(let channel) = self { channel.terminate() }
+    }
+}
+
+extension StreamPump.Source {
+    /// Tells the producer nothing more will be sent: a channel's termination handlers run;
+    /// a sequence learns it from its cancelled task.
+    func terminate() {
         if case .channel(let channel) = self { channel.terminate() }
     }
 }

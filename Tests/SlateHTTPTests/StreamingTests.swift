@@ -5,6 +5,15 @@ import Testing
 extension OverTheWire {
     /// Server-Sent Events and static files through a real socket.
     @Suite struct StreamingTests {
+        /// Opens `/events`, reads the response head, and closes the connection.
+        static func openAndLeave(port: Int) async throws {
+            try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                _ = try connection.readHead()
+            }  // the connection closes here
+        }
+
         @Test func eventsArriveAsTheyHappenWithHeartbeatsBetween() async throws {
             let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
             var router = Router()
@@ -41,12 +50,7 @@ extension OverTheWire {
             var router = Router()
             router.on(.get, "/events") { _ in .eventStream(events) }
             try await withServer(router, configure: { $0.sseHeartbeat = .milliseconds(50) }) { server in
-                let port = server.port
-                try await offPool {
-                    let connection = try RawConnection(port: port)
-                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
-                    _ = try connection.readHead()
-                }  // the connection closes here
+                try await Self.openAndLeave(port: server.port)
                 #expect(await ended.wait(atMost: .seconds(10)))
             }
         }
@@ -59,12 +63,7 @@ extension OverTheWire {
             var router = Router()
             router.on(.get, "/events") { _ in .eventStream(events) }
             try await withServer(router, configure: { $0.sseHeartbeat = .seconds(3600) }) { server in
-                let port = server.port
-                try await offPool {
-                    let connection = try RawConnection(port: port)
-                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
-                    _ = try connection.readHead()
-                }  // the connection closes here
+                try await Self.openAndLeave(port: server.port)
                 #expect(await ended.wait(atMost: .seconds(10)), "the stream ends when its client hangs up")
             }
         }
@@ -103,6 +102,25 @@ extension OverTheWire {
             }
         }
 
+        @Test func aChannelFinishedBeforeTheServerTakesItStillDeliversWhatWasSent() async throws {
+            var router = Router()
+            router.on(.get, "/events") { _ in
+                let channel = StreamChannel()
+                channel.send(ServerSentEvent(id: "1", data: "only").encoded)
+                channel.finish()
+                return Response(status: .ok, headers: Response.eventStreamHeaders, body: .channel(channel))
+            }
+            try await withServer(router) { server in
+                let connection = try await offPool { try RawConnection(port: server.port) }
+                let rest = try await offPool {
+                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+                    _ = try connection.readHead()
+                    return try connection.readToEndOfStream()
+                }
+                #expect(rest.hasSuffix("id: 1\ndata: only\n\n"))
+            }
+        }
+
         @Test func aChannelsClientLeavingRunsItsTerminationAndRefusesMoreChunks() async throws {
             let channel = StreamChannel()
             let ended = Latch()
@@ -110,12 +128,7 @@ extension OverTheWire {
             var router = Router()
             router.on(.get, "/events") { _ in Response(status: .ok, headers: Response.eventStreamHeaders, body: .channel(channel)) }
             try await withServer(router, configure: { $0.sseHeartbeat = .seconds(3600) }) { server in
-                let port = server.port
-                try await offPool {
-                    let connection = try RawConnection(port: port)
-                    try connection.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
-                    _ = try connection.readHead()
-                }  // the connection closes here
+                try await Self.openAndLeave(port: server.port)
                 #expect(await ended.wait(atMost: .seconds(10)), "the stream ends when its client hangs up")
                 #expect(!channel.send(Data("data: x\n\n".utf8)))
                 #expect(channel.isOver)

@@ -59,7 +59,7 @@ extension ServerCore {
         let pump = StreamPump(source: source, connection: ConnectionHandle(pointer: connection),
                               wantsHeartbeats: isEventStream, core: self)
         guard let made = makeLibraryStream(pump) else {
-            if case .channel(let channel) = source { channel.terminate() }
+            source.terminate()
             return nil
         }
         pump.start(ended: !register(pump))

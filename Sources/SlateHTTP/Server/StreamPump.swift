@@ -110,13 +110,7 @@ final class StreamPump: Sendable {
             state.task?.cancel()
             wake(&state)
         }
-        terminateSource()
-    }
-
-    /// The producer learns that nothing more will be sent. A sequence learns it from its
-    /// cancelled task.
-    private func terminateSource() {
-        if case .channel(let channel) = source { channel.terminate() }
+        source.terminate()
     }
 
     private func wake(_ state: inout State) {
@@ -136,7 +130,7 @@ final class StreamPump: Sendable {
             state.task?.cancel()
             wake(&state)
         }
-        terminateSource()
+        source.terminate()
     }
 
     /// The content reader, on the library's thread: copies up to `capacity` bytes, ends the
@@ -165,7 +159,7 @@ final class StreamPump: Sendable {
             state.suspended = false
             state.task?.cancel()
         }
-        terminateSource()
+        source.terminate()
         core.unregister(self)
     }
 }
