@@ -35,7 +35,8 @@ extension Slate {
     /// The objects of a collection, without their text.
     public func calendarObjects(in collection: CalendarCollectionID) throws -> [CalendarObject] {
         let tasks = try revisionedTasks(listingQuery(collection))
-        return try listing(tasks.map { ($0.model.id, $0.revision) }).map { entry in
+        let stored = try calendarResources(of: tasks.map(\.model.id), in: makeContext())
+        return try listing(tasks.map { ($0.model.id, $0.revision) }, stored: stored, name: \.name).map { entry in
             CalendarObject(name: entry.name, task: tasks[entry.index].model, revision: entry.revision, stored: entry.stored)
         }
     }
@@ -47,7 +48,9 @@ extension Slate {
         let tasks = try translatingErrors {
             try makeContext().fetchRevisions(listingQuery(collection).descriptor(accountID: accountID, now: now, calendar: calendar))
         }
-        return try listing(tasks).map { CalendarObjectTag(name: $0.name, revision: $0.revision) }
+        // Only the stored names: decoding whole resource rows was most of a PROPFIND.
+        let names = try translatingErrors { try makeContext().values(\CalendarResource.name, ids: tasks.map(\.id), partition: accountID) }
+        return try listing(tasks, stored: names, name: { $0 }).map { CalendarObjectTag(name: $0.name, revision: $0.revision) }
     }
 
     private func listingQuery(_ collection: CalendarCollectionID) -> TaskQuery {
@@ -55,16 +58,16 @@ extension Slate {
     }
 
     /// Which of a collection's tasks (`tasks`, in the listing's order) are resources, with
-    /// their names, revisions and stored rows: an occurrence served inside its series'
-    /// resource is left out, and a series' revision counts its occurrences'.
-    private func listing(_ tasks: [(id: UUID, revision: Int)]) throws
-        -> [(index: Int, name: String, revision: Int, stored: CalendarResource?)] {
+    /// their names, revisions and what was read of their stored rows (`stored`, by task id:
+    /// whole rows, or only names): an occurrence served inside its series' resource is left
+    /// out, and a series' revision counts its occurrences'.
+    private func listing<Stored>(_ tasks: [(id: UUID, revision: Int)], stored rows: [UUID: Stored], name: (Stored) -> String) throws
+        -> [(index: Int, name: String, revision: Int, stored: Stored?)] {
         let context = makeContext()
-        let rows = try calendarResources(of: tasks.map(\.id), in: context)
         let series = try occurrencesBySeries(in: context)
         guard !series.isEmpty else {
             return tasks.enumerated().map { index, task in
-                (index, rows[task.id]?.name ?? Self.defaultName(task.id), task.revision, rows[task.id])
+                (index, rows[task.id].map(name) ?? Self.defaultName(task.id), task.revision, rows[task.id])
             }
         }
         let revisions = Dictionary(tasks.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
@@ -73,7 +76,7 @@ extension Slate {
             .values.joined().map(\.id))
         return try tasks.enumerated().filter { !owned.contains($0.element.id) }.map { index, task in
             let revision = try seriesRevision(task.revision, series[task.id] ?? [], known: revisions, in: context)
-            return (index, rows[task.id]?.name ?? Self.defaultName(task.id), revision, rows[task.id])
+            return (index, rows[task.id].map(name) ?? Self.defaultName(task.id), revision, rows[task.id])
         }
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+@testable import SlateStore
+import TestDatabases
+import Testing
+
+// `ModelContext.values(_:ids:partition:)` reads one column of the rows with the given ids
+// in one partition: the same values as whole models, nothing of another partition, and
+// the same answer whether it reads the partition whole or looks the ids up.
+
+@Suite struct ColumnValuesTests {
+    /// Ana's 40 memos and Ben's 20, saved.
+    func filled() throws -> (context: ModelContext, ana: [Memo], ben: [Memo]) {
+        let context = ModelContext(try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration()))
+        let ana = UUID(), ben = UUID()
+        let anas = (0..<40).map { Memo(ownerID: ana, text: "Ana \($0)") }
+        let bens = (0..<20).map { Memo(ownerID: ben, text: "Ben \($0)") }
+        (anas + bens).forEach(context.insert)
+        try context.save()
+        return (context, anas, bens)
+    }
+
+    func texts(_ memos: some Sequence<Memo>) -> [UUID: String] {
+        Dictionary(uniqueKeysWithValues: memos.map { ($0.id, $0.text) })
+    }
+
+    @Test func aFewIdsAreLookedUpAndOnlyThoseComeBack() throws {
+        let (context, anas, _) = try filled()
+        let wanted = Array(anas.prefix(5))
+        let read = try context.values(\Memo.text, ids: wanted.map(\.id), partition: anas[0].ownerID)
+        #expect(read == texts(wanted))
+    }
+
+    @Test func mostOfThePartitionIsReadWholeAndStillOnlyTheIdsAskedFor() throws {
+        let (context, anas, _) = try filled()
+        let wanted = Array(anas.dropLast(3))
+        #expect(try context.values(\Memo.text, ids: wanted.map(\.id), partition: anas[0].ownerID) == texts(wanted))
+        #expect(try context.values(\Memo.text, ids: anas.map(\.id), partition: anas[0].ownerID) == texts(anas))
+    }
+
+    @Test func anotherPartitionsRowsAreNeverRead() throws {
+        let (context, anas, bens) = try filled()
+        let ana = anas[0].ownerID, ben = bens[0].ownerID
+        // Ben's ids asked of Ana's partition, both ways (few ids, and many).
+        #expect(try context.values(\Memo.text, ids: [bens[0].id], partition: ana).isEmpty)
+        #expect(try context.values(\Memo.text, ids: bens.map(\.id), partition: ana).isEmpty)
+        let mixed = anas.prefix(2).map(\.id) + bens.map(\.id)
+        #expect(try context.values(\Memo.text, ids: mixed, partition: ben) == texts(bens))
+        #expect(try context.values(\Memo.text, ids: mixed, partition: ana) == texts(anas.prefix(2)))
+        #expect(try context.values(\Memo.text, ids: [anas[0].id, bens[0].id], partition: ana) == texts([anas[0]]))
+    }
+
+    @Test func idsOfNoRowAndNoIdsGiveNothing() throws {
+        let (context, anas, _) = try filled()
+        let ana = anas[0].ownerID
+        #expect(try context.values(\Memo.text, ids: [], partition: ana).isEmpty)
+        #expect(try context.values(\Memo.text, ids: [UUID(), UUID()], partition: ana).isEmpty)
+    }
+
+    @Test func moreIdsThanOneStatementBindsAreAllRead() throws {
+        let context = ModelContext(try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration()))
+        let ana = UUID()
+        let memos = (0..<5_200).map { Memo(ownerID: ana, text: "Ana \($0)") }
+        memos.forEach(context.insert)
+        try context.save()
+        // 1,200 of 5,200 rows: looked up by id, in several statements.
+        let wanted = Array(memos[1_000..<2_200])
+        #expect(try context.values(\Memo.text, ids: wanted.map(\.id), partition: ana) == texts(wanted))
+    }
+
+    @Test func aKeyPathThatIsNotAColumnIsRefused() throws {
+        let (context, anas, _) = try filled()
+        #expect(throws: StoreError.self) { _ = try context.values(\Memo.text.count, ids: [anas[0].id], partition: anas[0].ownerID) }
+    }
+}
