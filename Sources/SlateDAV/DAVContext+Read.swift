@@ -49,8 +49,9 @@ extension DAVContext {
             case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
                 // ETags and the like: names and revisions, no task read.
                 let names = names ?? []
+                let collection = paths.collection(info.name)  // once, not per object (as `paths.object` would)
                 for tag in try slate.calendarObjectTags(in: info.id) {
-                    multiStatus.add(href: paths.object(info.name, tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
+                    multiStatus.add(href: collection + DAVPaths.encode(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
                                     missing: [])
                 }
             case .collection(let info):
