@@ -9,7 +9,8 @@ extension DAVContext {
     /// read together, written, and kept. The same bytes as writing every one afresh.
     func addKept(_ objects: [ListedObject], names: [PropertyName], cache: CalendarResponseCache,
                  to multiStatus: inout MultiStatus, revision: () throws -> Int) throws {
-        let keys = objects.map { CalendarResponseCache.Key(account: slate.accountID, href: $0.href, revision: $0.1.revision, properties: names) }
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+                                                  objects: objects.map { ($0.href, $0.1.revision) })
         let written = try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in missed.map { objects[$0] } }
         assert(written, "every object was given")
     }
@@ -22,8 +23,10 @@ extension DAVContext {
     func addKept(listing info: CalendarCollectionInfo, names: [PropertyName], cache: CalendarResponseCache,
                  to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> Bool {
         let tags = try slate.calendarObjectTags(in: info.id)
-        let hrefs = tags.map { paths.object(info.name, $0.name) }
-        let keys = tags.indices.map { CalendarResponseCache.Key(account: slate.accountID, href: hrefs[$0], revision: tags[$0].revision, properties: names) }
+        let collection = paths.collection(info.name)  // once, not per object (as `paths.object` would)
+        let hrefs = tags.map { collection + DAVPaths.encode($0.name) }
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+                                                  objects: tags.indices.map { (hrefs[$0], tags[$0].revision) })
         return try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in
             let objects = try slate.calendarObjects(named: missed.map { tags[$0].name }, in: info.id)
             return zip(missed, objects).map { index, object in
@@ -39,7 +42,7 @@ extension DAVContext {
     private func writeKept(_ keys: [CalendarResponseCache.Key], names: [PropertyName], cache: CalendarResponseCache,
                            to multiStatus: inout MultiStatus, revision: () throws -> Int,
                            missing: ([Int]) throws -> [ListedObject?]) throws -> Bool {
-        var kept = keys.map(cache.response(for:))
+        var kept = cache.responses(for: keys)
         let missed = kept.indices.filter { kept[$0] == nil }
         if !missed.isEmpty {
             let found = try missing(missed)
@@ -56,6 +59,7 @@ extension DAVContext {
                 cache.remember(response.bytes, for: keys[index])
             }
         }
+        multiStatus.reserve(kept.reduce(0) { $0 + ($1?.count ?? 0) })
         for response in kept { multiStatus.add(responses: response ?? []) }
         return true
     }
