@@ -23,8 +23,8 @@ extension DAVContext {
     func addKept(listing info: CalendarCollectionInfo, names: [PropertyName], cache: CalendarResponseCache,
                  to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> Bool {
         let tags = try slate.calendarObjectTags(in: info.id)
-        let collection = paths.collection(info.name)  // once, not per object (as `paths.object` would)
-        let hrefs = tags.map { collection + DAVPaths.encode($0.name) }
+        let href = paths.objects(in: info.name)
+        let hrefs = tags.map { href($0.name) }
         let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
                                                   objects: tags.indices.map { (hrefs[$0], tags[$0].revision) })
         return try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in

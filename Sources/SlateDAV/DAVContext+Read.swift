@@ -49,14 +49,15 @@ extension DAVContext {
             case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
                 // ETags and the like: names and revisions, no task read.
                 let names = names ?? []
-                let collection = paths.collection(info.name)  // once, not per object (as `paths.object` would)
+                let href = paths.objects(in: info.name)
                 for tag in try slate.calendarObjectTags(in: info.id) {
-                    multiStatus.add(href: collection + DAVPaths.encode(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
+                    multiStatus.add(href: href(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
                                     missing: [])
                 }
             case .collection(let info):
+                let href = paths.objects(in: info.name)
                 for object in try slate.calendarObjects(in: info.id) {
-                    try add(.object(info, object), href: paths.object(info.name, object.name), names: names, namesOnly: namesOnly,
+                    try add(.object(info, object), href: href(object.name), names: names, namesOnly: namesOnly,
                             to: &multiStatus, revision: revision)
                 }
             case .principal, .object:

@@ -31,7 +31,8 @@ extension DAVContext {
                 return Self.multiStatus(multiStatus.finished())
             }
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
-            try add(objects: objects.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
+            let href = paths.objects(in: info.name)
+            try add(objects: objects.map { (info, $0, href($0.name)) }, names: names, to: &multiStatus,
                     revision: slate.revision, calendarData: calendarData)
             return Self.multiStatus(multiStatus.finished())
         case (Namespace.dav, "sync-collection"):
@@ -106,25 +107,26 @@ extension DAVContext {
             limit = value
         }
         var multiStatus = MultiStatus()
+        let href = paths.objects(in: info.name)
         let removed: [String]
         let changes: (token: CalendarSyncToken, isTruncated: Bool)
         if let names, names.allSatisfy(Self.tagProperties.contains) {
             // ETags and the like (what clients ask): names and revisions, no task read for a first sync.
             let tags = try slate.calendarChangeTags(in: info.id, since: token, limit: limit, history: syncHistory)
             for tag in tags.changed {
-                multiStatus.add(href: paths.object(info.name, tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
+                multiStatus.add(href: href(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
                                 missing: [])
             }
             removed = Array(Set(tags.removed).subtracting(tags.changed.map(\.name))).sorted()
             changes = (tags.token, tags.isTruncated)
         } else {
             let objects = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
-            try add(objects: objects.changed.map { (info, $0, paths.object(info.name, $0.name)) }, names: names, to: &multiStatus,
+            try add(objects: objects.changed.map { (info, $0, href($0.name)) }, names: names, to: &multiStatus,
                     revision: slate.revision)
             removed = Array(Set(objects.removed).subtracting(objects.changed.map(\.name))).sorted()
             changes = (objects.token, objects.isTruncated)
         }
-        for name in removed { multiStatus.add(href: paths.object(info.name, name), status: 404) }
+        for name in removed { multiStatus.add(href: href(name), status: 404) }
         if changes.isTruncated {
             multiStatus.add(href: paths.collection(info.name), status: 507, error: PropertyName(Namespace.dav, "number-of-matches-within-limits"))
         }
