@@ -22,12 +22,12 @@ final class CalendarResponseCache: Sendable {
         /// calendar-query.
         private let propertiesHash: Int
 
-        init(account: UUID, href: String, revision: Int, properties: [PropertyName], propertiesHash: Int? = nil) {
+        private init(account: UUID, href: String, revision: Int, properties: [PropertyName], propertiesHash: Int) {
             self.account = account
             self.href = href
             self.revision = revision
             self.properties = properties
-            self.propertiesHash = propertiesHash ?? properties.hashValue
+            self.propertiesHash = propertiesHash
         }
 
         /// The keys of one answer's objects, by href and revision, for the same properties.
@@ -70,10 +70,6 @@ final class CalendarResponseCache: Sendable {
     static func keeps(_ names: [PropertyName]?, calendarData: CalendarDataRequest?) -> Bool {
         guard calendarData == nil, let names, !names.isEmpty else { return false }
         return names.allSatisfy(properties.contains)
-    }
-
-    func response(for key: Key) -> [UInt8]? {
-        entries.withLock { $0.responses[key] }
     }
 
     /// The kept response of each key, in order (nil where none is kept): one lock for all.

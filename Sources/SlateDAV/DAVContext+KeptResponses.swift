@@ -59,7 +59,6 @@ extension DAVContext {
                 cache.remember(response.bytes, for: keys[index])
             }
         }
-        multiStatus.reserve(kept.reduce(0) { $0 + ($1?.count ?? 0) })
         for response in kept { multiStatus.add(responses: response ?? []) }
         return true
     }

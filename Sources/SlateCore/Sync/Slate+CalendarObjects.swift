@@ -67,7 +67,8 @@ extension Slate {
         let series = try occurrencesBySeries(in: context)
         guard !series.isEmpty else {
             return tasks.enumerated().map { index, task in
-                (index, rows[task.id].map(name) ?? Self.defaultName(task.id), task.revision, rows[task.id])
+                let stored = rows[task.id]
+                return (index, stored.map(name) ?? Self.defaultName(task.id), task.revision, stored)
             }
         }
         let revisions = Dictionary(tasks.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
@@ -76,7 +77,8 @@ extension Slate {
             .values.joined().map(\.id))
         return try tasks.enumerated().filter { !owned.contains($0.element.id) }.map { index, task in
             let revision = try seriesRevision(task.revision, series[task.id] ?? [], known: revisions, in: context)
-            return (index, rows[task.id].map(name) ?? Self.defaultName(task.id), revision, rows[task.id])
+            let stored = rows[task.id]
+            return (index, stored.map(name) ?? Self.defaultName(task.id), revision, stored)
         }
     }
 

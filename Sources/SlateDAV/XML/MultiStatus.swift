@@ -72,10 +72,6 @@ struct MultiStatus {
         return Data(body)
     }
 
-    /// Makes room for `count` more bytes at once (responses about to be added whole), rather
-    /// than growing the body by doubling through megabytes.
-    mutating func reserve(_ count: Int) { body.reserveCapacity(body.count + count) }
-
     private mutating func open(href: String) {
         append("<d:response><d:href>")
         DAVXML.escape(href, into: &body)
