@@ -42,8 +42,10 @@ final class Session {
 
     /// `--database-password-file`, read when the database is opened.
     private(set) var passwordFile: String?
-    /// Reader connections to open on a PostgreSQL database (`slate serve --database-pool`).
-    var databasePool = 4
+    /// Reader connections to open besides the writer (`slate serve --database-pool`, 4 by
+    /// default there). A command does one thing at a time, so it opens none: its reads use
+    /// the writer connection, and the file is opened (and its schema read) once.
+    var databasePool = 0
 
     /// True when the database is a PostgreSQL server (a URL), not a file.
     var isServerDatabase: Bool { Slate.isServerURL(databasePath) }

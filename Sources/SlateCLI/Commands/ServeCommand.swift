@@ -7,6 +7,9 @@ import SlateServer
 /// `slate serve`: the API, live events, the web app, health checks and (optionally)
 /// metrics, configured by options and an optional configuration file.
 enum ServeCommand {
+    /// Reader connections a server opens besides the writer when `--database-pool` is not given.
+    static let defaultDatabasePool = 4
+
     static let spec = CommandSpec(
         name: "serve", abstract: "Serve the REST API, live events and the web app",
         discussion: """
@@ -78,7 +81,7 @@ enum ServeCommand {
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
-        if let text = parsed.value("database-pool") { session.databasePool = Int(text) ?? session.databasePool }
+        session.databasePool = parsed.value("database-pool").flatMap { Int($0) } ?? Self.defaultDatabasePool
         try Session.createDatabaseFolder(for: session.databasePath)
         // One server per file; any number of nodes on a PostgreSQL database (nothing is kept
         // in one node that another needs).

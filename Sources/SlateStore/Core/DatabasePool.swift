@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// In WAL mode readers see the last committed state and never wait for the writer.
 /// An in-memory database cannot be shared between connections, so there the one
-/// writer also serves reads (one at a time).
+/// writer also serves reads (one at a time). A pool of no readers does the same on a
+/// file, except inside a `snapshot`: for a process that does one thing at a time (a
+/// command), which then opens the file and reads its schema once instead of twice.
 public final class DatabasePool: Sendable {
     /// The file path, or ":memory:".
     public let path: String
@@ -21,6 +23,8 @@ public final class DatabasePool: Sendable {
     private let busyTimeout: TimeInterval
     private let isInMemory: Bool
     private let isReadOnly: Bool
+    /// Reads outside a snapshot use the writer connection (in memory, or no readers).
+    private let readsUseWriter: Bool
 
     /// Opens the pool. `path` is a file path or ":memory:".
     init(path: String, readOnly: Bool, busyTimeout: TimeInterval, maximumReaders: Int) throws {
@@ -29,6 +33,7 @@ public final class DatabasePool: Sendable {
         self.isInMemory = path == ":memory:" || path.isEmpty
         self.isReadOnly = readOnly
         self.maximumIdleReaders = maximumReaders
+        self.readsUseWriter = isInMemory || maximumReaders == 0
         if !isInMemory, !readOnly, let folder = Self.missingFolder(of: path) {
             throw StoreError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
@@ -189,19 +194,34 @@ public final class DatabasePool: Sendable {
     /// Runs `body` with a reader connection that sees the last committed state.
     public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
-        if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
+        if isInMemory { return try write(body) }
+        if readsUseWriter { return try onWriter { try Self.readTransaction(on: $0, body) } }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
         defer {
             idleReaders.withLock { readers in
                 if readers.count < maximumIdleReaders { readers.append(reader) }
             }
         }
+        return try Self.readTransaction(on: reader, body)
+    }
+
+    /// Runs `body` with the writer connection for a read: one caller at a time, and no
+    /// checkpoint after it (a read adds nothing to the log).
+    private func onWriter<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        // Kept outside the lock's closure: a value made under it cannot be its `sending` result.
+        var outcome: Result<T, any Error>?
+        writer.withLock { database in outcome = Result { try body(database) } }
+        return try outcome!.get()
+    }
+
+    /// `body` inside a deferred (read) transaction on `database`.
+    private static func readTransaction<T>(on database: SQLiteDatabase, _ body: (SQLiteDatabase) throws -> T) throws -> T {
         // A read is one snapshot: wrap it in a deferred transaction (prepared once, not
         // parsed by sqlite3_exec on every read).
-        try reader.execute("BEGIN DEFERRED", [])
-        defer { try? reader.execute("COMMIT", []) }
-        return try body(reader)
+        try database.execute("BEGIN DEFERRED", [])
+        defer { try? database.execute("COMMIT", []) }
+        return try body(database)
     }
 
     /// Runs one statement's worth of reading with a reader connection, without a
@@ -209,8 +229,9 @@ public final class DatabasePool: Sendable {
     /// COMMIT around it cost as much as a small query.
     func readStatement<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
-        if isInMemory { return try write(body) }
         if let pinnedReader { return try body(pinnedReader) }
+        if isInMemory { return try write(body) }
+        if readsUseWriter { return try onWriter(body) }
         let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
         defer {
             idleReaders.withLock { readers in
@@ -220,7 +241,12 @@ public final class DatabasePool: Sendable {
         return try body(reader)
     }
 
+    /// How many reader connections this pool has opened (for tests).
+    var readersOpened: Int { openedReaders.load(ordering: .relaxed) }
+    private let openedReaders = Atomic<Int>(0)
+
     private func makeReader() throws -> SQLiteDatabase {
+        openedReaders.add(1, ordering: .relaxed)
         let reader: SQLiteDatabase
         if let writable = try? SQLiteDatabase(path: path, mode: .existing, busyTimeout: busyTimeout) {
             reader = writable
