@@ -29,7 +29,8 @@ public struct SlateAPI: Sendable {
         let authenticator = Authenticator(directory: AccountDirectory(container: container), clock: clock)
         // Looking a token or session up reads the database: on a reader thread, off the cooperative pool.
         self.init(container: container, authenticate: { request in try await BoardThreads.shared.read { try authenticator.accountID(for: request) } },
-                  identify: { request in try authenticator.accountID(for: request) }, clock: clock,
+                  identify: { request in try authenticator.accountID(for: request) },
+                  identifyKnown: { request in try authenticator.knownAccountID(for: request) }, clock: clock,
                   streamsPerAccount: streamsPerAccount) { router in
             SessionController(authenticator: authenticator, guardian: signIn, secureCookies: secureCookies)
                 .addRoutes(to: &router)
@@ -41,14 +42,15 @@ public struct SlateAPI: Sendable {
     /// An API on `container`; `authenticate` names the account of a request or throws 401.
     public init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(container: container, authenticate: authenticate, identify: nil, clock: clock,
+        self.init(container: container, authenticate: authenticate, identify: nil, identifyKnown: nil, clock: clock,
                   streamsPerAccount: EventsController.streamsPerAccount) { _ in }
     }
 
     private init(container: BoardStore, authenticate: @escaping @Sendable (Request) async throws -> UUID,
-                 identify: (@Sendable (Request) throws -> UUID)?,
+                 identify: (@Sendable (Request) throws -> UUID)?, identifyKnown: (@Sendable (Request) throws -> UUID?)?,
                  clock: @escaping @Sendable () -> Date, streamsPerAccount: Int, extraRoutes: (inout Router) -> Void) {
-        let context = APIContext(container: container, authenticate: authenticate, identify: identify, clock: clock)
+        let context = APIContext(container: container, authenticate: authenticate, identify: identify, identifyKnown: identifyKnown,
+                                 clock: clock)
         var router = Router()
         router.use(ErrorBoundary())
         extraRoutes(&router)

@@ -49,6 +49,34 @@ struct Authenticator: Sendable {
         return id
     }
 
+    /// The account of a request whose token or session was already looked up (and has not
+    /// expired) while no commit touched credentials or accounts, when nothing needs writing
+    /// for it now (a token's hourly last use); nil for every other request, which then takes
+    /// `accountID(for:)`. It only reads the store's change stamp, so a bounded read may
+    /// call it on the thread it runs on.
+    func knownAccountID(for request: Request) throws -> UUID? {
+        let secret: String, kind: Credential.Kind
+        if let authorization = request.headers["Authorization"] {
+            guard authorization.lowercased().hasPrefix("bearer ") else { return nil }
+            let raw = authorization.dropFirst(7)
+            guard raw.first.map(Self.isTokenCharacter) == true, raw.last.map(Self.isTokenCharacter) == true else { return nil }
+            (secret, kind) = (String(raw), .token)
+        } else {
+            // A change from the web app also needs its CSRF header: left to `accountID(for:)`.
+            guard [HTTPMethod.get, .head].contains(request.method), let session = Self.cookie(Self.cookieName, in: request) else {
+                return nil
+            }
+            (secret, kind) = (session, .session)
+        }
+        guard let stamp = try directory.credentialsStamp(), let entry = known.entry(for: secret, kind: kind, stamp: stamp) else {
+            return nil
+        }
+        let now = clock()
+        if let expires = entry.expires, expires <= now { return nil }
+        guard kind != .token || !tokenUses.isDue(entry.credentialID, now: now) else { return nil }
+        return entry.accountID
+    }
+
     /// The account of an unexpired token or session. A secret seen before is not hashed
     /// and looked up again while no commit has touched credentials or accounts since:
     /// a revocation, sign-out or password change is a commit, so it takes effect at once
@@ -138,6 +166,15 @@ final class KnownSecrets: Sendable {
 final class TokenUses: Sendable {
     static let interval: TimeInterval = 3600
     private let written = Mutex<[UUID: Date]>([:])
+
+    /// True unless this process wrote (or read) the token's last use less than an hour
+    /// before `now`: `claim` may then want to write it.
+    func isDue(_ id: UUID, now: Date) -> Bool {
+        written.withLock { written in
+            guard let last = written[id] else { return true }
+            return now.timeIntervalSince(last) >= Self.interval || last > now
+        }
+    }
 
     /// True when the use at `now` should be written (and from now on counts as written).
     func claim(_ id: UUID, stored: Date?, now: Date) -> Bool {
