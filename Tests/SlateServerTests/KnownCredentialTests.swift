@@ -66,7 +66,7 @@ import Testing
         #expect(try authenticator.knownAccountID(for: request(.get, "/api/v1/tasks", headers: cookie)) == nil, "expired")
     }
 
-    @Test func readingOneTaskStillRecordsTheTokensUseAndSeesItsRevocation() async throws {
+    @Test func readingATaskOrAPageStillRecordsTheTokensUseAndSeesItsRevocation() async throws {
         let admin = AccountAdministration(container: container, clock: clock.read, strength: .minimal)
         _ = try await offPool { [admin] in try admin.addUser(named: "ana") }
         let token = try admin.createToken(for: "ana", label: "laptop")
@@ -90,6 +90,11 @@ import Testing
             let (status, body) = try await send(.get, path, token)
             #expect(status == 200 && body?["title"] as? String == "Call the printer")
         }
+        for _ in 0..<3 {
+            let (status, body) = try await send(.get, "/api/v1/tasks?limit=10", token)
+            let titles = (body?["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+            #expect(status == 200 && titles == ["Call the printer"] && body?["total"] as? Int == 1)
+        }
         #expect(try admin.tokens(of: "ana").first { $0.label == "laptop" }?.lastUsed == start)
         clock.advance(3600)
         #expect(try await send(.get, path, token).0 == 200)
@@ -98,6 +103,7 @@ import Testing
         let laptop = try #require(try admin.tokens(of: "ana").first { $0.label == "laptop" })
         #expect(try await send(.delete, "/api/v1/tokens/\(laptop.id.uuidString.lowercased())", other).0 == 204)
         #expect(try await send(.get, path, token).0 == 401, "revoked: refused at once")
+        #expect(try await send(.get, "/api/v1/tasks?limit=10", token).0 == 401, "a page too")
         #expect(try await send(.get, path, other).0 == 200)
     }
 }

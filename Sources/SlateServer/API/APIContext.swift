@@ -60,24 +60,26 @@ struct APIContext: Sendable {
     /// `task`: the id of a task `body` reads, if it reads one (its revision is then asked for
     /// with the snapshot's first statement, on a store with round trips).
     ///
-    /// A read of one task on SQLite by a known credential runs here instead (see
-    /// `readHere`).
-    func read<T: Sendable>(_ request: Request, task: UUID? = nil, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
+    /// `short`: the read is a few indexed rows (one task, or a page of the board without a
+    /// search); on SQLite, by a known credential, it then runs here instead (see `readHere`).
+    func read<T: Sendable>(_ request: Request, task: UUID? = nil, short: Bool = false,
+                           _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
         guard identify != nil else { return try await slate(for: request).read(body) }
-        if let task, let found = try readHere(request, task: task, body) { return found }
+        if short, let found = try readHere(request, task: task, body) { return found }
         return try await BoardThreads.shared.read {
             try container.boardSnapshot(readingTask: task) { try body(try self.slateHere(for: request)) }
         }
     }
 
-    /// `body` run on this thread, for a read of one task on SQLite by a credential checked
-    /// before; nil (nothing run) for any other. Such a read is a few indexed rows (the task,
-    /// its subtasks' count, the account's lists when they changed) and, on SQLite in WAL
-    /// mode, never waits for a writer: it costs less than the two thread hops to a reader
-    /// and back (a single GET took 54-67 µs of server CPU with them, 34-42 µs without). A
-    /// request that might write (a token's hourly last use) or wait (PostgreSQL, a round
-    /// trip per statement) still goes to a reader thread.
-    private func readHere<T: Sendable>(_ request: Request, task: UUID, _ body: (Slate) throws -> T) throws -> T? {
+    /// `body` run on this thread, for a short read on SQLite by a credential checked before;
+    /// nil (nothing run) for any other. Such a read is a few indexed rows (a task or a page,
+    /// subtask counts, the account's lists when they changed) and, on SQLite in WAL mode,
+    /// never waits for a writer: it costs less than the two thread hops to a reader and back
+    /// (a single GET took 54-67 µs of server CPU with them, 34-42 µs without), and the hops,
+    /// not the work, made the slowest list pages (p99 48-50 ms with them, 6-8 ms without, on
+    /// one core). A request that might write (a token's hourly last use) or wait (PostgreSQL,
+    /// a round trip per statement) still goes to a reader thread, as does a search.
+    private func readHere<T: Sendable>(_ request: Request, task: UUID?, _ body: (Slate) throws -> T) throws -> T? {
         guard let identifyKnown, container.dialect == .sqlite else { return nil }
         return try container.boardSnapshot(readingTask: task) { () -> T? in
             guard let accountID = try identifyKnown(request) else { return nil }

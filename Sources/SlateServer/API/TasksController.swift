@@ -19,7 +19,7 @@ struct TasksController {
 
     /// `GET /tasks?scope=&list=&status=&search=&priority=&tag=&sort=&limit=&cursor=&counts=`
     @Sendable func list(_ request: Request) async throws -> Response {
-        return try await context.read(request) { slate in
+        return try await context.read(request, short: request.queryValue("search") == nil) { slate in
             let lists = try context.listNames(slate)
             var query = try TaskQueryParameters.query(from: request, slate: slate, knownLists: lists)
             let wantsActive = try TaskQueryParameters.wantsActiveTotal(request)
@@ -59,7 +59,7 @@ struct TasksController {
 
     @Sendable func show(_ request: Request) async throws -> Response {
         // The id only names what to read ahead; a bad one is refused inside, after the credential.
-        return try await context.read(request, task: try? context.id(request)) { slate in
+        return try await context.read(request, task: try? context.id(request), short: true) { slate in
             let id = try context.id(request)
             let found = try domain { try slate.task(id: id, records: context.records) }
             let lists = try context.listNames(slate)
