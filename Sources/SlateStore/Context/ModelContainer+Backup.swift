@@ -73,7 +73,7 @@ extension ModelContainer {
                 try database.scalar(
                     "SELECT CAST(coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bigint) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'")
             }
-            return total.flatMap { Int.fromDatabaseValue($0 ?? .null) } ?? 0
+            return total.flatMap { Int.fromDatabaseValue($0) } ?? 0
         }
         guard let path = configuration.path else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in
