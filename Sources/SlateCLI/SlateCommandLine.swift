@@ -34,10 +34,12 @@ public enum SlateCommandLine {
     /// The environment and the calendar are read when a command first needs them: each
     /// cost about 1.4M instructions (`ProcessInfo.environment` copies every variable,
     /// `Calendar.current` reads the time zone and locale), a fifth of `slate --version`,
-    /// and `slate done N --db FILE` needs neither.
+    /// and `slate done N --db FILE` needs neither. The calendar is the Gregorian one in
+    /// the current time zone, as every parser and view expects (`TimeZones.calendar`): the
+    /// locale (which `Calendar.current` also reads, a sixth of its cost) plays no part.
     static func run(
         _ arguments: [String], console: Console, environment: @autoclosure @escaping () -> [String: String],
-        terminalWidth: Int?, calendar: @autoclosure @escaping @Sendable () -> Calendar = .current,
+        terminalWidth: Int?, calendar: @autoclosure @escaping @Sendable () -> Calendar = TimeZones.calendar(in: .current),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) -> Int32 {
         let parser = ArgumentParser(root: root, globalOptions: globalOptions)
