@@ -7,8 +7,13 @@ import SlateServer
 /// `slate serve`: the API, live events, the web app, health checks and (optionally)
 /// metrics, configured by options and an optional configuration file.
 enum ServeCommand {
-    /// Reader connections a server opens besides the writer when `--database-pool` is not given.
-    static let defaultDatabasePool = 4
+    /// Reader connections a server keeps besides the writer when `--database-pool` is not
+    /// given: one per board reader thread, and on a file one more per core, for the short
+    /// reads the API runs on the request's own thread (a connection opened past the pool
+    /// is closed after its read, and opening one reads the schema again).
+    static func defaultDatabasePool(isServerDatabase: Bool) -> Int {
+        isServerDatabase ? 4 : 4 + ProcessInfo.processInfo.activeProcessorCount
+    }
 
     static let spec = CommandSpec(
         name: "serve", abstract: "Serve the REST API, live events and the web app",
@@ -44,7 +49,7 @@ enum ServeCommand {
             .value("smtp-credentials", "file", "A file holding user:password for the SMTP server (else SLATE_SMTP_USER / SLATE_SMTP_PASSWORD)."),
             .flag("smtp-require-tls", "Refuse to send email over a connection without TLS."),
             .value("public-url", "url", "The address people open Slate at, for links in emails (default: the listening address)."),
-            .value("database-pool", "count", "Reader connections to a PostgreSQL database, besides the writer and the listener (default 4)."),
+            .value("database-pool", "count", "Reader connections besides the writer (and, on PostgreSQL, the listener); default 4 on PostgreSQL, 4 and one per core on a file."),
         ],
         run: run)
 
@@ -81,7 +86,8 @@ enum ServeCommand {
         let log = ServiceLog(format: settings.logFormat, requestLevel: settings.logLevel)
         let notifier = ServiceManagerNotifier(environment: session.environment)
 
-        session.databasePool = parsed.value("database-pool").flatMap { Int($0) } ?? Self.defaultDatabasePool
+        session.databasePool = parsed.value("database-pool").flatMap { Int($0) }
+            ?? Self.defaultDatabasePool(isServerDatabase: session.isServerDatabase)
         try Session.createDatabaseFolder(for: session.databasePath)
         // One server per file; any number of nodes on a PostgreSQL database (nothing is kept
         // in one node that another needs).
