@@ -1,14 +1,18 @@
 import Foundation
 @testable import SlateStore
+import TestDatabases
 import Testing
 
-// A file opened with no reader connections (`maximumReaders: 0`, as a `slate` command
+// A store opened with no reader connections (`maximumReaders: 0`, as a `slate` command
 // opens it) reads on its writer connection: it still sees what another process commits,
-// and a snapshot still sees one state while another process writes.
+// and a snapshot still sees one state while another process writes. On SQLite (a file)
+// and on PostgreSQL (a schema of the test server).
 
 @Suite struct ReaderlessPoolTests {
     func open(_ path: String, readers: Int) throws -> ModelContainer {
-        try ModelContainer(for: allModels, configuration: ModelConfiguration(path: path, maximumReaders: readers))
+        var configuration = TestDatabase.shared(path: path)
+        configuration.maximumReaders = readers
+        return try ModelContainer(for: allModels, configuration: configuration)
     }
 
     func titles(_ container: ModelContainer) throws -> Set<String> {
@@ -29,9 +33,9 @@ import Testing
         try other.save()
         #expect(try titles(command) == ["mine", "theirs"])
         #expect(try command.currentRevision() == 2)
-        #expect(command.pool.sqlite?.readersOpened == 0, "every read used the writer connection")
+        #expect(command.pool.readersOpened == 0, "every read used the writer connection")
         #expect(try titles(server) == ["mine", "theirs"])
-        #expect(server.pool.sqlite?.readersOpened == 1, "a pool with readers reads on one, kept for the next read")
+        #expect(server.pool.readersOpened == 1, "a pool with readers reads on one, kept for the next read")
     }
 
     @Test func aSnapshotStillSeesOneStateWhileAnotherProcessWrites() throws {
@@ -52,10 +56,10 @@ import Testing
         #expect(before == ["first"])
         #expect(after == ["first"], "the snapshot's reads saw one state")
         #expect(try titles(command) == ["first", "during"])
-        #expect(command.pool.sqlite?.readersOpened == 1, "the snapshot, and only it, had a connection of its own")
+        #expect(command.pool.readersOpened == 1, "the snapshot, and only it, had a connection of its own")
     }
 
-    @Test func aWriteAfterReadsOnTheWriterCommitsAndIsDurableInTheFile() throws {
+    @Test func aWriteAfterReadsOnTheWriterCommitsAndIsDurable() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("board.sqlite")
         do {

@@ -21,6 +21,14 @@ enum ConnectionPool: Sendable {
         return nil
     }
 
+    /// How many reader connections the pool has opened (for tests).
+    var readersOpened: Int {
+        switch self {
+        case .sqlite(let pool): pool.readersOpened
+        case .postgreSQL(let pool): pool.readersOpened
+        }
+    }
+
     /// Runs `body` with the writer connection, one caller at a time.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         switch self {

@@ -17,6 +17,9 @@ final class PostgreSQLPool: Sendable {
     private let writer: Mutex<PostgreSQLDatabase?>
     private let idleReaders: Mutex<[PostgreSQLDatabase]>
     private let maximumIdleReaders: Int
+    /// Reads outside a snapshot use the writer connection: a pool of no readers, for a
+    /// process that does one thing at a time (a `slate` command), which then connects once.
+    private let readsUseWriter: Bool
     private let lockTimeout: TimeInterval
     private let isReadOnly: Bool
 
@@ -25,7 +28,8 @@ final class PostgreSQLPool: Sendable {
         self.location = location
         self.lockTimeout = lockTimeout
         self.isReadOnly = readOnly
-        maximumIdleReaders = max(1, maximumReaders)
+        maximumIdleReaders = max(0, maximumReaders)
+        readsUseWriter = maximumReaders <= 0
         let first = try PostgreSQLDatabase(location: location, lockTimeout: lockTimeout)
         guard case .text(let schema)? = try Self.schema(of: first, create: !readOnly) else {
             throw StoreError.cannotOpen(
@@ -162,6 +166,7 @@ final class PostgreSQLPool: Sendable {
     func read<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
         if let pinnedReader { return try body(pinnedReader) }
+        if readsUseWriter { return try write { writer in try writer.readTransaction { try body(writer) } } }
         return try withReader { reader in try reader.readTransaction { try body(reader) } }
     }
 
@@ -169,13 +174,14 @@ final class PostgreSQLPool: Sendable {
     func readStatement<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
         if let pinnedReader { return try body(pinnedReader) }
+        if readsUseWriter { return try write(body) }
         return try withReader(body)
     }
 
     private func withReader<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
         var attempt = 0
         while true {
-            let reader = try idleReaders.withLock { $0.popLast() } ?? connect()
+            let reader = try idleReaders.withLock { $0.popLast() } ?? connectReader()
             do {
                 let result = try body(reader)
                 idleReaders.withLock { readers in
@@ -195,6 +201,15 @@ final class PostgreSQLPool: Sendable {
                 guard attempt < 2, case StoreError.unavailable = error else { throw error }
             }
         }
+    }
+
+    /// How many reader connections this pool has opened (for tests).
+    var readersOpened: Int { openedReaders.load(ordering: .relaxed) }
+    private let openedReaders = Atomic<Int>(0)
+
+    private func connectReader() throws -> PostgreSQLDatabase {
+        openedReaders.add(1, ordering: .relaxed)
+        return try connect()
     }
 
     private func connect() throws -> PostgreSQLDatabase {
