@@ -73,14 +73,8 @@ import Testing
         let other = try admin.createToken(for: "ana", label: "phone")
         let api = SlateAPI(container: container, secureCookies: false, clock: clock.read)
         func send(_ method: HTTPMethod, _ target: String, _ token: String, json: [String: Any]? = nil) async throws -> (Int, [String: Any]?) {
-            var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
-            var body = Data()
-            if let json {
-                body = try JSONSerialization.data(withJSONObject: json)
-                headers["Content-Type"] = "application/json"
-            }
-            let response = try await api.router.respond(to: Request(method: method, target: target, headers: headers, body: body))
-            return (response.status.code, response.bodyData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+            let (status, body) = try await TokenTests.send(api, method, target, token: token, json: json)
+            return (status, body as? [String: Any])
         }
         let (created, task) = try await send(.post, "/api/v1/tasks", other, json: ["title": "Call the printer"])
         #expect(created == 201)

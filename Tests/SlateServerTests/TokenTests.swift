@@ -19,7 +19,8 @@ import Testing
         var read: @Sendable () -> Date { { self.now.withLock { $0 } } }
     }
 
-    func send(_ api: SlateAPI, _ method: HTTPMethod, _ target: String, token: String, json: [String: Any]? = nil) async throws -> (Int, Any?) {
+    /// `method target` to `api` with `token` as its bearer credential: the status and the JSON body.
+    static func send(_ api: SlateAPI, _ method: HTTPMethod, _ target: String, token: String, json: [String: Any]? = nil) async throws -> (Int, Any?) {
         var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
         var body = Data()
         if let json {
@@ -31,7 +32,7 @@ import Testing
     }
 
     func tokens(_ api: SlateAPI, _ token: String) async throws -> [[String: Any]] {
-        let (status, body) = try await send(api, .get, "/api/v1/tokens", token: token)
+        let (status, body) = try await Self.send(api, .get, "/api/v1/tokens", token: token)
         #expect(status == 200)
         return (body as? [String: Any])?["tokens"] as? [[String: Any]] ?? []
     }
@@ -49,7 +50,7 @@ import Testing
         #expect(listed[0]["token"] == nil && listed[0]["secretHash"] == nil, "never the secret")
         #expect(listed[0]["lastUsed"] as? String == Timestamp.format(clock.read()), "the listing request itself used it")
 
-        let (created, body) = try await send(api, .post, "/api/v1/tokens", token: first, json: ["label": "phone", "expiresIn": "30d"])
+        let (created, body) = try await Self.send(api, .post, "/api/v1/tokens", token: first, json: ["label": "phone", "expiresIn": "30d"])
         let record = try #require(body as? [String: Any])
         #expect(created == 201)
         let phone = try #require(record["token"] as? String)
@@ -58,11 +59,11 @@ import Testing
         #expect(try await tokens(api, bens).count == 1, "each account sees its own")
 
         clock.advance(31 * 86_400)
-        #expect(try await send(api, .get, "/api/v1/tasks", token: phone).0 == 401, "expired")
+        #expect(try await Self.send(api, .get, "/api/v1/tasks", token: phone).0 == 401, "expired")
 
         let id = try #require(record["id"] as? String)
-        #expect(try await send(api, .delete, "/api/v1/tokens/\(id)", token: bens).0 == 404, "another account's token is not found")
-        #expect(try await send(api, .delete, "/api/v1/tokens/\(id)", token: first).0 == 204)
+        #expect(try await Self.send(api, .delete, "/api/v1/tokens/\(id)", token: bens).0 == 404, "another account's token is not found")
+        #expect(try await Self.send(api, .delete, "/api/v1/tokens/\(id)", token: first).0 == 204)
         #expect(try await tokens(api, first).count == 1)
     }
 
@@ -72,10 +73,10 @@ import Testing
         let token = try admin.createToken(for: "ana", label: "laptop")
         let api = SlateAPI(container: container, secureCookies: false, clock: clock.read)
         for bad in ["30", "forever", "-1d", "11y", "3.5d", ""] {
-            let (status, body) = try await send(api, .post, "/api/v1/tokens", token: token, json: ["expiresIn": bad])
+            let (status, body) = try await Self.send(api, .post, "/api/v1/tokens", token: token, json: ["expiresIn": bad])
             #expect(status == 422 && ((body as? [String: Any])?["error"] as? [String: Any])?["field"] as? String == "expiresIn", "\(bad)")
         }
-        let (status, body) = try await send(api, .post, "/api/v1/tokens", token: token, json: ["label": String(repeating: "x", count: 101)])
+        let (status, body) = try await Self.send(api, .post, "/api/v1/tokens", token: token, json: ["label": String(repeating: "x", count: 101)])
         #expect(status == 422 && ((body as? [String: Any])?["error"] as? [String: Any])?["field"] as? String == "label")
         #expect(try await tokens(api, token).count == 1, "nothing was created")
     }
@@ -86,12 +87,12 @@ import Testing
         let token = try admin.createToken(for: "ana", label: "laptop")
         let api = SlateAPI(container: container, secureCookies: false, clock: clock.read)
         let start = clock.read()
-        _ = try await send(api, .get, "/api/v1/tasks", token: token)
+        _ = try await Self.send(api, .get, "/api/v1/tasks", token: token)
         clock.advance(600)
-        _ = try await send(api, .get, "/api/v1/tasks", token: token)
+        _ = try await Self.send(api, .get, "/api/v1/tasks", token: token)
         #expect(try admin.tokens(of: "ana").first?.lastUsed == start)
         clock.advance(3600)
-        _ = try await send(api, .get, "/api/v1/tasks", token: token)
+        _ = try await Self.send(api, .get, "/api/v1/tasks", token: token)
         #expect(try admin.tokens(of: "ana").first?.lastUsed == clock.read())
     }
 }

@@ -15,17 +15,25 @@ import Testing
         return try ModelContainer(for: allModels, configuration: configuration)
     }
 
+    /// A command's store (no readers) and a server's (four) on one database in `folder`,
+    /// after the command saved an item titled `title`.
+    func twoProcesses(in folder: borrowing TemporaryDirectory, saving title: String) throws
+        -> (command: ModelContainer, server: ModelContainer) {
+        let command = try open(folder.path("board.sqlite"), readers: 0)
+        let server = try open(folder.path("board.sqlite"), readers: 4)
+        let context = ModelContext(command)
+        context.insert(Item(title: title))
+        try context.save()
+        return (command, server)
+    }
+
     func titles(_ container: ModelContainer) throws -> Set<String> {
         Set(try ModelContext(container).fetch(FetchDescriptor<Item>()).map(\.title))
     }
 
     @Test func readsUseTheWriterAndSeeAnotherProcesssCommits() throws {
         let folder = try TemporaryDirectory()
-        let command = try open(folder.path("board.sqlite"), readers: 0)
-        let server = try open(folder.path("board.sqlite"), readers: 4)
-        let context = ModelContext(command)
-        context.insert(Item(title: "mine"))
-        try context.save()
+        let (command, server) = try twoProcesses(in: folder, saving: "mine")
         #expect(try titles(command) == ["mine"])
 
         let other = ModelContext(server)
@@ -40,11 +48,7 @@ import Testing
 
     @Test func aSnapshotStillSeesOneStateWhileAnotherProcessWrites() throws {
         let folder = try TemporaryDirectory()
-        let command = try open(folder.path("board.sqlite"), readers: 0)
-        let server = try open(folder.path("board.sqlite"), readers: 4)
-        let context = ModelContext(command)
-        context.insert(Item(title: "first"))
-        try context.save()
+        let (command, server) = try twoProcesses(in: folder, saving: "first")
 
         let (before, after) = try command.snapshot {
             let before = try titles(command)

@@ -12,7 +12,8 @@ enum ServeCommand {
     /// reads the API runs on the request's own thread (a connection opened past the pool
     /// is closed after its read, and opening one reads the schema again).
     static func defaultDatabasePool(isServerDatabase: Bool) -> Int {
-        isServerDatabase ? 4 : 4 + ProcessInfo.processInfo.activeProcessorCount
+        let readerThreads = BoardThreads.shared.readerCount
+        return isServerDatabase ? readerThreads : readerThreads + ProcessInfo.processInfo.activeProcessorCount
     }
 
     static let spec = CommandSpec(

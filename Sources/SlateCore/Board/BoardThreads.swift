@@ -23,6 +23,9 @@ public final class BoardThreads: Sendable {
     private let readers: [DispatchQueue]
     private let nextReader = Atomic<Int>(0)
 
+    /// How many reads may run at once on the reader threads.
+    public var readerCount: Int { readers.count }
+
     /// - Parameter readers: how many reads may run at once.
     public init(readers: Int) {
         self.readers = (0..<max(1, readers)).map { DispatchQueue(label: "slate.board.reader.\($0)", qos: .userInitiated) }

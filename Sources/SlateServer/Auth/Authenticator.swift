@@ -25,13 +25,9 @@ struct Authenticator: Sendable {
 
     func accountID(for request: Request) throws -> UUID {
         if let authorization = request.headers["Authorization"] {
-            guard authorization.lowercased().hasPrefix("bearer ") else {
+            guard let token = Self.bearerToken(authorization) else {
                 throw unauthorized("Use 'Authorization: Bearer <token>'; create a token with 'slate token create'.")
             }
-            // Trimming bridges through NSString: skipped when the ends are token characters.
-            let raw = authorization.dropFirst(7)
-            let token = raw.first.map(Self.isTokenCharacter) == true && raw.last.map(Self.isTokenCharacter) == true
-                ? String(raw) : String(raw).trimmingCharacters(in: .whitespaces)
             guard let id = try account(forSecret: token, kind: .token) else {
                 throw unauthorized("The token is not valid (revoked, expired or mistyped).")
             }
@@ -57,10 +53,8 @@ struct Authenticator: Sendable {
     func knownAccountID(for request: Request) throws -> UUID? {
         let secret: String, kind: Credential.Kind
         if let authorization = request.headers["Authorization"] {
-            guard authorization.lowercased().hasPrefix("bearer ") else { return nil }
-            let raw = authorization.dropFirst(7)
-            guard raw.first.map(Self.isTokenCharacter) == true, raw.last.map(Self.isTokenCharacter) == true else { return nil }
-            (secret, kind) = (String(raw), .token)
+            guard let token = Self.bearerToken(authorization) else { return nil }
+            (secret, kind) = (token, .token)
         } else {
             // A change from the web app also needs its CSRF header: left to `accountID(for:)`.
             guard [HTTPMethod.get, .head].contains(request.method), let session = Self.cookie(Self.cookieName, in: request) else {
@@ -107,6 +101,16 @@ struct Authenticator: Sendable {
 
     func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.unauthorized, code: "unauthorized", message: message, headers: ["WWW-Authenticate": "Bearer realm=\"slate\""])
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header, without surrounding white
+    /// space; nil for any other scheme.
+    private static func bearerToken(_ authorization: String) -> String? {
+        guard authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        // Trimming bridges through NSString: skipped when the ends are token characters.
+        let raw = authorization.dropFirst(7)
+        return raw.first.map(isTokenCharacter) == true && raw.last.map(isTokenCharacter) == true
+            ? String(raw) : String(raw).trimmingCharacters(in: .whitespaces)
     }
 
     /// A character of a base64 or base64url token, which is never white space.
@@ -170,10 +174,13 @@ final class TokenUses: Sendable {
     /// True unless this process wrote (or read) the token's last use less than an hour
     /// before `now`: `claim` may then want to write it.
     func isDue(_ id: UUID, now: Date) -> Bool {
-        written.withLock { written in
-            guard let last = written[id] else { return true }
-            return now.timeIntervalSince(last) >= Self.interval || last > now
-        }
+        written.withLock { written in written[id].map { Self.isDue(after: $0, now: now) } ?? true }
+    }
+
+    /// True when the use last written at `last` is an hour old at `now` (or in its future:
+    /// the clock went back).
+    private static func isDue(after last: Date, now: Date) -> Bool {
+        now.timeIntervalSince(last) >= interval || last > now
     }
 
     /// True when the use at `now` should be written (and from now on counts as written).
@@ -181,7 +188,7 @@ final class TokenUses: Sendable {
         written.withLock { written in
             let last = written[id] ?? stored ?? .distantPast
             if written[id] == nil, let stored { written[id] = stored }
-            guard now.timeIntervalSince(last) >= Self.interval || last > now else { return false }
+            guard Self.isDue(after: last, now: now) else { return false }
             if written.count >= KnownSecrets.capacity { written.removeAll(keepingCapacity: true) }
             written[id] = now
             return true

@@ -23,7 +23,8 @@ public final class DatabasePool: Sendable {
     private let busyTimeout: TimeInterval
     private let isInMemory: Bool
     private let isReadOnly: Bool
-    /// Reads outside a snapshot use the writer connection (in memory, or no readers).
+    /// A file with no readers: reads outside a snapshot use the writer connection (in
+    /// memory they always do).
     private let readsUseWriter: Bool
 
     /// Opens the pool. `path` is a file path or ":memory:".
@@ -33,7 +34,7 @@ public final class DatabasePool: Sendable {
         self.isInMemory = path == ":memory:" || path.isEmpty
         self.isReadOnly = readOnly
         self.maximumIdleReaders = maximumReaders
-        self.readsUseWriter = isInMemory || maximumReaders == 0
+        self.readsUseWriter = maximumReaders == 0
         if !isInMemory, !readOnly, let folder = Self.missingFolder(of: path) {
             throw StoreError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
