@@ -59,7 +59,7 @@ extension DAVContext {
                 cache.remember(response.bytes, for: keys[index])
             }
         }
-        for response in kept { multiStatus.add(responses: response ?? []) }
+        multiStatus.add(responses: kept.map { $0 ?? [] })
         return true
     }
 }

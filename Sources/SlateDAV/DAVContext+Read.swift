@@ -50,7 +50,7 @@ extension DAVContext {
                 // ETags and the like: names and revisions, no task read.
                 let names = names ?? []
                 let href = paths.objects(in: info.name)
-                for tag in try slate.calendarObjectTags(in: info.id) {
+                multiStatus.addEach(try slate.calendarObjectTags(in: info.id)) { multiStatus, tag in
                     multiStatus.add(href: href(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
                                     missing: [])
                 }

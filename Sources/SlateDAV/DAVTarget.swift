@@ -19,10 +19,12 @@ enum DAVTarget: Equatable {
     /// Reads a path; a segment naming another account reads as nothing (nil), exactly as
     /// one naming no account does.
     static func parse(_ path: String, account: String) -> DAVTarget? {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { segment -> String in
-            let text = String(segment)
+        // Split on the byte: a `/` is never part of a longer UTF-8 sequence, and splitting the
+        // String itself breaks it into Characters (8% of a multiget of 100 hrefs).
+        var segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { segment -> String in
+            let text = String(Substring(segment))
             // A byte test: `contains("%")` is Foundation's substring search (30,000 instructions a path).
-            return text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
+            return segment.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
         }
         guard segments.first == "dav" else { return nil }
         segments.removeFirst()

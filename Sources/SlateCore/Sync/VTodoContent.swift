@@ -147,7 +147,7 @@ struct VTodoContent {
     /// refused); a time without TZID or Z is floating, read in `calendar`'s zone.
     static func date(_ property: ICalendarProperty, calendar: Calendar, zones: CalendarTimeZones = .none) throws -> (Date, Bool) {
         let value = property.value.trimmingCharacters(in: .whitespaces)
-        if property.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.contains("T")) {
+        if property.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.utf8.contains(UInt8(ascii: "T"))) {
             guard let day = BasicDate.parseDay(value, calendar: calendar) else {
                 throw CalendarObjectError.invalidData("\(property.name) (line \(property.line)) is not a date (YYYYMMDD); got '\(value.prefix(40))'.")
             }

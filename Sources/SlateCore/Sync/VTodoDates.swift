@@ -97,7 +97,7 @@ enum VTodoDates {
                                   zones: CalendarTimeZones, calendar: Calendar) -> Form {
         for candidate in [property, fallback].compactMap({ $0 }) {
             let value = candidate.value.trimmingCharacters(in: .whitespaces)
-            if candidate.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.contains("T")) { continue }
+            if candidate.parameter("VALUE")?.uppercased() == "DATE" || (value.count == 8 && !value.utf8.contains(UInt8(ascii: "T"))) { continue }
             if value.uppercased().hasSuffix("Z") { return .utc }
             guard let tzid = candidate.parameter("TZID") else { return .floating }
             guard let local = zones.localValue(moment, tzid: tzid), zones.moment(local, tzid: tzid) == moment else { return .utc }

@@ -26,6 +26,12 @@ struct MultiStatus {
     /// Responses written before, as they are.
     mutating func add(responses bytes: [UInt8]) { body.append(contentsOf: bytes) }
 
+    /// Responses written before, as they are, the body grown once for all of them.
+    mutating func add(responses list: [[UInt8]]) {
+        body.reserveCapacity(body.count + list.reduce(0) { $0 + $1.count } + 256)
+        for bytes in list { body.append(contentsOf: bytes) }
+    }
+
     /// A response with properties found (200) and not (404 or another status).
     mutating func add(href: String, found: [(PropertyName, String)], missing: [PropertyName], missingStatus: Int = 404) {
         open(href: href)
@@ -60,9 +66,24 @@ struct MultiStatus {
         append("</d:response>")
     }
 
-    /// Ends the body, with a sync token if given. Consuming: the end is appended in place,
-    /// not to a copy of a body of megabytes.
-    consuming func finished(syncToken: String? = nil) -> Data {
+    /// Adds one response per item with `add`, the body grown once for all of them: after
+    /// the first, room for the rest at its size (a listing of 2,000 objects otherwise spent a
+    /// tenth of its time growing the body and faulting in its new pages).
+    mutating func addEach<Items: Collection>(_ items: Items, _ add: (inout MultiStatus, Items.Element) throws -> Void) rethrows {
+        var remaining = items.count
+        for item in items {
+            let start = body.count
+            try add(&self, item)
+            remaining -= 1
+            if remaining > 0, remaining + 1 == items.count {
+                body.reserveCapacity(body.count + (body.count - start) * remaining * 9 / 8)
+            }
+        }
+    }
+
+    /// Ends the body, with a sync token if given. Mutating, so that the end is appended in
+    /// place: a `consuming` method was handed a shared buffer and copied a body of megabytes.
+    mutating func finished(syncToken: String? = nil) -> Data {
         if let syncToken {
             append("<d:sync-token>")
             DAVXML.escape(syncToken, into: &body)
