@@ -48,8 +48,7 @@ extension Slate {
         if name == Self.inboxCollectionName { return try calendarCollections().first }
         let accountID = self.accountID
         let context = makeContext()
-        if let row = try context.fetch(FetchDescriptor<CalendarCollection>(
-            predicate: #Predicate { $0.accountID == accountID && $0.name == name })).first {
+        if let row = try context.fetch(FetchDescriptor<CalendarCollection>().matching(\.accountID, is: accountID).matching(\.name, is: name)).first {
             return try? info(for: list(id: row.id).model, row: row)
         }
         guard let id = UUID(uuidString: name), let list = try? list(id: id).model else { return nil }

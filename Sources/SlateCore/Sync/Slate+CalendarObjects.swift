@@ -150,7 +150,7 @@ extension Slate {
     public func calendarObject(named name: String, in collection: CalendarCollectionID) throws -> CalendarObject? {
         let accountID = self.accountID
         let context = makeContext()
-        let rows = try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.name == name }))
+        let rows = try context.fetch(FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.name, is: name))
         for row in rows {
             if let found = try context.revisioned(TaskItem.self, id: row.id), found.model.accountID == accountID,
                found.model.listID == collection.listID {
@@ -212,7 +212,7 @@ extension Slate {
     /// The live task of this account whose resource has `uid`, if any.
     func task(forUID uid: String, in context: ModelContext) throws -> Revisioned<TaskItem>? {
         let accountID = self.accountID
-        for row in try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.uid == uid })) {
+        for row in try context.fetch(FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.uid, is: uid)) {
             if let task = try context.revisioned(TaskItem.self, id: row.id), task.model.accountID == accountID { return task }
         }
         if let id = UUID(uuidString: uid), try context.model(CalendarResource.self, id: id) == nil,

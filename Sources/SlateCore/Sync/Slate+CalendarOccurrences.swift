@@ -25,8 +25,7 @@ extension Slate {
     /// The series' stored occurrences by task id.
     func occurrences(ofSeries id: UUID, in context: ModelContext) throws -> [CalendarOccurrence] {
         let accountID = self.accountID
-        return try context.fetch(FetchDescriptor<CalendarOccurrence>(
-            predicate: #Predicate { $0.accountID == accountID && $0.seriesID == id }))
+        return try context.fetch(FetchDescriptor<CalendarOccurrence>().matching(\.accountID, is: accountID).matching(\.seriesID, is: id))
     }
 
     /// The account's occurrence rows, by series.

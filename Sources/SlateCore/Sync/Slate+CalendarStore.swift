@@ -109,7 +109,7 @@ extension Slate {
         // Rows of deleted tasks that had this name give way; so does this task's old row.
         let accountID = self.accountID
         let taskID = task.id
-        for row in try context.fetch(FetchDescriptor<CalendarResource>(predicate: #Predicate { $0.accountID == accountID && $0.name == name }))
+        for row in try context.fetch(FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.name, is: name))
         where row.id != taskID {
             if try context.model(TaskItem.self, id: row.id) == nil {
                 context.delete(row)
@@ -133,8 +133,8 @@ extension Slate {
     /// UID): their stored bytes already say so, so their basis moves with them.
     private func adoptWaitingChildren(of parent: TaskItem, uid: String, in context: ModelContext) throws {
         let accountID = self.accountID
-        let waiting = try context.fetch(FetchDescriptor<CalendarResource>(
-            predicate: #Predicate { $0.accountID == accountID && $0.parentUID == uid }))
+        let waiting = try context.fetch(FetchDescriptor<CalendarResource>()
+            .matching(\.accountID, is: accountID).matching(\.parentUID, is: uid))
         for row in waiting where row.id != parent.id {
             guard let child = try context.revisioned(TaskItem.self, id: row.id), child.model.accountID == accountID,
                   child.model.parentID == nil, try canAdopt(child.model.id, under: parent) else { continue }
@@ -183,8 +183,8 @@ extension Slate {
     /// After the last task of a list in the manual order.
     private func nextCalendarOrder(in listID: UUID?, context: ModelContext) throws -> Double {
         let accountID = self.accountID
-        var descriptor = FetchDescriptor<TaskItem>(
-            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
+        var descriptor = FetchDescriptor<TaskItem>(sortKeys: [.descending(\.order)])
+            .matching(\.accountID, is: accountID).matching(\.listID, is: listID)
         descriptor.fetchLimit = 1
         return (try context.fetch(descriptor).first?.order ?? 0) + 1
     }

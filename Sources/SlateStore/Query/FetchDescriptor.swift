@@ -66,6 +66,17 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
     public mutating func `where`<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, is value: Value) {
         equalityFilters.append((keyPath, value.databaseValue))
     }
+
+    /// This descriptor with one more `where(_:is:)` condition, to build one in an expression:
+    ///
+    /// ```swift
+    /// let notes = try context.fetch(FetchDescriptor<Note>().matching(\.folderID, is: folder).matching(\.title, is: "Todo"))
+    /// ```
+    public func matching<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, is value: Value) -> Self {
+        var descriptor = self
+        descriptor.where(keyPath, is: value)
+        return descriptor
+    }
 }
 
 /// One term of an order: a stored column and a direction.
