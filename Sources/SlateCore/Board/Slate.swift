@@ -94,7 +94,9 @@ public final class Slate: Sendable {
     /// Slate's store configuration for a file, memory or a PostgreSQL URL.
     static func configuration(for database: String?, password: String?) throws -> ModelConfiguration {
         guard let database, PostgreSQLLocation.isURL(database) else {
-            return ModelConfiguration(path: database, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
+            var configuration = ModelConfiguration(path: database, schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)
+            configuration.schemaFingerprint = SlateSchema.fingerprint
+            return configuration
         }
         return ModelConfiguration(postgreSQL: try PostgreSQLLocation(url: database, password: password),
                                   schemaVersion: SlateSchema.version, migrations: SlateSchema.migrations)

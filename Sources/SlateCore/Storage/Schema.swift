@@ -106,6 +106,11 @@ public enum SlateSchema {
                                                          CalendarSyncMark.self, CalendarOccurrence.self]
         + alertModels
     public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts]
+    /// What `models` at `version` give a SQLite file (`ModelContainer.schemaFingerprint`):
+    /// declared, so that a command opening a current file builds only the tables it uses.
+    /// SchemaFingerprintTests fail, naming the new value, when a change to the models
+    /// changes it; so does every store a migration creates.
+    public static let fingerprint: Int64 = -7_810_523_971_127_552_268
     /// What several nodes on one PostgreSQL database share that a single server on a file
     /// keeps in memory: the sign-in limiter's counts (`SignInLedger`).
     static let serverModels: [any PersistentModel.Type] = [SignInCounter.self]

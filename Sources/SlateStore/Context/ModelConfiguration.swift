@@ -25,6 +25,11 @@ public struct ModelConfiguration: Sendable {
     /// `departureHistory / 10` revisions, at most every 1,000). A reader never asks for
     /// departures further back than its own window, such as a sync token's.
     public var departureHistory = 20_000
+    /// The schema fingerprint the models give a SQLite file (`ModelContainer.schemaFingerprint(of:schemaVersion:)`),
+    /// declared so that opening a file already at that schema builds no model's table until
+    /// it is used; nil to compute it at every opening. A migration refuses a declaration
+    /// that the models do not give, so keep it true with a test. PostgreSQL computes its own.
+    public var schemaFingerprint: Int64?
 
     /// A configuration for the file at `path`, or in memory when `path` is nil.
     public init(

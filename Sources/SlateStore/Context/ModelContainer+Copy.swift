@@ -41,7 +41,7 @@ extension ModelContainer {
             throw StoreError.invalidSchema("the destination is at schema \(destination.configuration.schemaVersion), this store at \(configuration.schemaVersion)")
         }
         let held = try destination.currentRevision()
-        guard held == 0, try destination.pool.read({ try Self.isEmpty(destination.tables, $0) }) else {
+        guard held == 0, try destination.pool.read({ try Self.isEmpty(destination.tables.all, $0) }) else {
             throw StoreError.cannotOpen(
                 path: destination.configuration.databaseDescription,
                 reason: "it already holds a Slate store (revision \(held)); copy into an empty database, schema or file")
@@ -65,7 +65,7 @@ extension ModelContainer {
                             "INSERT INTO _slate_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                             [.text(key), value])
                     }
-                    if target.dialect == .postgreSQL { try Self.advanceIdentities(destination.tables.values, in: target) }
+                    if target.dialect == .postgreSQL { try Self.advanceIdentities(destination.tables.all.values, in: target) }
                 }
             }
         }
@@ -109,7 +109,7 @@ extension ModelContainer {
     private static func copiedTables(_ source: ModelContainer, _ destination: ModelContainer,
                                      _ transient: [any PersistentModel.Type]) throws -> [TableSchema] {
         let left = Set(transient.map(tableName(of:)))
-        let mine = Set(source.tables.keys).subtracting(left), theirs = Set(destination.tables.keys).subtracting(left)
+        let mine = Set(source.tables.all.keys).subtracting(left), theirs = Set(destination.tables.all.keys).subtracting(left)
         guard mine == theirs else {
             throw StoreError.invalidSchema("the two stores have other models: \(mine.symmetricDifference(theirs).sorted().joined(separator: ", "))")
         }

@@ -17,7 +17,7 @@ public final class ModelContainer: Sendable {
     /// How the container was opened.
     public let configuration: ModelConfiguration
     let pool: ConnectionPool
-    let tables: [String: TableSchema]
+    let tables: TableCatalog
     let notifier = CommitNotifier()
     /// Hears other processes' commits on PostgreSQL (connects on the first wait).
     let listener: PostgreSQLListener?
@@ -34,26 +34,15 @@ public final class ModelContainer: Sendable {
     /// as it was) when a migration step fails.
     public init(for models: [any PersistentModel.Type], configuration: ModelConfiguration = .inMemory) throws {
         self.configuration = configuration
-        var tables: [String: TableSchema] = [:]
-        for model in models {
-            let table = TableSchema(model)
-            try table.validate()
-            guard tables.updateValue(table, forKey: table.tableName) == nil else {
-                throw StoreError.invalidSchema("two models use the table '\(table.tableName)'")
-            }
-        }
-        for table in tables.values {
-            for column in table.columns {
-                if let target = column.reference?.tableName, tables[target] == nil {
-                    throw StoreError.invalidSchema(
-                        "\(table.modelName).\(column.name) refers to table '\(target)', whose model is not in the container")
-                }
-            }
-        }
+        let tables = TableCatalog(models)
+        // Without a declared fingerprint every table is built to compute it: check them now.
+        // With one, a file at that schema was made by these declarations (a migration checks
+        // them, and refuses a declaration the models do not give), and no table is built
+        // until it is used.
+        if configuration.schemaFingerprint == nil || configuration.postgreSQL != nil { _ = try tables.validated() }
         self.tables = tables
-        let migrator = Migrator(
-            tables: Array(tables.values).sorted { $0.tableName < $1.tableName },
-            version: configuration.schemaVersion, stages: configuration.migrations)
+        var migrator = Migrator(catalog: tables, version: configuration.schemaVersion, stages: configuration.migrations)
+        migrator.declaredFingerprint = configuration.schemaFingerprint
         if let location = configuration.postgreSQL {
             let server = try PostgreSQLPool(
                 location: location, readOnly: configuration.isReadOnly, lockTimeout: configuration.busyTimeout,
@@ -117,6 +106,14 @@ public final class ModelContainer: Sendable {
         }
     }
 
+    /// The schema fingerprint that `models` at `schemaVersion` give a SQLite file, to declare
+    /// in `ModelConfiguration.schemaFingerprint` (and keep true with a test).
+    public static func schemaFingerprint(of models: [any PersistentModel.Type], schemaVersion: Int) throws -> Int64 {
+        let catalog = TableCatalog(models)
+        _ = try catalog.validated()
+        return Migrator(catalog: catalog, version: schemaVersion, stages: []).fingerprint(.sqlite)
+    }
+
     /// Which backend the store is on.
     public var dialect: SQLDialect { pool.dialect }
 
@@ -160,7 +157,7 @@ public final class ModelContainer: Sendable {
                 return nil
             }
             let summary = try ChangeLog.commitSummary(
-                since: since, excluding: own, revision: revision, tables: Array(tables.values), in: database)
+                since: since, excluding: own, revision: revision, tables: Array(tables.all.values), in: database)
             return (summary, revision)
         }
         guard let (commit, reached) = found else { return nil }

@@ -44,7 +44,7 @@ extension ModelContext {
     /// every node, wait on the same row).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         let query = try SelectQuery(descriptor, dialect: container.dialect)
-        if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables[Model.schema.tableName],
+        if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables.table(for: Model.self),
            let index = table.countIndex(on: Set(fixed.keys)) {
             let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
             return try container.pool.readStatement { database in

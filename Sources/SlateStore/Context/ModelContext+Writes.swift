@@ -1,9 +1,15 @@
 import Foundation
 
 extension ModelContext {
+    /// The table of `Model`, built now if it was not (so that saving finds it by name
+    /// without building every other table: `TableCatalog`).
+    private func tableName<Model: PersistentModel>(_ model: Model.Type) -> String {
+        container.tables.table(for: model)?.tableName ?? Model.schema.tableName
+    }
+
     /// Stages a new model. Saving fails with `.constraintViolation` if its id exists.
     public func insert<Model: PersistentModel>(_ model: Model) {
-        pending.append(.insert(table: Model.schema.tableName, values: encode(model), check: check(model)))
+        pending.append(.insert(table: tableName(Model.self), values: encode(model), check: check(model)))
     }
 
     /// Stages a change to an existing model.
@@ -11,13 +17,13 @@ extension ModelContext {
     /// With `expectedRevision`, saving fails with `.conflict` when the row changed since
     /// that revision was read, so two editors never silently overwrite each other.
     public func update<Model: PersistentModel>(_ model: Model, expectedRevision: Int? = nil) {
-        pending.append(.update(table: Model.schema.tableName, values: encode(model),
+        pending.append(.update(table: tableName(Model.self), values: encode(model),
                                expectedRevision: expectedRevision, check: check(model)))
     }
 
     /// Stages an insert, or an update when a row with the model's id exists.
     public func upsert<Model: PersistentModel>(_ model: Model) {
-        pending.append(.upsert(table: Model.schema.tableName, values: encode(model), check: check(model)))
+        pending.append(.upsert(table: tableName(Model.self), values: encode(model), check: check(model)))
     }
 
     /// Stages the deletion of a model and, by their delete rules, of what refers to it.
@@ -27,7 +33,7 @@ extension ModelContext {
 
     /// Stages the deletion of the model with `id`.
     public func delete<Model: PersistentModel>(_ model: Model.Type, id: UUID, expectedRevision: Int? = nil) {
-        pending.append(.delete(table: Model.schema.tableName, id: id, expectedRevision: expectedRevision))
+        pending.append(.delete(table: tableName(Model.self), id: id, expectedRevision: expectedRevision))
     }
 
     /// Stages the deletion of every model matching `predicate` (all when nil), resolved
@@ -36,7 +42,7 @@ extension ModelContext {
         let query = try SelectQuery(FetchDescriptor(predicate: predicate), dialect: container.dialect)
         let sql = "SELECT \(SelectQuery<Model>.alias).\"id\" FROM \(query.from)\(query.whereSQL)"
         let arguments = query.arguments
-        pending.append(.deleteMatching(table: Model.schema.tableName) { database in
+        pending.append(.deleteMatching(table: tableName(Model.self)) { database in
             try database.rows(sql, arguments).compactMap { UUID.fromDatabaseValue($0["id"]) }
         })
     }

@@ -16,7 +16,7 @@ struct RowImage: Codable, Sendable {
 /// what the commit notification and the undo log need.
 final class WriteSession {
     let database: Database
-    let tables: [String: TableSchema]
+    let tables: TableCatalog
     /// The commit's store sequence (see `ChangeLog`).
     let revision: Int
     /// The revision taken in each partition this commit touched, by partition value.
@@ -45,7 +45,7 @@ final class WriteSession {
     /// session leaves one (see `mayHaveTombstones`).
     var tombstoneTables: [String: Bool] = [:]
 
-    init(database: Database, tables: [String: TableSchema], revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
+    init(database: Database, tables: TableCatalog, revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
         self.tables = tables
         self.revision = revision
@@ -62,7 +62,7 @@ final class WriteSession {
         revisions[partition] = taken
         partitions.insert(partition)
         if let history = departureHistory, taken % max(1, min(1_000, history / 10)) == 0, taken > history {
-            let grouped = tables.values.filter { $0.groupPosition != nil }.map(\.tableName).sorted()
+            let grouped = tables.all.values.filter { $0.groupPosition != nil }.map(\.tableName).sorted()
             try ChangeLog.pruneDepartures(tables: grouped, partition: partition, through: taken - history, in: database)
         }
         return taken
@@ -247,7 +247,7 @@ final class WriteSession {
     }
 
     private func references(to tableName: String) -> [(TableSchema, TableSchema.ColumnInfo)] {
-        tables.values.sorted { $0.tableName < $1.tableName }.flatMap { table in
+        tables.all.values.sorted { $0.tableName < $1.tableName }.flatMap { table in
             table.columns.filter { $0.reference?.tableName == tableName }.map { (table, $0) }
         }
     }

@@ -8,9 +8,14 @@ struct Migrator {
     /// triggers, and count indexes (`_slate_counts`).
     static let internalLayout = 4
 
-    let tables: [TableSchema]
+    let catalog: TableCatalog
     let version: Int
     let stages: [MigrationStage]
+    /// The SQLite fingerprint the configuration declares (`ModelConfiguration.schemaFingerprint`).
+    var declaredFingerprint: Int64? = nil
+
+    /// Every table, in name order.
+    var tables: [TableSchema] { catalog.all.values.sorted { $0.tableName < $1.tableName } }
 
     /// The schema version recorded in the file, 0 for a new file.
     static func storedVersion(in database: Database) throws -> Int {
@@ -57,8 +62,15 @@ struct Migrator {
     func isCurrent(_ database: Database) throws -> Bool {
         guard try Self.storedVersion(in: database) == version else { return false }
         let value = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'schema_fingerprint'")
-        if case .integer(let stored) = value { return stored == fingerprint(database.dialect) }
+        if case .integer(let stored) = value { return stored == expectedFingerprint(database.dialect) }
         return false
+    }
+
+    /// The fingerprint a current file has: on SQLite the declared one when there is one
+    /// (no table built), else the computed one.
+    private func expectedFingerprint(_ dialect: SQLDialect) -> Int64 {
+        if dialect == .sqlite, let declaredFingerprint { return declaredFingerprint }
+        return fingerprint(dialect)
     }
 
     /// Opens a PostgreSQL store: refuses a newer schema, migrates an older one (or a new,
@@ -83,6 +95,12 @@ struct Migrator {
     }
 
     func migrate(_ database: Database) throws {
+        _ = try catalog.validated()
+        let written = fingerprint(database.dialect)
+        if database.dialect == .sqlite, let declaredFingerprint, declaredFingerprint != written {
+            throw StoreError.invalidSchema(
+                "the configuration declares the schema fingerprint \(declaredFingerprint), but the models give \(written): declare \(written)")
+        }
         let stored = try checkCompatible(database)
         let pending = stored == 0 ? [] : stages.filter { $0.version > stored && $0.version <= version }
             .sorted { $0.version < $1.version }
@@ -129,7 +147,7 @@ struct Migrator {
                 [.integer(Int64(version))])
             try database.execute(
                 "INSERT INTO _slate_meta(key, value) VALUES ('schema_fingerprint', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [.integer(fingerprint(database.dialect))])
+                [.integer(written)])
             // PostgreSQL checks every reference at COMMIT itself.
             guard database.dialect == .sqlite else { return }
             let violations = try database.rows("PRAGMA foreign_key_check")
@@ -155,7 +173,7 @@ struct Migrator {
 
     /// Gives every row a new revision, one commit: its partition's, or the store sequence.
     private func stampEveryRow(_ database: Database) throws {
-        let session = WriteSession(database: database, tables: [:], revision: try ChangeLog.nextRevision(database), recordsImages: false)
+        let session = WriteSession(database: database, tables: TableCatalog([]), revision: try ChangeLog.nextRevision(database), recordsImages: false)
         for table in tables {
             guard let partition = table.partitionName.map(quote) else {
                 try database.execute("UPDATE \(quote(table.tableName)) SET \"_rev\" = ?", [try session.revisionValue(for: nil)])
