@@ -90,7 +90,7 @@ struct WriteTests {
         let dav = try DAVHarness()
         let put = try await dav.put("p.ics", DAVHarness.todo(uid: "p", summary: "Scout locations"))
         let before = try #require(put.headers["ETag"])
-        let slate = try dav.slate()
+        let slate = dav.slate()
         let parent = try #require(try slate.tasks().first)
         _ = try slate.addTask(TaskDraft(title: "Call the council", parentID: parent.id))
         #expect(try await dav.send(.get, "/dav/calendars/ana/inbox/p.ics").headers["ETag"] != before)
@@ -110,7 +110,7 @@ struct WriteTests {
         let dav = try DAVHarness()
         #expect(try await dav.put("p1.ics", DAVHarness.todo(uid: "p1", summary: "Build the set")).status == 201)
         #expect(try await dav.put("p2.ics", DAVHarness.todo(uid: "p2", summary: "Strike the set")).status == 201)
-        let slate = try dav.slate()
+        let slate = dav.slate()
         let tasks = try slate.tasks()
         let first = try #require(tasks.first { $0.title == "Build the set" }).id
         let second = try #require(tasks.first { $0.title == "Strike the set" }).id

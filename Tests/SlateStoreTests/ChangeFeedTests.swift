@@ -53,7 +53,7 @@ import Testing
             context.insert(Item(title: "Item \(index)"))
             try context.save()
         }
-        #expect(try await reader.value == Array(1...300))
+        #expect(await reader.value == Array(1...300))
     }
 
     @Test func everyCommitFromEitherProcessIsReportedOnceUnderItsOwnIdentity() async throws {
@@ -90,7 +90,7 @@ import Testing
                     let context = ModelContext(container, undo: false)
                     for number in 0..<perWriter {
                         context.insert(Item(title: "\(index == 0 ? "API" : "CLI") \(round).\(number)"))
-                        try? context.save()
+                        _ = try? context.save()
                     }
                     done.add(1, ordering: .releasing)
                 }

@@ -204,7 +204,7 @@ import Testing
                 for number in 0..<perWriter {
                     // Both writers write to both partitions, alternating.
                     context.insert(Memo(ownerID: number % 2 == 0 ? ana : ben, text: "\(index).\(number)"))
-                    try? context.save()
+                    _ = try? context.save()
                 }
                 done.add(1, ordering: .releasing)
             }.start()

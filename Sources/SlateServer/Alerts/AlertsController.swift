@@ -111,7 +111,7 @@ struct AlertsController {
             "timedDefaults": settings.timedDefaults.map(\.text),
             "allDayDefaults": settings.allDayDefaults.map(\.text),
             "webhookURL": settings.webhookURL ?? NSNull(),
-            "webhookSecret": showingSecret ? settings.webhookSecret ?? NSNull() : NSNull(),
+            "webhookSecret": (showingSecret ? settings.webhookSecret : nil) ?? NSNull(),
             "email": settings.email ?? NSNull(),
         ]
     }
