@@ -17,6 +17,9 @@ import Testing
         ("Cut trailer #\"Toy Story\" #Story", .twoLists("#\"Toy Story\"", "#Story")),
         // The first problem in the line is reported, before a blank title.
         ("!urgent", .unknownPriority("!urgent")),
+        ("Water the plants every 0 days", .repeatOutOfRange("every 0 days")),
+        ("Back up EVERY 00 Weeks #Story", .repeatOutOfRange("EVERY 00 Weeks")),
+        ("Renew the lease every 10000 years", .repeatOutOfRange("every 10000 years")),
     ])
     func refuses(line: String, error: QuickEntryError) {
         #expect(throws: error) { try ParsingClock.parisSunday.quickEntryParser.parse(line) }
@@ -29,6 +32,9 @@ import Testing
             + "!flag flags the task. To keep the word in the title, write \\!urgent."),
         (.twoPriorities("!high", "!low"), "Two priorities given, \"!high\" and \"!low\": keep one."),
         (.twoLists("#Story", "#Sound"), "Two lists given, \"#Story\" and \"#Sound\": a task belongs to one list."),
+        (.repeatOutOfRange("every 0 days"),
+         "\"every 0 days\" cannot repeat: the number must be 1 to 9999, as in every 2 days or every other week. "
+            + "To keep the words in the title, put them in quotes: \"every 0 days\"."),
     ])
     func explainsItself(error: QuickEntryError, message: String) {
         #expect(error.errorDescription == message)
@@ -40,5 +46,18 @@ import Testing
         let entry = try ParsingClock.parisSunday.quickEntryParser.parse("Ship it \\!urgent")
         #expect(entry.title == "Ship it !urgent")
         #expect(entry.priority == nil)
+    }
+
+    /// So does the quoting the out-of-range repeat message suggests, and a repeat in range or
+    /// in a unit recurrences do not have still reads as before.
+    @Test func aRepeatOutOfRangeCanBeKeptAsTitleText() throws {
+        let parser = ParsingClock.parisSunday.quickEntryParser
+        let quoted = try parser.parse("Water the plants \"every 0 days\"")
+        #expect(quoted.title == "Water the plants every 0 days")
+        #expect(quoted.recurrence == nil)
+        #expect(try parser.parse("Water the plants every 9999 days").recurrence == Recurrence(.daily, interval: 9999))
+        let hours = try parser.parse("Check the oven every 0 hours")
+        #expect(hours.title == "Check the oven every 0 hours")
+        #expect(hours.recurrence == nil)
     }
 }

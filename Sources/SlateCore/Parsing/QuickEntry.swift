@@ -86,6 +86,8 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
     case unknownDue(String)
     /// Two different `due:` dates, as typed: ("due:fri", "due:mon").
     case twoDueDates(String, String)
+    /// "every 0 days" and its kind: a repeat whose number no recurrence takes, as typed.
+    case repeatOutOfRange(String)
 
     public var errorDescription: String? {
         switch self {
@@ -106,6 +108,9 @@ public enum QuickEntryError: Error, Sendable, Hashable, LocalizedError {
                 + "joining a date's words with -. To keep the word in the title, write \\\(token)."
         case .twoDueDates(let first, let second):
             "Two due dates given, \"\(first)\" and \"\(second)\": keep one."
+        case .repeatOutOfRange(let phrase):
+            "\"\(phrase)\" cannot repeat: the number must be 1 to 9999, as in every 2 days or every other week. "
+                + "To keep the words in the title, put them in quotes: \"\(phrase)\"."
         }
     }
 

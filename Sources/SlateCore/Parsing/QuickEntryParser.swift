@@ -66,7 +66,8 @@ public struct QuickEntryParser: Sendable {
     }
 
     /// Parses one line. Throws `QuickEntryError` when the title ends up blank, for an unknown
-    /// `!priority`, `^alert` or `due:` date, and for two different priorities, lists or `due:` dates.
+    /// `!priority`, `^alert` or `due:` date, for a repeat no recurrence takes ("every 0 days"),
+    /// and for two different priorities, lists or `due:` dates.
     public func parse(_ line: String) throws -> QuickEntry {
         let (tokens, notesRange) = QuickEntryTokenizer(line: line).tokens()
         var roles = try tokens.map(role)
@@ -113,7 +114,7 @@ public struct QuickEntryParser: Sendable {
             }
         }
 
-        let recurrence = findRecurrence(tokens, roles)
+        let recurrence = try findRecurrence(tokens, roles, in: line)
         if let (span, match) = recurrence {
             for index in span { roles[index] = .taken }
             entry.recurrence = match.recurrence
@@ -230,14 +231,18 @@ public struct QuickEntryParser: Sendable {
 
     // MARK: Finding expressions
 
-    /// The first "every …" phrase in the line, longest form first.
-    private func findRecurrence(_ tokens: [QuickEntryToken], _ roles: [Role]) -> (Range<Int>, RecurrenceMatch)? {
+    /// The first "every …" phrase in the line, longest form first. Throws for "every 0 days"
+    /// and its kind, which no recurrence takes.
+    private func findRecurrence(_ tokens: [QuickEntryToken], _ roles: [Role], in line: String) throws -> (Range<Int>, RecurrenceMatch)? {
         for run in runs(roles) {
             for start in run where tokens[start].text.lowercased() == "every" {
                 for length in stride(from: min(RecurrenceGrammar.maximumWords, run.upperBound - start), to: 1, by: -1) {
                     let span = start..<(start + length)
                     if let match = RecurrenceGrammar.match(words(tokens, span), allowsSingleWords: false) {
                         return (span, match)
+                    }
+                    if RecurrenceGrammar.isIntervalOutOfRange(words(tokens, span)) {
+                        throw QuickEntryError.repeatOutOfRange(String(line[Self.range(of: span, in: tokens)]))
                     }
                 }
             }

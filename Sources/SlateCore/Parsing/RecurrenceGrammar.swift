@@ -36,6 +36,15 @@ enum RecurrenceGrammar {
         }
     }
 
+    /// Whether `words` is "every N days" (or weeks, months, years) with a number that no
+    /// recurrence takes (0, or more than four digits): quick entry refuses it rather than
+    /// leaving it in the title as if it had not been meant.
+    static func isIntervalOutOfRange(_ words: ArraySlice<String>) -> Bool {
+        let list = Array(words)
+        return list.count == 3 && list[0] == "every" && list[1].allSatisfy { $0.isASCII && $0.isNumber }
+            && units[DateGrammar.singular(list[2])] != nil && DateGrammar.count(list[1]) == nil
+    }
+
     private static let adverbs: [String: Recurrence] = [
         "daily": Recurrence(.daily), "weekly": Recurrence(.weekly), "fortnightly": Recurrence(.weekly, interval: 2),
         "monthly": Recurrence(.monthly), "yearly": Recurrence(.yearly), "annually": Recurrence(.yearly),
