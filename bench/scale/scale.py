@@ -150,6 +150,7 @@ def main():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--out", required=True)
     parser.add_argument("--statements", action="store_true", help="pg_stat_statements per PostgreSQL line (the cluster preloads it)")
+    parser.add_argument("--pg-settings", default="", help="the cluster's settings as the run set them (recorded)")
     parser.add_argument("--work", required=True, help="a folder for the databases (bench/scale/run removes it)")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split()]
@@ -167,7 +168,7 @@ def main():
         # Written after each size, so that an interrupted run keeps what it measured.
         document = {
             "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime(started)), "wall_seconds": round(time.time() - started, 1),
-            "complete": len(results) == len(sizes), "machine": server_bench.machine(), "uptime_start": uptime,
+            "complete": len(results) == len(sizes), "machine": server_bench.machine(), "uptime_start": uptime, "postgresql_settings": args.pg_settings,
             "uptime_end": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
             "wrk": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds,
                     "two_nodes": "one wrk per node in parallel, threads and connections split between them"},
