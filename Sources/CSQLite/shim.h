@@ -11,6 +11,12 @@ static inline int slate_sqlite_db_config_int(sqlite3 *db, int op, int value, int
     return sqlite3_db_config(db, op, value, result);
 }
 
+// sqlite3_config is variadic too. SQLITE_CONFIG_STMTJRNL_SPILL: how large a statement or
+// savepoint journal grows in memory before SQLite moves it into a temporary file.
+static inline int slate_sqlite_config_statement_journal_spill(int bytes) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
+}
+
 // SQLite's own FTS5 `unicode61 remove_diacritics 2` tokenizer, outside a table: SlateStore's
 // PostgreSQL backend makes its search tokens with it, so both backends split and fold words
 // exactly alike. (fts5_api is reached through `SELECT fts5(?1)`, as the FTS5 docs show.)

@@ -43,6 +43,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
         }
         logFrames.initialize(to: 0)
         self.busyTimeout = busyTimeout
+        _ = SQLiteLibrary.configured
         let code = sqlite3_open_v2(path, &handle, flags, WriteAheadLog.vfsName)
         guard code == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
