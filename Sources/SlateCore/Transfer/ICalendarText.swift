@@ -71,8 +71,8 @@ enum ICalendarText {
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw ImportError(.line(line), field: nil, "The line is not valid UTF-8 text.")
             }
-            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let property = try contentLine(text, line: line)
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let property = try contentLine(bytes, text: text, line: line)
             switch property.name {
             case "BEGIN":
                 guard open.count < maximumDepth else {
@@ -124,48 +124,62 @@ enum ICalendarText {
         return lines
     }
 
-    /// Splits `NAME;PARAM=value;PARAM="quoted":value`.
-    static func contentLine(_ text: String, line: Int) throws -> ICalendarProperty {
-        let scalars = Array(text.unicodeScalars)
+    /// Splits `NAME;PARAM=value;PARAM="quoted":value`: `bytes` are the line's UTF-8, `text`
+    /// the same line as a String (for error messages).
+    ///
+    /// Read as bytes: every delimiter is ASCII, and no byte of a multi-byte UTF-8 character
+    /// is, so each piece ends where the same walk over the characters would end it. (Over
+    /// an array of Unicode scalars, with the name trimmed through NSString, this was the
+    /// largest part of reading a PUT's body.)
+    static func contentLine(_ bytes: [UInt8], text: String, line: Int) throws -> ICalendarProperty {
+        let semicolon: UInt8 = 0x3B, colon: UInt8 = 0x3A, equals: UInt8 = 0x3D, comma: UInt8 = 0x2C, quote: UInt8 = 0x22
         var index = 0
-        func readName() -> String {
-            let start = index
-            while index < scalars.count, scalars[index] != ";", scalars[index] != ":" { index += 1 }
-            return String(String.UnicodeScalarView(scalars[start..<index])).trimmingCharacters(in: .whitespaces)
-        }
         let notContentLine = ImportError(.line(line), field: nil, "'\(text.prefix(40))' is not an iCalendar line (NAME:value).")
-        let name = readName().uppercased()
+        while index < bytes.count, bytes[index] != semicolon, bytes[index] != colon { index += 1 }
+        let name = trimmingSpaces(String(decoding: bytes[..<index], as: UTF8.self)).uppercased()
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
         else { throw notContentLine }
         var parameters: [(name: String, value: String)] = []
-        while index < scalars.count, scalars[index] == ";" {
+        while index < bytes.count, bytes[index] == semicolon {
             index += 1
             let start = index
-            while index < scalars.count, scalars[index] != "=", scalars[index] != ":", scalars[index] != ";" { index += 1 }
-            let parameterName = String(String.UnicodeScalarView(scalars[start..<index])).uppercased()
+            while index < bytes.count, bytes[index] != equals, bytes[index] != colon, bytes[index] != semicolon { index += 1 }
+            let parameterName = String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
             var values: [String] = []
-            if index < scalars.count, scalars[index] == "=" {
+            if index < bytes.count, bytes[index] == equals {
                 repeat {
                     index += 1
-                    var value = String.UnicodeScalarView()
-                    if index < scalars.count, scalars[index] == "\"" {
+                    if index < bytes.count, bytes[index] == quote {
                         index += 1
-                        while index < scalars.count, scalars[index] != "\"" { value.append(scalars[index]); index += 1 }
-                        guard index < scalars.count else {
+                        let start = index
+                        while index < bytes.count, bytes[index] != quote { index += 1 }
+                        guard index < bytes.count else {
                             throw ImportError(.line(line), field: name, "\(name) has a parameter value with no closing quote.")
                         }
+                        values.append(String(decoding: bytes[start..<index], as: UTF8.self))
                         index += 1
                     } else {
-                        while index < scalars.count, ![";", ":", ","].contains(scalars[index]) { value.append(scalars[index]); index += 1 }
+                        let start = index
+                        while index < bytes.count, bytes[index] != semicolon, bytes[index] != colon, bytes[index] != comma { index += 1 }
+                        values.append(String(decoding: bytes[start..<index], as: UTF8.self))
                     }
-                    values.append(String(value))
-                } while index < scalars.count && scalars[index] == ","
+                } while index < bytes.count && bytes[index] == comma
             }
             parameters.append((parameterName, values.joined(separator: ",")))
         }
-        guard index < scalars.count, scalars[index] == ":" else { throw notContentLine }
-        let value = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+        guard index < bytes.count, bytes[index] == colon else { throw notContentLine }
+        let value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
         return ICalendarProperty(name, parameters, value: value, line: line)
+    }
+
+    /// `text` without leading and trailing white space as `CharacterSet.whitespaces` has it
+    /// (tab and the space separators, Unicode's Zs), read scalar by scalar.
+    static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
     }
 
     /// A TEXT value with its escapes (`\\`, `\;`, `\,`, `\n`, `\N`) undone.
