@@ -59,7 +59,11 @@ extension TaskItem: PersistentModel {
             Index("tasks_by_due", on: ["accountID", "due"]),
             // Serves a list's manual order, and the last position in it when adding a task (without
             // it SQLite walked every task of the account: 0.1 s per `slate add` at 100,000 tasks).
-            Index("tasks_by_list", on: ["accountID", "listID", "order"]),
+            // Ending with the manual order's last keys (`created`, `_pk`), `id` and `_rev`, it also
+            // covers a CalDAV collection's listing (ids and revisions in that order: a PROPFIND of
+            // ETags, a sync from scratch) with no look at each task's row and nothing to sort:
+            // 6.2 -> 1.8 ms in sqlite3 for a list of 10,000 tasks.
+            Index("tasks_by_list_order", on: ["accountID", "listID", "order", "created", "_pk", "id", "_rev"]),
             // Serves a task's subtasks and the subtask counts of a page. With the account first:
             // on parentID alone SQLite preferred an account index for `accountID = ? AND
             // parentID IN (…)` and looked up every task of the account (3.7 ms per GET at 10,000).
@@ -110,7 +114,7 @@ public enum SlateSchema {
     /// declared, so that a command opening a current file builds only the tables it uses.
     /// SchemaFingerprintTests fail, naming the new value, when a change to the models
     /// changes it; so does every store a migration creates.
-    public static let fingerprint: Int64 = -7_810_523_971_127_552_268
+    public static let fingerprint: Int64 = -615_570_553_140_949_892
     /// What several nodes on one PostgreSQL database share that a single server on a file
     /// keeps in memory: the sign-in limiter's counts (`SignInLedger`).
     static let serverModels: [any PersistentModel.Type] = [SignInCounter.self]

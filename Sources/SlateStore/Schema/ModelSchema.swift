@@ -224,7 +224,11 @@ extension Column {
 public struct Index: Sendable, Hashable {
     /// The index name, unique in the database.
     public let name: String
-    /// Indexed columns in order; a trailing ` COLLATE NOCASE` is kept.
+    /// Indexed columns in order; a trailing ` COLLATE NOCASE` is kept. Besides the declared
+    /// columns an index may name the store's own two: `_pk` (the row's insertion order, the
+    /// last key of every sort) and `_rev` (its revision). Ending an index with a query's sort
+    /// keys, `_pk`, `id` and `_rev` lets a listing of ids and revisions in that order
+    /// (`ModelContext.fetchRevisions`) be read from the index alone, unsorted.
     public let columns: [IndexedColumn]
     /// True for a UNIQUE index.
     public let isUnique: Bool

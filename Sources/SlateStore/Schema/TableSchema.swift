@@ -108,7 +108,7 @@ struct TableSchema: Sendable {
             }
         }
         for index in indexes {
-            for column in index.columns where !seen.contains(column.name) {
+            for column in index.columns where !seen.contains(column.name) && column.name != "_pk" && column.name != "_rev" {
                 throw StoreError.invalidSchema("\(modelName): index \(index.name) names unknown column '\(column.name)'")
             }
         }
