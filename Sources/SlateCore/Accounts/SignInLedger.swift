@@ -39,7 +39,7 @@ public final class SignInLedger: Sendable {
     public func update<T>(keys: [String], _ body: (inout [String: SignInEntry]) -> T) throws -> T {
         for _ in 0..<16 {
             let context = ModelContext(container, undo: false)
-            let found = try context.fetchRevisioned(FetchDescriptor<SignInCounter>(predicate: #Predicate { keys.contains($0.key) }))
+            let found = try context.fetchRevisioned(FetchDescriptor<SignInCounter>().matching(\.key, isIn: keys))
             var rows: [String: Revisioned<SignInCounter>] = [:]
             for row in found { rows[row.model.key] = row }
             let before = rows.mapValues(\.model.entry)

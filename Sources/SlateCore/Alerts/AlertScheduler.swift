@@ -140,7 +140,7 @@ public final class AlertScheduler: Sendable {
         var found: [UUID: Revisioned<AlertCursor>] = [:]
         for start in stride(from: 0, to: taskIDs.count, by: 500) {
             let chunk = Array(taskIDs[start..<min(start + 500, taskIDs.count)])
-            for read in try context.fetchRevisioned(FetchDescriptor<AlertCursor>(predicate: #Predicate { chunk.contains($0.taskID) })) {
+            for read in try context.fetchRevisioned(FetchDescriptor<AlertCursor>().matching(\.taskID, isIn: chunk)) {
                 found[read.model.taskID] = read
             }
         }

@@ -43,8 +43,7 @@ extension Slate {
         var wanted = Set(names)
         for start in stride(from: 0, to: names.count, by: 500) {
             let chunk = Array(names[start..<min(start + 500, names.count)])
-            for row in try context.fetch(FetchDescriptor<CalendarResource>(
-                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.name) })) {
+            for row in try context.fetch(FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.name, isIn: chunk)) {
                 rowsByName[row.name, default: []].append(row)
             }
         }

@@ -253,8 +253,7 @@ struct ImportPlan {
         let accountID = self.accountID
         for start in stride(from: 0, to: numbers.count, by: Self.chunkSize) {
             let chunk = Array(numbers[start..<min(start + Self.chunkSize, numbers.count)])
-            for task in try context.fetch(FetchDescriptor<TaskItem>(
-                predicate: #Predicate { $0.accountID == accountID && chunk.contains($0.number) })) {
+            for task in try context.fetch(FetchDescriptor<TaskItem>().matching(\.accountID, is: accountID).matching(\.number, isIn: chunk)) {
                 used.insert(task.number)
             }
         }

@@ -20,6 +20,8 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
     public var filters: [Predicate<Model>] = []
     /// `column == value` conditions that must hold too (`where(_:is:)`).
     var equalityFilters: [(keyPath: AnyKeyPath, value: DatabaseValue)] = []
+    /// `values.contains(column)` conditions that must hold too (`where(_:isIn:)`).
+    var membershipFilters: [(keyPath: AnyKeyPath, values: [DatabaseValue])] = []
     /// The order, most significant first; rows that tie keep insertion order.
     public var sortBy: [SortKey<Model>]
     /// At most this many rows.
@@ -65,6 +67,28 @@ public struct FetchDescriptor<Model: PersistentModel>: @unchecked Sendable {
     /// command-line tool pays again.
     public mutating func `where`<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, is value: Value) {
         equalityFilters.append((keyPath, value.databaseValue))
+    }
+
+    /// Adds the condition that a stored property is one of `values` (nil included when
+    /// `values` holds it): the same rows as `filters.append(#Predicate { values.contains($0.property) })`,
+    /// written as one `IN` list with no predicate to translate.
+    ///
+    /// ```swift
+    /// var descriptor = FetchDescriptor<Note>()
+    /// descriptor.where(\.title, isIn: ["Todo", "Done"])
+    /// ```
+    ///
+    /// Each value is bound: keep the list to a few hundred (SQLite binds at most 32,766
+    /// values a statement), in chunks if need be.
+    public mutating func `where`<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, isIn values: some Sequence<Value>) {
+        membershipFilters.append((keyPath, values.map(\.databaseValue)))
+    }
+
+    /// This descriptor with one more `where(_:isIn:)` condition.
+    public func matching<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Model, Value>, isIn values: some Sequence<Value>) -> Self {
+        var descriptor = self
+        descriptor.where(keyPath, isIn: values)
+        return descriptor
     }
 
     /// This descriptor with one more `where(_:is:)` condition, to build one in an expression:

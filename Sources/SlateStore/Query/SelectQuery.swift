@@ -43,6 +43,21 @@ struct SelectQuery<Model: PersistentModel> {
             // A column fixed twice to different values matches nothing: left to SQL.
             if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
         }
+        // Membership lists, like equality filters, are written here every time: one `IN`
+        // test of bound values (a NULL in the list matches a NULL column, as in Swift).
+        for (keyPath, values) in descriptor.membershipFilters {
+            guard let column = Model.schema.column(for: keyPath) else {
+                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+            }
+            let name = "\(Self.alias).\(quote(column.name))"
+            let present = values.filter { !$0.isNull }
+            var tests: [String] = []
+            if !present.isEmpty { tests.append("\(name) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))") }
+            if present.count < values.count { tests.append("\(name) IS NULL") }
+            conditions.append(tests.isEmpty ? "(1 = 0)" : "(" + tests.joined(separator: " OR ") + ")")
+            arguments += present
+            equalities = nil
+        }
         self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         self.arguments = arguments
         self.equalities = equalities
