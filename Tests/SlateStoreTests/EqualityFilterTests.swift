@@ -7,17 +7,7 @@ import Testing
 // count index.
 
 @Suite struct EqualityFilterTests {
-    func filled() throws -> (ModelContext, [UUID]) {
-        let context = ModelContext(try makeContainer())
-        let projects = [Project(name: "A"), Project(name: "B")]
-        projects.forEach(context.insert)
-        for index in 0..<30 {
-            context.insert(Item(title: "Item \(index)", rank: index % 4, isDone: index % 3 == 0, level: Item.Level(rawValue: index % 5)!,
-                                projectID: index % 3 == 2 ? nil : projects[index % 2].id))
-        }
-        try context.save()
-        return (context, projects.map(\.id))
-    }
+    func filled() throws -> (ModelContext, [UUID]) { try filledItems(projects: 2, unassigned: { $0 % 3 == 2 }) }
 
     @Test func theSameRowsAsThePredicate() throws {
         let (context, projects) = try filled()

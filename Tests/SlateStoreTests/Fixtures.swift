@@ -86,6 +86,22 @@ func makeContainer() throws -> ModelContainer {
     try ModelContainer(for: allModels, configuration: TestDatabase.configuration())
 }
 
+/// A fresh store (`makeContainer`) with `projects` projects and 30 items: item `i` has rank
+/// `i % 4`, is done when `i % 3 == 0`, has level `i % 5`, and belongs to no project when
+/// `unassigned(i)`, otherwise to project `i % projects`. The filter suites compare their
+/// descriptors with predicates on it.
+func filledItems(projects count: Int, unassigned: (Int) -> Bool) throws -> (ModelContext, [UUID]) {
+    let context = ModelContext(try makeContainer())
+    let projects = (0..<count).map { Project(name: String(UnicodeScalar(UInt8(65 + $0)))) }
+    projects.forEach(context.insert)
+    for index in 0..<30 {
+        context.insert(Item(title: "Item \(index)", rank: index % 4, isDone: index % 3 == 0, level: Item.Level(rawValue: index % 5)!,
+                            projectID: unassigned(index) ? nil : projects[index % count].id))
+    }
+    try context.save()
+    return (context, projects.map(\.id))
+}
+
 /// A fresh file in a new temporary folder; the folder is removed by `cleanup`.
 struct TemporaryDirectory: ~Copyable {
     let url: URL

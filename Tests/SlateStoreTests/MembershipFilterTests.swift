@@ -7,17 +7,7 @@ import Testing
 // conditions, and is one `IN` list of bound values.
 
 @Suite struct MembershipFilterTests {
-    func filled() throws -> (ModelContext, [UUID]) {
-        let context = ModelContext(try makeContainer())
-        let projects = [Project(name: "A"), Project(name: "B"), Project(name: "C")]
-        projects.forEach(context.insert)
-        for index in 0..<30 {
-            context.insert(Item(title: "Item \(index)", rank: index % 4, isDone: index % 3 == 0, level: Item.Level(rawValue: index % 5)!,
-                                projectID: index % 4 == 3 ? nil : projects[index % 3].id))
-        }
-        try context.save()
-        return (context, projects.map(\.id))
-    }
+    func filled() throws -> (ModelContext, [UUID]) { try filledItems(projects: 3, unassigned: { $0 % 4 == 3 }) }
 
     @Test func theSameRowsAsContainsInAPredicate() throws {
         let (context, projects) = try filled()

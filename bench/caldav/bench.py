@@ -2,9 +2,11 @@
 and the same VTODOs, in one run. See bench/caldav/run; figures go to BENCHMARKS.md.
 
 Each server gets one task collection of N VTODOs. Slate is seeded through PUT (8 clients);
-the peers through their storage (Radicale: .ics files in the collection's folder, then one
-request so it builds its cache; Xandikos: the files committed once into the collection's git
-repository), because seeding them by PUT takes minutes per thousand.
+the peers through their storage (Radicale: .ics files in the collection's folder; Xandikos:
+the files committed once into the collection's git repository), because seeding them by PUT
+takes minutes per thousand. No server gets a warm-up request: each line's first timed
+request is that server's first of its kind after seeding (for Slate, right after the PUTs),
+and each line is the median of REPEATS.
 PUT throughput is timed separately on every server with the same 8 clients.
 """
 
