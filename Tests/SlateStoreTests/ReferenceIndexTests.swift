@@ -32,7 +32,19 @@ import Testing
             indexes: [Index("ri_notes_by_owner", on: ["ownerID", "title"])])
     }
 
-    static let models: [any PersistentModel.Type] = [Owner.self, Folder.self, Note.self]
+    /// Partitioned by its owner, with no declared index: the revision index (ownerID, _rev)
+    /// serves the reference.
+    struct Sticker: PersistentModel {
+        var id = UUID()
+        var label: String
+        var ownerID: UUID
+        static let schema = ModelSchema<Sticker>(
+            table: "ri_stickers", columns: [.column(\.label, "label")],
+            references: [.reference(\.ownerID, "ownerID", to: Owner.self, onDelete: .cascade)],
+            partition: "ownerID")
+    }
+
+    static let models: [any PersistentModel.Type] = [Owner.self, Folder.self, Note.self, Sticker.self]
 
     private func indexes(_ path: String) throws -> [String: String] {
         let database = try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
@@ -61,6 +73,27 @@ import Testing
         // What a delete rule and a foreign key check ask: both by an id, through an index.
         #expect(try plan("SELECT \"id\" FROM \"ri_notes\" WHERE \"folderID\" = ?", path).contains("ri_notes__folderID__set"))
         #expect(try plan("SELECT \"id\" FROM \"ri_notes\" WHERE \"ownerID\" = ?", path).contains("ri_notes_by_owner"))
+    }
+
+    @Test func aPartitionColumnIsLookedUpThroughTheRevisionIndex() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("notes.sqlite")
+        let container = try ModelContainer(for: Self.models, configuration: ModelConfiguration(path: path))
+        let database = try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
+        let names = try database.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ri_stickers' AND sql IS NOT NULL")
+            .compactMap { String.fromDatabaseValue($0["name"]) }
+        #expect(names == ["ri_stickers__partition_rev"])
+        #expect(try plan("SELECT \"id\" FROM \"ri_stickers\" WHERE \"ownerID\" = ?", path).contains("ri_stickers__partition_rev"))
+        // The delete rule still reaches the owner's stickers.
+        let context = ModelContext(container)
+        let owner = Owner(name: "ana"), other = Owner(name: "ben")
+        [owner, other].forEach(context.insert)
+        context.insert(Sticker(label: "gold", ownerID: owner.id))
+        context.insert(Sticker(label: "silver", ownerID: other.id))
+        try context.save()
+        context.delete(owner)
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Sticker>()).map(\.label) == ["silver"])
     }
 
     @Test func deleteRulesStillReachEveryReferringRow() throws {

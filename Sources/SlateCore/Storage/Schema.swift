@@ -114,7 +114,7 @@ public enum SlateSchema {
     /// declared, so that a command opening a current file builds only the tables it uses.
     /// SchemaFingerprintTests fail, naming the new value, when a change to the models
     /// changes it; so does every store a migration creates.
-    public static let fingerprint: Int64 = -615_570_553_140_949_892
+    public static let fingerprint: Int64 = -1_991_373_271_089_930_508
     /// What several nodes on one PostgreSQL database share that a single server on a file
     /// keeps in memory: the sign-in limiter's counts (`SignInLedger`).
     static let serverModels: [any PersistentModel.Type] = [SignInCounter.self]

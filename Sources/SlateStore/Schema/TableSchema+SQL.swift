@@ -49,12 +49,14 @@ extension TableSchema {
     }
 
     /// The reference columns that get an index of their own: those that no declared index
-    /// starts with. A foreign key's checks and delete rules look rows up by the column alone,
-    /// which a declared index led by it serves as well (a task's `accountID` leads all six of
-    /// its indexes); one more index is one more entry for every row written.
+    /// starts with, and not the partition column, which leads the revision index
+    /// (`revisionIndexName`). A foreign key's checks and delete rules look rows up by the
+    /// column alone, which an index led by it serves as well (a task's `accountID` leads all
+    /// six of its indexes); one more index is one more entry for every row written (a
+    /// CalDAV resource's stored body wrote two pages a PUT for an index on `accountID` alone).
     var referenceIndexColumns: [ColumnInfo] {
         columns.filter { column in
-            column.reference != nil
+            column.reference != nil && column.name != partitionName
                 && !indexes.contains { $0.columns.first.map { $0.name == column.name && !$0.ignoresCase } ?? false }
         }
     }
