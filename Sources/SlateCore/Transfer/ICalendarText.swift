@@ -134,11 +134,14 @@ enum ICalendarText {
     static func contentLine(_ bytes: [UInt8], text: String, line: Int) throws -> ICalendarProperty {
         let semicolon: UInt8 = 0x3B, colon: UInt8 = 0x3A, equals: UInt8 = 0x3D, comma: UInt8 = 0x2C, quote: UInt8 = 0x22
         var index = 0
-        let notContentLine = ImportError(.line(line), field: nil, "'\(text.prefix(40))' is not an iCalendar line (NAME:value).")
+        // Built only when thrown: every line of every PUT passes here.
+        func notContentLine() -> ImportError {
+            ImportError(.line(line), field: nil, "'\(text.prefix(40))' is not an iCalendar line (NAME:value).")
+        }
         while index < bytes.count, bytes[index] != semicolon, bytes[index] != colon { index += 1 }
         let name = trimmingSpaces(String(decoding: bytes[..<index], as: UTF8.self)).uppercased()
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
-        else { throw notContentLine }
+        else { throw notContentLine() }
         var parameters: [(name: String, value: String)] = []
         while index < bytes.count, bytes[index] == semicolon {
             index += 1
@@ -167,7 +170,7 @@ enum ICalendarText {
             }
             parameters.append((parameterName, values.joined(separator: ",")))
         }
-        guard index < bytes.count, bytes[index] == colon else { throw notContentLine }
+        guard index < bytes.count, bytes[index] == colon else { throw notContentLine() }
         let value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
         return ICalendarProperty(name, parameters, value: value, line: line)
     }

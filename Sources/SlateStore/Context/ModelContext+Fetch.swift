@@ -62,9 +62,7 @@ extension ModelContext {
         _ descriptor: FetchDescriptor<Model>, groupedBy keyPath: KeyPath<Model, Value>
     ) throws -> [Value: Int] {
         let query = try SelectQuery(descriptor, dialect: container.dialect)
-        guard let column = Model.schema.column(for: keyPath) else {
-            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-        }
+        let column = try Model.schema.requiredColumn(for: keyPath)
         let group = "\(SelectQuery<Model>.alias).\(quote(column.name))"
         let sql = "SELECT \(group), count(*) FROM \(query.from)\(query.whereSQL) GROUP BY \(group)"
         return try container.pool.readStatement { database in
@@ -141,9 +139,7 @@ extension ModelContext {
         _ keyPath: KeyPath<Model, Value>, ids: [UUID], partition: some DatabaseValueConvertible
     ) throws -> [UUID: Value] {
         guard !ids.isEmpty else { return [:] }
-        guard let column = Model.schema.column(for: keyPath) else {
-            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-        }
+        let column = try Model.schema.requiredColumn(for: keyPath)
         guard let partitionColumn = Model.schema.partitionColumn else {
             throw StoreError.invalidSchema("\(Model.self) declares no partition column")
         }

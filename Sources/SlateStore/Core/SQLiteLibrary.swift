@@ -3,8 +3,9 @@ import CSQLite
 /// Process-wide settings of the SQLite library, made once before it initializes.
 ///
 /// SQLite takes these only before its first use (`sqlite3_config` fails once the library
-/// is initialized), so `SQLiteDatabase` asks for `configured` before it opens anything,
-/// and `WriteAheadLog.vfsName` (whose `sqlite3_vfs_find` initializes the library) does too.
+/// is initialized), so `SQLiteDatabase` asks for `configured` first thing, before it opens
+/// a file and before `WriteAheadLog.vfsName`, whose `sqlite3_vfs_find` initializes the
+/// library. Every connection the store makes goes through that initializer.
 enum SQLiteLibrary {
     /// How large a savepoint or statement journal grows in memory before SQLite moves it
     /// into a temporary file.

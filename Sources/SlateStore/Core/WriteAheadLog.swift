@@ -33,7 +33,6 @@ enum WriteAheadLog {
     /// The name of the VFS that opens existing logs without the create flag; registered once.
     static let vfsName: String = {
         let name = "slate"
-        _ = SQLiteLibrary.configured   // before sqlite3_vfs_find, which initializes the library
         guard let base = sqlite3_vfs_find(nil) else { return name }
         var vfs = base.pointee
         vfs.pNext = nil

@@ -238,7 +238,7 @@ struct Migrator {
                 }
                 try database.execute("ALTER TABLE \(quote(table.tableName)) ADD COLUMN \(table.columnDefinitionSQL(column))")
             }
-            let declared = Set(table.columnNames + ["_pk", "_rev"])
+            let declared = Set(table.columnNames + TableSchema.hiddenColumnNames)
             for row in existing {
                 guard let name = String.fromDatabaseValue(row["name"]), !declared.contains(name) else { continue }
                 if case .integer(1) = row["notnull"], row["dflt_value"].isNull {

@@ -61,7 +61,7 @@ extension Migrator {
                 }
                 try database.execute("ALTER TABLE \(quote(table.tableName)) ADD COLUMN \(table.postgreSQLColumnDefinitionSQL(column))")
             }
-            let declared = Set(table.columnNames + ["_pk", "_rev", "_search"])
+            let declared = Set(table.columnNames + TableSchema.hiddenColumnNames + ["_search"])
             for row in existing {
                 guard let name = String.fromDatabaseValue(row["column_name"]), !declared.contains(name) else { continue }
                 if row["is_nullable"] == .text("NO"), row["column_default"].isNull {

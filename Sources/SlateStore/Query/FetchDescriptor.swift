@@ -152,9 +152,7 @@ public struct SortKey<Model: PersistentModel>: @unchecked Sendable {
             ascending = descriptor.order == .forward
             if dialect == .postgreSQL { nulls = ascending ? " NULLS FIRST" : " NULLS LAST" }
         }
-        guard let column = Model.schema.column(for: keyPath) else {
-            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-        }
+        let column = try Model.schema.requiredColumn(for: keyPath)
         return "\(alias).\(quote(column.name)) \(ascending ? "ASC" : "DESC")\(nulls)"
     }
 }

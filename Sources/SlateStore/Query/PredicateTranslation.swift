@@ -48,9 +48,7 @@ struct PredicateTranslation<Model: PersistentModel> {
 
     /// The column stored at `keyPath` on the model, qualified with the table alias.
     func column(_ keyPath: AnyKeyPath) throws -> SQLExpression {
-        guard let column = schema.column(for: keyPath) else {
-            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-        }
+        let column = try schema.requiredColumn(for: keyPath)
         var expression = SQLExpression("\(tableAlias).\(quote(column.name))", rawValueKeyPath: column.rawValueKeyPath)
         expression.columnName = column.name
         expression.nullness = column.isOptional ? .maybe : .never

@@ -34,9 +34,7 @@ struct SelectQuery<Model: PersistentModel> {
         var arguments = parts.arguments
         var equalities = parts.equalities
         for (keyPath, value) in descriptor.equalityFilters {
-            guard let column = Model.schema.column(for: keyPath) else {
-                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-            }
+            let column = try Model.schema.requiredColumn(for: keyPath)
             let test = dialect.sameValue("\(Self.alias).\(quote(column.name))", value)
             conditions.append("(\(test.sql))")
             arguments += test.arguments
@@ -46,9 +44,7 @@ struct SelectQuery<Model: PersistentModel> {
         // Membership lists, like equality filters, are written here every time: one `IN`
         // test of bound values (a NULL in the list matches a NULL column, as in Swift).
         for (keyPath, values) in descriptor.membershipFilters {
-            guard let column = Model.schema.column(for: keyPath) else {
-                throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
-            }
+            let column = try Model.schema.requiredColumn(for: keyPath)
             let name = "\(Self.alias).\(quote(column.name))"
             let present = values.filter { !$0.isNull }
             var tests: [String] = []

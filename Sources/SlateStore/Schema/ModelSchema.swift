@@ -94,6 +94,14 @@ extension ModelSchema {
         }
         return nil
     }
+
+    /// The column stored at `keyPath`, or `StoreError.unknownKeyPath` naming the model and path.
+    func requiredColumn(for keyPath: AnyKeyPath) throws -> Column<Model> {
+        guard let column = column(for: keyPath) else {
+            throw StoreError.unknownKeyPath(model: String(describing: Model.self), keyPath: "\(keyPath)")
+        }
+        return column
+    }
 }
 
 /// A key path as a dictionary key.

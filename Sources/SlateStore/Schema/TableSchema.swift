@@ -3,6 +3,10 @@ import Foundation
 /// A model's schema without its Swift type: what DDL, delete rules, change tracking
 /// and undo need.
 struct TableSchema: Sendable {
+    /// The columns the store adds to every model table: `_pk` (the row's key and insertion
+    /// order) and `_rev` (its revision). An index may name them; a migration keeps them.
+    static let hiddenColumnNames = ["_pk", "_rev"]
+
     struct ColumnInfo: Sendable {
         let name: String
         let type: ColumnType
@@ -108,7 +112,7 @@ struct TableSchema: Sendable {
             }
         }
         for index in indexes {
-            for column in index.columns where !seen.contains(column.name) && column.name != "_pk" && column.name != "_rev" {
+            for column in index.columns where !seen.contains(column.name) && !Self.hiddenColumnNames.contains(column.name) {
                 throw StoreError.invalidSchema("\(modelName): index \(index.name) names unknown column '\(column.name)'")
             }
         }
