@@ -35,7 +35,7 @@ extension ModelContext {
         }
     }
 
-    /// The number of committed models matching `descriptor` (limit and offset ignored).
+    /// The number of committed models matching `descriptor` (order, limit and offset ignored).
     ///
     /// When the model declares a `CountIndex` on exactly the columns the descriptor fixes
     /// with `==`, the count is read from it on SQLite: one lookup, however many rows match.
@@ -43,9 +43,9 @@ extension ModelContext {
     /// kept there (one count row per key would also make every writer of an account, on
     /// every node, wait on the same row).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        let query = try SelectQuery(descriptor, dialect: container.dialect)
+        let query = try SelectQuery(descriptor, dialect: container.dialect, ordered: false)
         if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables.table(for: Model.self),
-           let index = table.countIndex(on: Set(fixed.keys)) {
+           !table.countIndexes.isEmpty, let index = table.countIndex(on: Set(fixed.keys)) {
             let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
             return try container.pool.readStatement { database in
                 Int.fromDatabaseValue(try database.scalar(table.countReadSQL(index), arguments) ?? .integer(0)) ?? 0

@@ -24,8 +24,40 @@ struct PredicateTranslation<Model: PersistentModel> {
         self.dialect = dialect
     }
 
-    /// The SQL of a whole predicate, ready to follow `WHERE`.
+    /// The SQL of a whole predicate, ready to follow `WHERE`. A SQLite predicate of a shape
+    /// translated before is not walked again (`PredicateShapeCache`).
     static func whereClause(for predicate: Predicate<Model>, alias: String, dialect: SQLDialect = .sqlite) throws -> SQLExpression {
+        guard dialect == .sqlite, let (key, arguments) = shape(of: predicate, alias: alias) else {
+            return try translated(predicate, alias: alias, dialect: dialect)
+        }
+        if let template = PredicateShapeCache.shared.template(for: key) {
+            return template.clause(binding: arguments)
+        }
+        let clause = try translated(predicate, alias: alias, dialect: dialect)
+        if let template = PredicateShapeCache.Template(clause, arguments: arguments) {
+            PredicateShapeCache.shared.remember(template, for: key)
+        }
+        return clause
+    }
+
+    /// The cache key of a predicate whose every node has a SQLite shape, and the values it
+    /// binds; nil for any other predicate.
+    static func shape(of predicate: Predicate<Model>, alias: String) -> (PredicateShapeCache.Key, [DatabaseValue])? {
+        guard let shaped = predicate.expression as? any SQLiteShaped else { return nil }
+        var shape = PredicateShape()
+        do {
+            try shaped.addShape(to: &shape)
+        } catch {
+            return nil
+        }
+        let key = PredicateShapeCache.Key(
+            model: ObjectIdentifier(Model.self), expression: ObjectIdentifier(type(of: predicate.expression)),
+            alias: alias, keyPaths: shape.keyPaths, operators: shape.operators)
+        return (key, shape.arguments)
+    }
+
+    /// The SQL of a whole predicate, walked node by node.
+    static func translated(_ predicate: Predicate<Model>, alias: String, dialect: SQLDialect) throws -> SQLExpression {
         var translation = PredicateTranslation(schema: Model.schema, tableAlias: alias, dialect: dialect)
         translation.variables[predicate.variable.key] = .model
         let clause = try translation.translate(predicate.expression)

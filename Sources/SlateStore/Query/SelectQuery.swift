@@ -15,13 +15,15 @@ struct SelectQuery<Model: PersistentModel> {
     /// Bound in ORDER BY (PostgreSQL's search rank), after `arguments`.
     let orderArguments: [DatabaseValue]
 
-    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite) throws {
+    /// `ordered: false` leaves out the descriptor's order (a count's), unless a translation
+    /// key asks for the whole translation to be kept.
+    init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite, ordered: Bool = true) throws {
         let parts: TranslationCache.Parts
         if let key = descriptor.translationKey,
            let cached = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
             parts = cached
         } else {
-            parts = try Self.translate(descriptor, dialect: dialect)
+            parts = try Self.translate(descriptor, dialect: dialect, ordered: ordered || descriptor.translationKey != nil)
             if let key = descriptor.translationKey {
                 TranslationCache.shared.remember(parts, of: Model.self, dialect: dialect, key: key)
             }
@@ -59,7 +61,7 @@ struct SelectQuery<Model: PersistentModel> {
         self.equalities = equalities
     }
 
-    private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) throws -> TranslationCache.Parts {
+    private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws -> TranslationCache.Parts {
         let schema = Model.schema
         let alias = Self.alias
         var from = "\(quote(schema.tableName)) AS \(alias)"
@@ -94,7 +96,10 @@ struct SelectQuery<Model: PersistentModel> {
             arguments.append(.text(query))
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
         }
-        for predicate in [descriptor.predicate].compactMap({ $0 }) + descriptor.filters {
+        // The predicate, then the filters, without an array of them: this runs unspecialised
+        // for every fetch, and each generic array costs a run-time metadata lookup.
+        for index in (descriptor.predicate == nil ? 0 : -1)..<descriptor.filters.count {
+            let predicate = index < 0 ? descriptor.predicate! : descriptor.filters[index]
             let clause = try PredicateTranslation.whereClause(for: predicate, alias: alias, dialect: dialect)
             conditions.append(clause.sql)
             arguments += clause.arguments
@@ -107,10 +112,14 @@ struct SelectQuery<Model: PersistentModel> {
                 equalities = nil
             }
         }
-        order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
-        order.append("\(alias).\"_pk\"")
+        var orderBy = ""
+        if ordered {
+            order += try descriptor.sortBy.map { try $0.sql(alias: alias, dialect: dialect) }
+            order.append("\(alias).\"_pk\"")
+            orderBy = " ORDER BY " + order.joined(separator: ", ")
+        }
         return TranslationCache.Parts(
-            from: from, conditions: conditions, arguments: arguments, orderBy: " ORDER BY " + order.joined(separator: ", "),
+            from: from, conditions: conditions, arguments: arguments, orderBy: orderBy,
             orderArguments: orderArguments, equalities: equalities)
     }
 
