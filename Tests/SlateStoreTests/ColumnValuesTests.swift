@@ -67,6 +67,19 @@ import Testing
         #expect(try context.values(\Memo.text, ids: wanted.map(\.id), partition: ana) == texts(wanted))
     }
 
+    /// A column that is not text takes the generic form; text has a form of its own.
+    @Test func aColumnOfAnotherTypeReadsTheSameRowsAsText() throws {
+        let (context, anas, bens) = try filled()
+        let ana = anas[0].ownerID
+        let owners = { (memos: [Memo]) in Dictionary(uniqueKeysWithValues: memos.map { ($0.id, $0.ownerID) }) }
+        for wanted in [Array(anas.prefix(3)), anas] {
+            let ids = wanted.map(\.id) + bens.prefix(2).map(\.id)
+            let read: [UUID: UUID] = try context.values(\Memo.ownerID, ids: ids, partition: ana)
+            #expect(read == owners(wanted))
+            #expect(Set(read.keys) == Set(try context.values(\Memo.text, ids: ids, partition: ana).keys))
+        }
+    }
+
     @Test func aKeyPathThatIsNotAColumnIsRefused() throws {
         let (context, anas, _) = try filled()
         #expect(throws: StoreError.self) { _ = try context.values(\Memo.text.count, ids: [anas[0].id], partition: anas[0].ownerID) }
