@@ -48,12 +48,7 @@ extension DAVContext {
                 }
             case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
                 // ETags and the like: names and revisions, no task read.
-                let names = names ?? []
-                let href = paths.objects(in: info.name)
-                multiStatus.addEach(try slate.calendarObjectTags(in: info.id)) { multiStatus, tag in
-                    multiStatus.add(href: href(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
-                                    missing: [])
-                }
+                add(tags: try slate.calendarObjectTags(in: info.id), names: names ?? [], collection: info.name, to: &multiStatus)
             case .collection(let info):
                 let href = paths.objects(in: info.name)
                 for object in try slate.calendarObjects(in: info.id) {

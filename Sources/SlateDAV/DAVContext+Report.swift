@@ -113,10 +113,7 @@ extension DAVContext {
         if let names, names.allSatisfy(Self.tagProperties.contains) {
             // ETags and the like (what clients ask): names and revisions, no task read for a first sync.
             let tags = try slate.calendarChangeTags(in: info.id, since: token, limit: limit, history: syncHistory)
-            multiStatus.addEach(tags.changed) { multiStatus, tag in
-                multiStatus.add(href: href(tag.name), found: names.map { ($0, Self.tagValue(of: $0, etag: tag.etag) ?? "") },
-                                missing: [])
-            }
+            add(tags: tags.changed, names: names, collection: info.name, to: &multiStatus)
             removed = Array(Set(tags.removed).subtracting(tags.changed.map(\.name))).sorted()
             changes = (tags.token, tags.isTruncated)
         } else {

@@ -136,6 +136,20 @@ extension DAVContext {
         }
     }
 
+    /// Adds a response per tag of `collection`'s objects with `names`, each one of
+    /// `tagProperties`: from one `TagResponse` when it can stand for them (always, for
+    /// today's properties), otherwise property by property.
+    func add(tags: [CalendarObjectTag], names: [PropertyName], collection: String, to multiStatus: inout MultiStatus) {
+        let href = paths.objects(in: collection)
+        let found = { (etag: String) in names.map { ($0, Self.tagValue(of: $0, etag: etag) ?? "") } }
+        guard let first = tags.first, let response = TagResponse(sample: first.etag, found: found) else {
+            return multiStatus.addEach(tags) { multiStatus, tag in
+                multiStatus.add(href: href(tag.name), found: found(tag.etag), missing: [])
+            }
+        }
+        multiStatus.addEach(tags) { multiStatus, tag in multiStatus.add(href: href(tag.name), tag: tag.etag, response) }
+    }
+
     /// Adds objects of one collection, their bytes read together when the properties ask
     /// for them (calendar-data, getcontentlength); `calendarData` as `value(of:for:revision:data:calendarData:)` says.
     func add(objects: [(CalendarCollectionInfo, CalendarObject, href: String)], names: [PropertyName]?,

@@ -52,6 +52,20 @@ struct MultiStatus {
         append("</d:response>")
     }
 
+    /// A response with properties found whose values hold one text (an entity tag) and
+    /// nothing else that varies, written from bytes made once (`TagResponse`): the same
+    /// bytes as `add(href:found:missing:)` with `response`'s properties for `tag`.
+    mutating func add(href: String, tag: String, _ response: TagResponse) {
+        // An empty value is written as an empty element (`<d:getetag/>`), which no piece holds.
+        guard !tag.isEmpty else { return add(href: href, found: response.found(tag), missing: []) }
+        open(href: href)
+        body.append(contentsOf: response.pieces[0])
+        for piece in response.pieces.dropFirst() {
+            DAVXML.escape(tag, into: &body)
+            body.append(contentsOf: piece)
+        }
+    }
+
     /// A response with a status only (a resource gone, a truncated listing).
     mutating func add(href: String, status: Int, error: PropertyName? = nil) {
         open(href: href)
@@ -94,10 +108,13 @@ struct MultiStatus {
     }
 
     private mutating func open(href: String) {
-        append("<d:response><d:href>")
+        body.append(contentsOf: Self.opening)
         DAVXML.escape(href, into: &body)
-        append("</d:href>")
+        body.append(contentsOf: Self.hrefEnd)
     }
+
+    private static let opening = Array("<d:response><d:href>".utf8)
+    private static let hrefEnd = Array("</d:href>".utf8)
 
     private mutating func append(_ text: String) { body.append(contentsOf: text.utf8) }
 
@@ -118,3 +135,35 @@ struct MultiStatus {
         append(">")
     }
 }
+
+/// What follows the href in a listing's response when the only thing that varies from one
+/// response to the next is an entity tag, which each property's value holds escaped, as
+/// is, or not at all (DAV:getetag, a content type, an empty resource type). Written once
+/// per listing: a PROPFIND of 10,000 ETags spent 40% of its time on the fifteen appends of
+/// each response.
+struct TagResponse {
+    /// The bytes after `</d:href>`, split where the escaped tag goes.
+    fileprivate let pieces: [[UInt8]]
+    /// The properties for a tag, for what the pieces cannot write.
+    fileprivate let found: (String) -> [(PropertyName, String)]
+
+    /// From `found`, the properties of an object whose tag is the one given. Nil when the
+    /// bytes written from the pieces would differ from `add(href:found:missing:)`'s for
+    /// `sample` (a value that transforms its tag in another way than escaping it).
+    init?(sample: String, found: @escaping (String) -> [(PropertyName, String)]) {
+        self.found = found
+        // A control character: never in the fixed XML or a property name, kept by escaping.
+        let marker: UInt8 = 0x01
+        var template = MultiStatus.responses()
+        template.add(href: "", found: found(String(UnicodeScalar(marker))), missing: [])
+        let head = Array("<d:response><d:href></d:href>".utf8)
+        guard template.bytes.starts(with: head) else { return nil }
+        pieces = template.bytes[head.count...].split(separator: marker, omittingEmptySubsequences: false).map(Array.init)
+        var expected = MultiStatus.responses()
+        expected.add(href: "", found: found(sample), missing: [])
+        var written = MultiStatus.responses()
+        written.add(href: "", tag: sample, self)
+        guard written.bytes == expected.bytes else { return nil }
+    }
+}
+
