@@ -140,14 +140,16 @@ extension DAVContext {
     /// `tagProperties`: from one `TagResponse` when it can stand for them (always, for
     /// today's properties), otherwise property by property.
     func add(tags: [CalendarObjectTag], names: [PropertyName], collection: String, to multiStatus: inout MultiStatus) {
-        let href = paths.objects(in: collection)
         let found = { (etag: String) in names.map { ($0, Self.tagValue(of: $0, etag: etag) ?? "") } }
-        guard let first = tags.first, let response = TagResponse(sample: first.etag, found: found) else {
+        let prefix = paths.collection(collection)
+        guard let first = tags.first,
+              let response = TagResponse(hrefPrefix: prefix, sample: (DAVPaths.encode(first.name), first.etag), found: found)
+        else {
             return multiStatus.addEach(tags) { multiStatus, tag in
-                multiStatus.add(href: href(tag.name), found: found(tag.etag), missing: [])
+                multiStatus.add(href: prefix + DAVPaths.encode(tag.name), found: found(tag.etag), missing: [])
             }
         }
-        multiStatus.addEach(tags) { multiStatus, tag in multiStatus.add(href: href(tag.name), tag: tag.etag, response) }
+        multiStatus.addEach(tags) { multiStatus, tag in multiStatus.add(response, hrefEnding: DAVPaths.encode(tag.name), tag: tag.etag) }
     }
 
     /// Adds objects of one collection, their bytes read together when the properties ask

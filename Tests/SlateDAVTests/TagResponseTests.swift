@@ -28,12 +28,14 @@ import Testing
         }
     }
 
-    func written(_ href: String, _ tag: String, _ names: [PropertyName]) throws -> (template: [UInt8], direct: [UInt8]) {
-        let response = try #require(TagResponse(sample: "\"1\"", found: Self.found(names)))
+    func written(_ prefix: String, _ ending: String, _ tag: String, _ names: [PropertyName]) throws
+        -> (template: [UInt8], direct: [UInt8])
+    {
+        let response = try #require(TagResponse(hrefPrefix: prefix, sample: ("a.ics", "\"1\""), found: Self.found(names)))
         var template = MultiStatus.responses()
-        template.add(href: href, tag: tag, response)
+        template.add(response, hrefEnding: ending, tag: tag)
         var direct = MultiStatus.responses()
-        direct.add(href: href, found: Self.found(names)(tag), missing: [])
+        direct.add(href: prefix + ending, found: Self.found(names)(tag), missing: [])
         return (template.bytes, direct.bytes)
     }
 
@@ -43,20 +45,24 @@ import Testing
             [Self.color, Self.etag], [Self.foreign, Self.etag], [],
         ]
         let tags = ["\"1\"", "\"9876543210\"", "W/\"a&b<c>\"", "", "\r\u{1}x"]
+        let hrefs = [("/dav/calendars/ana/inbox/", "a%20b.ics"), ("/dav/<&>/", "x&y\".ics"), ("", ""), ("/dav/", "")]
         for names in nameSets {
             for tag in tags {
-                let (template, direct) = try written("/dav/calendars/ana/inbox/a%20b&c.ics", tag, names)
-                #expect(template == direct, "\(names.map(\.name)) \(tag.debugDescription)")
+                for (prefix, ending) in hrefs {
+                    let (template, direct) = try written(prefix, ending, tag, names)
+                    #expect(template == direct, "\(names.map(\.name)) \(tag.debugDescription) \(prefix)\(ending)")
+                }
             }
         }
-        let (template, _) = try written("/x.ics", "\"42\"", [Self.etag])
+        let (template, _) = try written("/dav/", "x.ics", "\"42\"", [Self.etag])
+        #expect(String(decoding: template, as: UTF8.self).contains("<d:href>/dav/x.ics</d:href>"))
         #expect(String(decoding: template, as: UTF8.self).contains("<d:getetag>&quot;42&quot;</d:getetag>"))
     }
 
     @Test func aValueThatChangesItsTagIsRefused() {
         let changed: (String) -> [(PropertyName, String)] = { tag in [(Self.etag, DAVXML.escape(tag.lowercased()))] }
-        #expect(TagResponse(sample: "\"ABC\"", found: changed) == nil)
+        #expect(TagResponse(hrefPrefix: "/dav/", sample: ("a.ics", "\"ABC\""), found: changed) == nil)
         let fixedLength: (String) -> [(PropertyName, String)] = { tag in [(Self.etag, String(tag.count))] }
-        #expect(TagResponse(sample: "\"1\"", found: fixedLength) == nil)
+        #expect(TagResponse(hrefPrefix: "/dav/", sample: ("a.ics", "\"1\""), found: fixedLength) == nil)
     }
 }
