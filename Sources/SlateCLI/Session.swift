@@ -21,6 +21,8 @@ final class Session {
     private var openedSlate: Slate?
     /// Say on standard error when opening the database upgraded it (serve logs it instead).
     var reportsMigrationBackup = true
+    /// The process runs until stopped (serve): see `Slate.openContainer`'s `isLongRunning`.
+    var isLongRunning = false
 
     init(console: Console, environment: @escaping () -> [String: String], parsed: ParsedCommand, terminalWidth: Int?,
          calendar: @escaping @Sendable () -> Calendar, clock: @escaping @Sendable () -> Date) {
@@ -106,7 +108,7 @@ final class Session {
         if let openedSlate { return openedSlate }
         try Self.createDatabaseFolder(for: databasePath)
         let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
-                                   makeCalendar: makeCalendar, clock: clock)
+                                   isLongRunning: isLongRunning, makeCalendar: makeCalendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
         }

@@ -117,6 +117,39 @@ private let patience: TimeInterval = 90
         let integrity = try context.container.pool.read { try $0.rows("PRAGMA integrity_check") }
         #expect(integrity.map { $0["integrity_check"] } == [.text("ok")])
     }
+
+    @Test func aServersLongerLogIsFoldedBackWhenItStops() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("store.sqlite")
+        let logSize = { (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 }
+        let usualBound = Int(WriteAheadLog.checkpointFrames + 64) * (4096 + 24) + 32
+        var configuration = ModelConfiguration(path: path)
+        configuration.writeAheadLogPages = 2_000
+        var batches = 0
+        do {
+            let container = try ModelContainer(for: [CrashRow.self], configuration: configuration)
+            let context = ModelContext(container)
+            // Past the usual bound, which would have folded the log back on the way.
+            while logSize() <= usualBound, batches < 1_000 {
+                batches += 1
+                for seq in 0..<rowsPerBatch { context.insert(CrashRow(batch: batches, seq: seq, payload: String(repeating: "p", count: 300))) }
+                try context.save()
+            }
+            #expect(logSize() > usualBound)
+            #expect(logSize() <= (2_000 + 64) * (4096 + 24) + 32)
+            container.foldWriteAheadLog()
+            #expect(logSize() == 0)
+            // Still a store that takes writes after it (the log starts again).
+            batches += 1
+            for seq in 0..<rowsPerBatch { context.insert(CrashRow(batch: batches, seq: seq, payload: "after")) }
+            try context.save()
+            #expect(logSize() > 0)
+        }
+        let context = ModelContext(try ModelContainer(for: [CrashRow.self], configuration: ModelConfiguration(path: path)))
+        #expect(try context.fetchCount(FetchDescriptor<CrashRow>()) == batches * rowsPerBatch)
+        let integrity = try context.container.pool.read { try $0.rows("PRAGMA integrity_check") }
+        #expect(integrity.map { $0["integrity_check"] } == [.text("ok")])
+    }
 }
 
 /// Opens the file left by a killed writer and checks it; returns how many batches it holds.

@@ -97,6 +97,7 @@ enum ServeCommand {
             throw SlateError.invalid(field: "db", message: "Another slate serve is serving \(session.databasePath); stop it first.")
         }
         session.reportsMigrationBackup = false
+        session.isLongRunning = true
         let slate = try session.slate()
         if let backup = slate.container.migrationBackup {
             log.event("database upgraded", level: "warning", ["schema": SlateSchema.version, "copy_before": backup])
@@ -177,6 +178,8 @@ enum ServeCommand {
         }
         // The main thread waits here; the server's own threads and Swift's pool do the work.
         stopped.wait()
+        // The long log this server kept, folded back: the next command need not read it.
+        slate.container.foldWriteAheadLog()
         log.event("stopped")
         withExtendedLifetime(lock) {}
         session.console.line("Stopped.")

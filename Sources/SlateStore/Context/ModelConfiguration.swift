@@ -30,6 +30,13 @@ public struct ModelConfiguration: Sendable {
     /// it is used; nil to compute it at every opening. A migration refuses a declaration
     /// that the models do not give, so keep it true with a test. PostgreSQL computes its own.
     public var schemaFingerprint: Int64?
+    /// How many pages the write-ahead log of a file may hold before the commit that passes
+    /// it folds the log back into the file (a checkpoint: each page written again, and
+    /// fsyncs). The next process to open the file reads the whole log, so a short-lived
+    /// process keeps it short; a server, whose hot pages would be folded back again every
+    /// few writes, can keep it longer and fold it back when it stops
+    /// (`ModelContainer.foldWriteAheadLog()`).
+    public var writeAheadLogPages = Int(WriteAheadLog.checkpointFrames)
 
     /// A configuration for the file at `path`, or in memory when `path` is nil.
     public init(

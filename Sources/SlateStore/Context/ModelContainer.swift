@@ -84,7 +84,7 @@ public final class ModelContainer: Sendable {
                 return try migrator.isCurrent(database)
             }
             if !configuration.isReadOnly {
-                try file.enableWriteAheadLog()
+                try file.enableWriteAheadLog(foldingAfter: configuration.writeAheadLogPages)
                 // Every `slate` command opens the file: one already at this schema is left as it is.
                 // A file with data is copied first, so a migration can always be undone by hand.
                 let backupPath = !isCurrent && stored > 0 ? configuration.path.map {
@@ -116,6 +116,14 @@ public final class ModelContainer: Sendable {
 
     /// Which backend the store is on.
     public var dialect: SQLDialect { pool.dialect }
+
+    /// Copies a file's write-ahead log into the file and empties it, so that the next
+    /// process to open the file has no log to read: for a server that kept a long log
+    /// (`ModelConfiguration.writeAheadLogPages`), when it stops. Never waits for another
+    /// process's reader; nothing to do in memory, read-only or on PostgreSQL.
+    public func foldWriteAheadLog() {
+        if case .sqlite(let file) = pool { file.foldWriteAheadLog() }
+    }
 
     /// Runs `body` with every read inside it served from one snapshot of the database
     /// (one read transaction): a page, its total and the revision then agree.

@@ -20,6 +20,8 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// The frames in the WAL after this connection's last commit, set by SQLite's WAL hook
     /// once `foldsLongWriteAheadLog` installed it (allocated here: the hook is a C function).
     private let logFrames = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// The frames past which a commit folds the log back (`checkpointIfLogIsLong`).
+    private var logBound = WriteAheadLog.checkpointFrames
 
     /// How a connection opens its file.
     enum OpenMode {
@@ -215,10 +217,10 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     }
 
     /// Makes this connection (a store's writer) fold the WAL back into the file itself,
-    /// after a commit that leaves it longer than `WriteAheadLog.checkpointFrames`
-    /// (`checkpointIfLogIsLong`), instead of SQLite's automatic checkpoint, which the hook
-    /// replaces.
-    func foldsLongWriteAheadLog() {
+    /// after a commit that leaves it longer than `frames` (`checkpointIfLogIsLong`),
+    /// instead of SQLite's automatic checkpoint, which the hook replaces.
+    func foldsLongWriteAheadLog(after frames: Int32 = WriteAheadLog.checkpointFrames) {
+        logBound = frames
         sqlite3_wal_hook(handle, { context, _, _, frames in
             context?.assumingMemoryBound(to: Int32.self).pointee = frames
             return SQLITE_OK
@@ -230,7 +232,14 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// a reader still on the log (another process) it copies what it can and leaves the
     /// rest for a later commit.
     func checkpointIfLogIsLong() {
-        guard logFrames.pointee > WriteAheadLog.checkpointFrames, !isInTransaction else { return }
+        guard logFrames.pointee > logBound, !isInTransaction else { return }
+        foldWriteAheadLog()
+    }
+
+    /// Copies the WAL into the file and empties it, now, without waiting for a reader of
+    /// another process (what it still reads stays for a later commit).
+    func foldWriteAheadLog() {
+        guard !isInTransaction else { return }
         logFrames.pointee = 0
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000)) }

@@ -85,7 +85,8 @@ public final class DatabasePool: Sendable {
 
     /// Sets WAL mode and the durability settings; called once the schema version has
     /// been checked, so that a file refused as too new is never touched.
-    func enableWriteAheadLog() throws {
+    /// The log is folded back after the commit that makes it longer than `logPages`.
+    func enableWriteAheadLog(foldingAfter logPages: Int = Int(WriteAheadLog.checkpointFrames)) throws {
         guard !isInMemory, !isReadOnly else { return }
         try writer.withLock { database in
             let mode = try database.scalar("PRAGMA journal_mode = WAL")
@@ -98,8 +99,14 @@ public final class DatabasePool: Sendable {
             // The WAL outlives the connection and is folded back after the commit that makes
             // it long (see `WriteAheadLog`): a commit costs one fsync.
             database.leaveWriteAheadLogOnClose()
-            database.foldsLongWriteAheadLog()
+            database.foldsLongWriteAheadLog(after: Int32(clamping: max(1, logPages)))
         }
+    }
+
+    /// Folds the WAL back into the file now (see `SQLiteDatabase.foldWriteAheadLog`).
+    func foldWriteAheadLog() {
+        guard !isInMemory, !isReadOnly else { return }
+        writer.withLock { $0.foldWriteAheadLog() }
     }
 
     /// Runs `body` with the writer connection, one caller at a time. Inside a group

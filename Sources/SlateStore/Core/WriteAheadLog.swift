@@ -20,14 +20,16 @@ import Darwin
 ///   it. A log this process does create has its folder synced at once, so a log found later
 ///   always has a durable name.
 /// - The log is folded back into the file and emptied (`PRAGMA wal_checkpoint(TRUNCATE)`)
-///   after the commit that makes it longer than `checkpointFrames`. SQLite's automatic
+///   after the commit that makes it longer than `checkpointFrames` (or the configuration's
+///   `writeAheadLogPages`). SQLite's automatic
 ///   checkpoint is off: a new process cannot know what an earlier one already copied (the
 ///   WAL index is rebuilt from the log when the first connection opens), so it copied the
 ///   whole log again on every commit and never emptied it. Every process also reads the
 ///   whole log when it opens the store (about 5,000 instructions a page), which the bound
 ///   keeps small.
 enum WriteAheadLog {
-    /// The frames (pages) the log may hold before a commit folds it back into the file.
+    /// The frames (pages) the log may hold before a commit folds it back into the file,
+    /// unless the configuration says otherwise (`ModelConfiguration.writeAheadLogPages`).
     static let checkpointFrames: Int32 = 400
 
     /// The name of the VFS that opens existing logs without the create flag; registered once.
