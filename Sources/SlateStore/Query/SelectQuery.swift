@@ -125,8 +125,8 @@ struct SelectQuery<Model: PersistentModel> {
 
     /// The SELECT for the rows, with limit and offset.
     func selectSQL(limit: Int?, offset: Int?) -> (String, [DatabaseValue]) {
-        let columns = Model.schema.columns.map { "\(Self.alias).\(quote($0.name))" } + ["\(Self.alias).\"_rev\""]
-        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from)\(whereSQL)\(orderBy)"
+        // The schema's list, written once (it names the table `t`, this query's alias).
+        var sql = "SELECT \(Model.schema.selectList) FROM \(from)\(whereSQL)\(orderBy)"
         var arguments = self.arguments + orderArguments
         if limit != nil || offset != nil {
             let page = dialect.limit(limit, offset: offset)
