@@ -7,8 +7,10 @@
 
 #include "CLoader.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 // X(return type, name, parameters, arguments) for functions that return a value,
 // V(name, parameters, arguments) for those that do not.
@@ -125,6 +127,25 @@ uint16_t slate_mhd_bound_port(struct MHD_Daemon *daemon) {
     require_loaded("slate_mhd_bound_port");
     const union MHD_DaemonInfo *info = mhd.MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+int slate_mhd_stop_listening(struct MHD_Daemon *daemon) {
+    require_loaded("slate_mhd_stop_listening");
+    const union MHD_DaemonInfo *info = mhd.MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    if (info == NULL || info->listen_fd < 0) return -1;
+    int listening = info->listen_fd;
+    int quiet[2];
+    if (pipe(quiet) != 0) return -1;
+    if (dup2(quiet[0], listening) < 0) {
+        close(quiet[0]);
+        close(quiet[1]);
+        return -1;
+    }
+    // dup2 clears close-on-exec on the descriptor it replaces.
+    fcntl(listening, F_SETFD, FD_CLOEXEC);
+    fcntl(quiet[1], F_SETFD, FD_CLOEXEC);
+    close(quiet[0]);
+    return quiet[1];
 }
 
 int slate_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {

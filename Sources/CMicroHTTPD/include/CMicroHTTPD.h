@@ -51,6 +51,16 @@ struct MHD_Daemon *slate_mhd_start(
 /// The port the daemon is bound to (useful after asking for port 0), or 0.
 uint16_t slate_mhd_bound_port(struct MHD_Daemon *daemon);
 
+/// Stops the daemon listening without MHD_quiesce_daemon, which in 0.9.75 races with the
+/// library's epoll threads and can abort the process ("Failed to remove listen FD from
+/// epoll set": the thread and the call both remove the socket, and the loser panics).
+/// The listening socket's descriptor is made to name the read end of a new, empty pipe
+/// (dup2): the socket itself is closed, so the system refuses new connections and drops
+/// it from every epoll set, and the library keeps a descriptor that never becomes ready,
+/// which MHD_stop_daemon closes. Returns the pipe's write end, to close after
+/// MHD_stop_daemon, or -1 (nothing changed) when this could not be done.
+int slate_mhd_stop_listening(struct MHD_Daemon *daemon);
+
 /// Writes the client's numeric address into `buffer`; returns 0 on success.
 int slate_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size);
 

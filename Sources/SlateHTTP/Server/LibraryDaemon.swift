@@ -137,11 +137,14 @@ struct LibraryDaemon {
         _ = setrlimit(resource, &limit)
     }
 
-    /// Stops accepting connections; returns the listening socket, to close after `stop`.
+    /// Stops accepting connections: later connection attempts are refused at once.
+    /// Returns a descriptor to close after `stop` (see `slate_mhd_stop_listening`, which
+    /// does this without MHD_quiesce_daemon: that call can abort the process in 0.9.75).
     func quiesce() -> Int32 {
+        let leftOver = slate_mhd_stop_listening(pointer)
+        if leftOver >= 0 { return leftOver }
+        // Not possible here (no descriptor to spare): the library's own way.
         let socket = MHD_quiesce_daemon(pointer)
-        // Shutting the socket down turns later connection attempts away at once instead of
-        // leaving them in the backlog until the daemon stops.
         #if canImport(Glibc)
         if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
         #else
@@ -151,6 +154,7 @@ struct LibraryDaemon {
     }
 
     /// Stops the threads and closes every connection. No connection may be suspended.
+    /// `listeningSocket` is what `quiesce` returned, closed once the library is stopped.
     func stop(listeningSocket: Int32) {
         MHD_stop_daemon(pointer)
         if listeningSocket >= 0 { close(listeningSocket) }
