@@ -97,11 +97,14 @@ extension Slate {
     }
 
     private func nextOrder(in listID: UUID?) throws -> Double {
-        var descriptor = FetchDescriptor<TaskItem>(sortKeys: [.descending(\.order)])
-        descriptor.where(\.accountID, is: accountID)
-        descriptor.where(\.listID, is: listID)
-        descriptor.fetchLimit = 1
-        return (try makeContext().fetch(descriptor).first?.order ?? 0) + 1
+        try highestOrder(in: listID, context: makeContext()) + 1
+    }
+
+    /// The highest manual-order position among the account's tasks in a list (0 when it
+    /// has none), read from the list's order index.
+    func highestOrder(in listID: UUID?, context: ModelContext) throws -> Double {
+        let descriptor = FetchDescriptor<TaskItem>().matching(\.accountID, is: accountID).matching(\.listID, is: listID)
+        return try context.maximum(\.order, descriptor) ?? 0
     }
 
     // MARK: Changing

@@ -182,10 +182,6 @@ extension Slate {
 
     /// After the last task of a list in the manual order.
     private func nextCalendarOrder(in listID: UUID?, context: ModelContext) throws -> Double {
-        let accountID = self.accountID
-        var descriptor = FetchDescriptor<TaskItem>(sortKeys: [.descending(\.order)])
-            .matching(\.accountID, is: accountID).matching(\.listID, is: listID)
-        descriptor.fetchLimit = 1
-        return (try context.fetch(descriptor).first?.order ?? 0) + 1
+        try highestOrder(in: listID, context: context) + 1
     }
 }

@@ -262,10 +262,7 @@ struct ImportPlan {
 
     /// The highest manual-order position among the account's tasks in a list (0 when empty).
     private func maximumOrder(in listID: UUID?) throws -> Double {
-        let accountID = self.accountID
-        var descriptor = FetchDescriptor<TaskItem>(
-            predicate: #Predicate { $0.accountID == accountID && $0.listID == listID }, sortKeys: [.descending(\.order)])
-        descriptor.fetchLimit = 1
-        return try context.fetch(descriptor).first?.order ?? 0
+        let descriptor = FetchDescriptor<TaskItem>().matching(\.accountID, is: accountID).matching(\.listID, is: listID)
+        return try context.maximum(\.order, descriptor) ?? 0
     }
 }

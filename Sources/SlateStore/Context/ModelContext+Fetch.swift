@@ -56,6 +56,23 @@ extension ModelContext {
         }
     }
 
+    /// The largest value at `keyPath` among the committed models matching `descriptor`
+    /// (its order, limit and offset ignored); nil when none matches or every value is nil.
+    /// One SQL `max()`, which an index ending with the column answers with one lookup,
+    /// where fetching the first model in descending order read and decoded a whole row.
+    /// For numbers, text and dates (a Bool column has no maximum on PostgreSQL).
+    public func maximum<Model: PersistentModel, Value: DatabaseValueConvertible>(
+        _ keyPath: KeyPath<Model, Value>, _ descriptor: FetchDescriptor<Model>
+    ) throws -> Value? {
+        let query = try SelectQuery(descriptor, dialect: container.dialect, ordered: false)
+        let column = try Model.schema.requiredColumn(for: keyPath)
+        let sql = "SELECT max(\(SelectQuery<Model>.alias).\(quote(column.name))) FROM \(query.from)\(query.whereSQL)"
+        return try container.pool.readStatement { database in
+            guard let value = try database.scalar(sql, query.arguments), !value.isNull else { return nil }
+            return Value.fromDatabaseValue(value)
+        }
+    }
+
     /// The number of matching models for each value of `keyPath` (a SQL GROUP BY).
     /// Values with no matching model are absent.
     public func fetchCounts<Model: PersistentModel, Value: DatabaseValueConvertible & Hashable>(
