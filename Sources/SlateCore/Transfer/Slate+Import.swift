@@ -191,7 +191,7 @@ struct ImportPlan {
             let listID = try listID(for: task)
             var order = task.order ?? existing?.order
             if order == nil {
-                if nextOrder[listID] == nil { nextOrder[listID] = try maximumOrder(in: listID) + 1 }
+                if nextOrder[listID] == nil { nextOrder[listID] = try slate.highestOrder(in: listID, context: context) + 1 }
                 order = nextOrder[listID]
                 nextOrder[listID]! += 1
             }
@@ -258,11 +258,5 @@ struct ImportPlan {
             }
         }
         return used
-    }
-
-    /// The highest manual-order position among the account's tasks in a list (0 when empty).
-    private func maximumOrder(in listID: UUID?) throws -> Double {
-        let descriptor = FetchDescriptor<TaskItem>().matching(\.accountID, is: accountID).matching(\.listID, is: listID)
-        return try context.maximum(\.order, descriptor) ?? 0
     }
 }

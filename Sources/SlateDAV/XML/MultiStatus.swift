@@ -117,7 +117,7 @@ struct MultiStatus {
         body.append(contentsOf: Self.hrefEnd)
     }
 
-    private static let opening = Array("<d:response><d:href>".utf8)
+    fileprivate static let opening = Array("<d:response><d:href>".utf8)
     private static let hrefEnd = Array("</d:href>".utf8)
 
     private mutating func append(_ text: String) { body.append(contentsOf: text.utf8) }
@@ -161,18 +161,15 @@ struct TagResponse {
     init?(hrefPrefix: String, sample: (hrefEnding: String, tag: String), found: @escaping (String) -> [(PropertyName, String)]) {
         self.hrefPrefix = hrefPrefix
         self.found = found
-        var opening = MultiStatus.responses()
-        opening.add(href: hrefPrefix, found: [], missing: [])
-        let hrefEnd = Array("</d:href></d:response>".utf8)
-        guard opening.bytes.count > hrefEnd.count, opening.bytes.suffix(hrefEnd.count).elementsEqual(hrefEnd) else { return nil }
-        self.opening = Array(opening.bytes.dropLast(hrefEnd.count))
+        var opening = MultiStatus.opening
+        DAVXML.escape(hrefPrefix, into: &opening)
+        self.opening = opening
         // A control character: never in the fixed XML or a property name, kept by escaping.
         let marker: UInt8 = 0x01
         var template = MultiStatus.responses()
         template.add(href: "", found: found(String(UnicodeScalar(marker))), missing: [])
-        let head = Array("<d:response><d:href></d:href>".utf8)
-        guard template.bytes.starts(with: head) else { return nil }
-        pieces = Array(template.bytes[(head.count - 9)...]).split(separator: marker, omittingEmptySubsequences: false).map(Array.init)
+        guard template.bytes.starts(with: MultiStatus.opening) else { return nil }
+        pieces = template.bytes.dropFirst(MultiStatus.opening.count).split(separator: marker, omittingEmptySubsequences: false).map(Array.init)
         var expected = MultiStatus.responses()
         expected.add(href: hrefPrefix + sample.hrefEnding, found: found(sample.tag), missing: [])
         var written = MultiStatus.responses()

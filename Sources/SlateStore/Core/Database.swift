@@ -219,7 +219,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// Makes this connection (a store's writer) fold the WAL back into the file itself,
     /// after a commit that leaves it longer than `frames` (`checkpointIfLogIsLong`),
     /// instead of SQLite's automatic checkpoint, which the hook replaces.
-    func foldsLongWriteAheadLog(after frames: Int32 = WriteAheadLog.checkpointFrames) {
+    func foldsLongWriteAheadLog(after frames: Int32) {
         logBound = frames
         sqlite3_wal_hook(handle, { context, _, _, frames in
             context?.assumingMemoryBound(to: Int32.self).pointee = frames
@@ -232,7 +232,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// a reader still on the log (another process) it copies what it can and leaves the
     /// rest for a later commit.
     func checkpointIfLogIsLong() {
-        guard logFrames.pointee > logBound, !isInTransaction else { return }
+        guard logFrames.pointee > logBound else { return }
         foldWriteAheadLog()
     }
 

@@ -86,7 +86,7 @@ public final class DatabasePool: Sendable {
     /// Sets WAL mode and the durability settings; called once the schema version has
     /// been checked, so that a file refused as too new is never touched.
     /// The log is folded back after the commit that makes it longer than `logPages`.
-    func enableWriteAheadLog(foldingAfter logPages: Int = Int(WriteAheadLog.checkpointFrames)) throws {
+    func enableWriteAheadLog(foldingAfter logPages: Int) throws {
         guard !isInMemory, !isReadOnly else { return }
         try writer.withLock { database in
             let mode = try database.scalar("PRAGMA journal_mode = WAL")

@@ -19,6 +19,11 @@ struct PredicateShape {
     var operators: [Int] = []
     /// The captured values, in the order the translation binds them.
     var arguments: [DatabaseValue] = []
+
+    /// Adds each child's shape, left to right (a static call per child, no cast).
+    mutating func add<each Child: SQLiteShaped>(_ children: repeat each Child) throws {
+        for child in repeat each children { try child.addShape(to: &self) }
+    }
 }
 
 /// A node whose SQLite text is fixed by its type, key paths and operators, and that binds
@@ -57,15 +62,13 @@ extension PredicateExpressions.KeyPath: SQLiteShaped where Root: SQLiteShaped {
 
 extension PredicateExpressions.Equal: SQLiteShaped where LHS: SQLiteShaped, RHS: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLiteShaped where LHS: SQLiteShaped, RHS: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
@@ -80,22 +83,19 @@ extension PredicateExpressions.Comparison: SQLiteShaped where LHS: SQLiteShaped,
             @unknown default: throw ShapeUnavailable()
             }
         shape.operators.append(code)
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
 extension PredicateExpressions.Conjunction: SQLiteShaped where LHS: SQLiteShaped, RHS: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
 extension PredicateExpressions.Disjunction: SQLiteShaped where LHS: SQLiteShaped, RHS: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
@@ -108,9 +108,7 @@ extension PredicateExpressions.Negation: SQLiteShaped where Wrapped: SQLiteShape
 extension PredicateExpressions.Conditional: SQLiteShaped
 where Test: SQLiteShaped, If: SQLiteShaped, Else: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try test.addShape(to: &shape)
-        try trueBranch.addShape(to: &shape)
-        try falseBranch.addShape(to: &shape)
+        try shape.add(test, trueBranch, falseBranch)
     }
 }
 
@@ -124,15 +122,13 @@ extension PredicateExpressions.Arithmetic: SQLiteShaped where LHS: SQLiteShaped,
             @unknown default: throw ShapeUnavailable()
             }
         shape.operators.append(code)
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
 extension PredicateExpressions.NilCoalesce: SQLiteShaped where LHS: SQLiteShaped, RHS: SQLiteShaped {
     func addShape(to shape: inout PredicateShape) throws {
-        try lhs.addShape(to: &shape)
-        try rhs.addShape(to: &shape)
+        try shape.add(lhs, rhs)
     }
 }
 
