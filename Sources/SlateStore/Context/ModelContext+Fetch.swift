@@ -45,7 +45,7 @@ extension ModelContext {
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         let query = try SelectQuery(descriptor, dialect: container.dialect, ordered: false)
         if container.dialect == .sqlite, let fixed = query.equalities, !fixed.isEmpty, let table = container.tables.table(for: Model.self),
-           !table.countIndexes.isEmpty, let index = table.countIndex(on: Set(fixed.keys)) {
+           let index = table.countIndex(on: fixed.keys) {
             let arguments = [DatabaseValue.text(table.storedName(of: index))] + index.columns.map { fixed[$0] ?? .null }
             return try container.pool.readStatement { database in
                 Int.fromDatabaseValue(try database.scalar(table.countReadSQL(index), arguments) ?? .integer(0)) ?? 0

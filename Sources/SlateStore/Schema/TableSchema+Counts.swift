@@ -35,8 +35,11 @@ extension TableSchema {
         return "INSERT INTO _slate_counts(name, key, count) SELECT ?, json_array(\(columns)), count(*) FROM \(quote(tableName)) GROUP BY \(columns)"
     }
 
-    /// The count index whose columns are exactly `columns`, if the table has one.
-    func countIndex(on columns: Set<String>) -> CountIndex? {
-        countIndexes.first { Set($0.columns) == columns && $0.columns.count == columns.count }
+    /// The count index whose columns are exactly `columns`, if the table has one (a
+    /// table without count indexes answers before building anything: every count asks).
+    func countIndex(on columns: some Collection<String>) -> CountIndex? {
+        guard !countIndexes.isEmpty else { return nil }
+        let wanted = Set(columns)
+        return countIndexes.first { Set($0.columns) == wanted && $0.columns.count == wanted.count }
     }
 }
