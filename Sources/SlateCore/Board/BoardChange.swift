@@ -105,10 +105,13 @@ extension ModelContainer {
     }
 
     /// `boardSnapshot(_:)` for a body that reads the task with `id` (`Slate.task(id:records:)`):
-    /// on PostgreSQL its revision is asked for with the snapshot's first statement.
+    /// on PostgreSQL its revision is asked for with the snapshot's first statement, and the
+    /// snapshot ends in that round trip unless the task's record must be read (then `body`
+    /// runs again: see `ModelContainer.snapshot(expecting:usuallyNothingElse:_:)`).
     public func boardSnapshot<T>(readingTask id: UUID?, _ body: () throws -> T) throws -> T {
         do {
-            return try snapshot(expecting: id.map { [.revision(of: TaskItem.self, id: $0)] } ?? [], body)
+            guard let id else { return try snapshot(expecting: [], body) }
+            return try snapshot(expecting: [.revision(of: TaskItem.self, id: id)], usuallyNothingElse: true, body)
         } catch let error as StoreError {
             throw SlateError(error)
         }

@@ -139,6 +139,17 @@ struct APIContext: Sendable {
         return (key, dependsOnTime ? nil : try domain { try container.boardStamp(tasks: true) })
     }
 
+    /// Before the read of a page of `query`: the account's revision, which the page's answer
+    /// carries, is read in the page's round trip (PostgreSQL), and when the total is kept at
+    /// the current stamp (so the records and counts that follow are most likely kept too),
+    /// the snapshot ends in it (`ModelContainer.expectInSnapshot`).
+    func expectPage(of query: TaskQuery, _ slate: Slate) throws {
+        guard container.dialect == .postgreSQL else { return }
+        let (key, stamp) = try countKey(query)
+        let counted = stamp.flatMap { taskCounts.total(of: key, accountID: slate.accountID, stamp: $0) } != nil
+        container.expectInSnapshot([.currentRevision(partition: slate.accountID)], thenUsuallyNothingElse: counted)
+    }
+
     /// The subtask counts of `parents`, counted again only after a commit touched tasks.
     func subtaskCounts(of parents: [UUID], _ slate: Slate) throws -> [UUID: SubtaskCount] {
         let stamp = try domain { try container.boardStamp(tasks: true) }

@@ -25,6 +25,7 @@ struct TasksController {
             let wantsActive = try TaskQueryParameters.wantsActiveTotal(request)
             let limit = query.limit ?? 50
             query.limit = limit
+            if !wantsActive { try context.expectPage(of: query, slate) }
             let records = try domain { try slate.tasks(query, records: context.records) }
             let page = records.tasks
             // A page short of its limit is the last one: its end is the total, no count needed

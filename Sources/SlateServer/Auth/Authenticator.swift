@@ -93,10 +93,17 @@ struct Authenticator: Sendable {
     }
 
     /// Writes a token's last use, at most once an hour per token (a write per request
-    /// would cost more than the request).
+    /// would cost more than the request). A write that fails gives the claim back: the next
+    /// request tries again (a read on PostgreSQL that runs again after its snapshot closed
+    /// early, `ModelContainer.snapshot(expecting:usuallyNothingElse:_:)`, writes it then).
     private func recordUse(_ id: UUID, kind: Credential.Kind, stored: Date?, now: Date) throws {
         guard kind == .token, tokenUses.claim(id, stored: stored, now: now) else { return }
-        try directory.recordUse(of: id, at: now)
+        do {
+            try directory.recordUse(of: id, at: now)
+        } catch {
+            tokenUses.giveBack(id, claimedAt: now)
+            throw error
+        }
     }
 
     func unauthorized(_ message: String) -> HTTPError {
@@ -192,6 +199,13 @@ final class TokenUses: Sendable {
             if written.count >= KnownSecrets.capacity { written.removeAll(keepingCapacity: true) }
             written[id] = now
             return true
+        }
+    }
+
+    /// Undoes `claim(_:stored:now:)` at `now` when the use could not be written.
+    func giveBack(_ id: UUID, claimedAt now: Date) {
+        written.withLock { written in
+            if written[id] == now { written[id] = nil }
         }
     }
 }

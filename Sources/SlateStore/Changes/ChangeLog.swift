@@ -31,14 +31,16 @@ enum ChangeLog {
         return Int(value)
     }
 
+    /// What `currentRevision(partition:in:)` asks for a partition (`ExpectedRead.currentRevision`).
+    static let partitionRevisionSQL =
+        "SELECT coalesce((SELECT value FROM _slate_revisions WHERE partition = ?), (SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0)"
+
     /// The revision of `partition` (the store sequence for nil): that of its last change,
     /// or the number every partition started from when the file was upgraded to
     /// per-partition revisions (0 for a file created with them).
     static func currentRevision(partition: String?, in database: Database) throws -> Int {
         guard let partition else { return try currentRevision(database) }
-        let value = try database.scalar(
-            "SELECT coalesce((SELECT value FROM _slate_revisions WHERE partition = ?), (SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0)",
-            [.text(partition)])
+        let value = try database.scalar(partitionRevisionSQL, [.text(partition)])
         guard case .integer(let revision)? = value else { return 0 }
         return Int(revision)
     }

@@ -34,6 +34,11 @@ public struct ExpectedRead: Sendable, Hashable {
         return ExpectedRead(sql: sql, arguments: [partition.databaseValue] + values.map(\.databaseValue))
     }
 
+    /// The revision of a partition (an account), as `ModelContainer.currentRevision(partition:)` reads it.
+    public static func currentRevision(partition: some DatabaseValueConvertible) -> ExpectedRead {
+        ExpectedRead(sql: ChangeLog.partitionRevisionSQL, arguments: [.text(UndoLog.scope(partition) ?? "")])
+    }
+
     /// The revision of the `Model` row with `id`, as `ModelContext.revision(of:id:)` reads it.
     public static func revision<Model: PersistentModel>(of type: Model.Type, id: UUID) -> ExpectedRead {
         ExpectedRead(sql: "SELECT t.\"_rev\" FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [id.databaseValue])
@@ -44,7 +49,21 @@ extension ModelContainer {
     /// Runs `body` with every read inside it served from one snapshot, as `snapshot(_:)`,
     /// telling the store which reads `body` will make (`ExpectedRead`): on PostgreSQL they
     /// go out with the snapshot's first statement instead of a round trip each.
-    public func snapshot<T>(expecting reads: [ExpectedRead], _ body: () throws -> T) throws -> T {
-        try pool.snapshot(expecting: reads, body)
+    ///
+    /// `usuallyNothingElse`: `body` usually reads nothing but its first statement and
+    /// `reads` (a GET of one task whose record is kept by revision). On PostgreSQL the
+    /// snapshot then ends in that first round trip; should `body` read more, it runs again
+    /// from the start in a snapshot that stays open, so it must be repeatable (a read is).
+    public func snapshot<T>(expecting reads: [ExpectedRead], usuallyNothingElse: Bool = false, _ body: () throws -> T) throws -> T {
+        try pool.snapshot(expecting: reads, usuallyNothingElse: usuallyNothingElse, body)
+    }
+
+    /// Inside a snapshot: `reads` are made after the next statement, which is often the
+    /// last that needs the database (a page of ids, then the account's revision); on
+    /// PostgreSQL they go out in its pipeline, and with `thenUsuallyNothingElse` the
+    /// snapshot ends there too (see `snapshot(expecting:usuallyNothingElse:_:)`: a read after
+    /// that runs the snapshot's body again). Nothing outside a snapshot, or on SQLite.
+    public func expectInSnapshot(_ reads: [ExpectedRead], thenUsuallyNothingElse: Bool = false) {
+        pool.expectInSnapshot(reads, thenUsuallyNothingElse: thenUsuallyNothingElse)
     }
 }

@@ -54,11 +54,16 @@ enum ConnectionPool: Sendable {
     }
 
     /// Runs `body` with every read inside it served from one snapshot.
-    func snapshot<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
+    func snapshot<T>(expecting reads: [ExpectedRead] = [], usuallyNothingElse: Bool = false, _ body: () throws -> T) throws -> T {
         switch self {
         case .sqlite(let pool): try pool.snapshot(body)
-        case .postgreSQL(let pool): try pool.snapshot(expecting: reads, body)
+        case .postgreSQL(let pool): try pool.snapshot(expecting: reads, usuallyNothingElse: usuallyNothingElse, body)
         }
+    }
+
+    /// Reads the open snapshot makes after its next statement (PostgreSQL; SQLite reads in-process).
+    func expectInSnapshot(_ reads: [ExpectedRead], thenUsuallyNothingElse: Bool) {
+        if case .postgreSQL(let pool) = self { pool.expectInSnapshot(reads, thenUsuallyNothingElse: thenUsuallyNothingElse) }
     }
 
     /// Runs `body` holding the writer connection: every read and write inside it on this

@@ -84,6 +84,9 @@ extension PostgreSQLDatabase {
         if let last { items.append(last) }
         let checked = items.count
         if last != nil { items += expected.map(\.statement) }
+        // A read transaction closing early: its COMMIT after the reads (`readTransaction(closingEarly:)`).
+        let closing = last != nil && closesWithNextPipeline && isReadOnlyTransaction
+        if closing { items.append(.command("COMMIT")) }
         unsentBegin = nil
         unsent.removeAll(keepingCapacity: true)
         guard !items.isEmpty else { return nil }
@@ -111,6 +114,12 @@ extension PostgreSQLDatabase {
             return nil
         }
         for read in expected { expectedAnswers[read.read] = results.removeFirst() }
+        // The COMMIT is skipped when a read ahead failed: the transaction stays open (in
+        // error), and ends as any other.
+        if closing {
+            closesWithNextPipeline = false
+            closedEarly = PQtransactionStatus(connection) == PQTRANS_IDLE
+        }
         return result
     }
 

@@ -90,13 +90,35 @@ extension PostgreSQLDatabase {
 
     /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ);
     /// `reads` go out with its first statement (`ExpectedRead`).
-    func readTransaction<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
+    ///
+    /// `closingEarly`: `body` usually reads nothing but its first statement and `reads`, so
+    /// the COMMIT goes out in that same pipeline, after them: one message and one wake-up of
+    /// each side fewer (a GET of one task on PostgreSQL: about 26 of 140 µs of the node's CPU
+    /// and 20 µs of the server's). `body` may say the same of a later statement
+    /// (`expectInRead(_:thenClosing:)`). Should `body` read anything after such a COMMIT,
+    /// that read fails, and `body` runs again from the start in a snapshot kept open until
+    /// it returns, whatever the first run returned or threw. So `body` must be repeatable,
+    /// as a read is.
+    func readTransaction<T>(expecting reads: [ExpectedRead] = [], closingEarly: Bool = false, _ body: () throws -> T) throws -> T {
+        let first = Result { try readOnce(expecting: reads, closingEarly: closingEarly, mayCloseEarly: true, body) }
+        guard readAfterEarlyClose else { return try first.get() }
+        readAfterEarlyClose = false
+        earlyCloseRetries += 1
+        return try readOnce(expecting: reads, closingEarly: false, mayCloseEarly: false, body)
+    }
+
+    private func readOnce<T>(expecting reads: [ExpectedRead], closingEarly: Bool, mayCloseEarly: Bool, _ body: () throws -> T) throws -> T {
         settle()
         unsentBegin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         isReadOnlyTransaction = true
         expectedReads = reads
+        closesWithNextPipeline = closingEarly
+        self.mayCloseEarly = mayCloseEarly
         defer {
             isReadOnlyTransaction = false
+            closesWithNextPipeline = false
+            self.mayCloseEarly = false
+            closedEarly = false
             expectedReads = []
             dropExpectedAnswers()
             if unsentBegin != nil {
@@ -150,6 +172,28 @@ extension PostgreSQLDatabase {
         guard commitInFlight else { return }
         commitInFlight = false
         while let result = PQgetResult(connection) { PQclear(result) }
+    }
+
+    /// Reads the open read transaction makes right after its next statement (they go out in
+    /// that statement's pipeline, after it, as a snapshot's first reads do: `ExpectedRead`),
+    /// and with `thenClosing`, its COMMIT after them: what `body` usually reads last (see
+    /// `readTransaction(expecting:closingEarly:_:)`). Ignored outside a read transaction,
+    /// and `thenClosing` in a run that follows an early close.
+    func expectInRead(_ reads: [ExpectedRead], thenClosing: Bool) {
+        guard isReadOnlyTransaction, !closedEarly else { return }
+        expectedReads += reads
+        if thenClosing, mayCloseEarly { closesWithNextPipeline = true }
+    }
+
+    /// Refuses a statement of a read transaction whose COMMIT already went out with an
+    /// earlier pipeline (`readTransaction(closingEarly:)`), and notes it: the transaction
+    /// then runs its body again in a snapshot that stays open.
+    func refuseAfterEarlyClose(_ sql: String) throws {
+        guard closedEarly else { return }
+        readAfterEarlyClose = true
+        throw StoreError.postgreSQL(PostgreSQLError(
+            sqlState: "25000", message: "the snapshot ended with its first statements; the read runs again in a whole one",
+            sql: sql, arguments: []))
     }
 
     /// Before a statement sent on its own: the COMMIT in flight answered, what waits sent.

@@ -39,6 +39,19 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     var readsAfterRelease: (depth: Int, reads: [ExpectedRead])?
     /// A read transaction's COMMIT was sent and its answer is not read yet (`settle()`).
     var commitInFlight = false
+    /// The open read transaction sends its COMMIT with its next pipeline
+    /// (`readTransaction(closingEarly:)`, `expectInRead(_:thenClosing:)`).
+    var closesWithNextPipeline = false
+    /// The open read transaction may do so (not when it runs again after an early close).
+    var mayCloseEarly = false
+    /// That COMMIT went out and was answered: the transaction is over, only the answers
+    /// read ahead remain to be asked for.
+    var closedEarly = false
+    /// A statement was asked for after `closedEarly`: the transaction runs again.
+    var readAfterEarlyClose = false
+    /// Read transactions run again because their body read more than their first pipeline
+    /// (for tests).
+    var earlyCloseRetries = 0
     /// The store sequence as this write transaction last set it (`ChangeLog.nextRevision`),
     /// while it holds the sequence's row: no other writer of any node can move it before
     /// this transaction ends, so a read of it here would answer exactly this. Nil outside
@@ -94,6 +107,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     // MARK: Running statements
 
     func execute(_ sql: String) throws {
+        try refuseAfterEarlyClose(sql)
         try sendPendingWork()
         roundTrips += 1
         let result = try check(PQexec(connection, sql), sql: sql, arguments: [])
@@ -136,10 +150,11 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
             // In a write, what was read ahead holds only until its next statement (which may change it).
             if !isReadOnlyTransaction { dropExpectedAnswers() }
         }
+        try refuseAfterEarlyClose(sql)
         let types = arguments.map(Self.typeOID)
         let key = Self.statementKey(sql, types)
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)
-        if hasUnsentWork || !expectedReads.isEmpty {
+        if hasUnsentWork || !expectedReads.isEmpty || (closesWithNextPipeline && isReadOnlyTransaction) {
             // Non-nil: the pipeline ends with this statement.
             let statement = UnsentStatement(prepared: name, sql: sql, arguments: arguments)
             return try sendPipeline(ending: statement, expecting: takeExpectedReads())!

@@ -152,14 +152,22 @@ final class PostgreSQLPool: Sendable {
     }
 
     /// Runs `body` so that every read inside it uses one reader inside one REPEATABLE READ
-    /// transaction: they all see the same committed state.
-    func snapshot<T>(expecting reads: [ExpectedRead] = [], _ body: () throws -> T) throws -> T {
+    /// transaction: they all see the same committed state. `usuallyNothingElse`: see
+    /// `ModelContainer.snapshot(expecting:usuallyNothingElse:_:)`.
+    func snapshot<T>(expecting reads: [ExpectedRead] = [], usuallyNothingElse: Bool = false, _ body: () throws -> T) throws -> T {
         if pinnedReader != nil { return try body() }
         return try withReader { reader in
-            try reader.readTransaction(expecting: reads) {
+            try reader.readTransaction(expecting: reads, closingEarly: usuallyNothingElse) {
                 try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
             }
         }
+    }
+
+    /// Reads the open snapshot makes after its next statement (`ModelContainer.expectInSnapshot`);
+    /// nothing outside a snapshot.
+    func expectInSnapshot(_ reads: [ExpectedRead], thenUsuallyNothingElse: Bool) {
+        guard heldWriter == nil, let pinnedReader else { return }
+        pinnedReader.expectInRead(reads, thenClosing: thenUsuallyNothingElse)
     }
 
     /// Runs `body` with a reader inside one read transaction.

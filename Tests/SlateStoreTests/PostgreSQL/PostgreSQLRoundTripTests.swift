@@ -132,4 +132,126 @@ struct PostgreSQLRoundTripTests {
         #expect(database.expectedAnswers.isEmpty)
         #expect(try database.readTransaction { try count(table, database) } == .integer(0))
     }
+
+    // MARK: A read closing early (`readTransaction(closingEarly:)`)
+
+    @Test func aReadClosingEarlyEndsInItsFirstRoundTripAndStillAnswersWhatItReadAhead() throws {
+        let (database, table) = try connection()
+        let (writer, _) = try connection()
+        try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(7)])
+        let read = ExpectedRead(sql: "SELECT count(*) FROM \(table) WHERE n = ?", arguments: [.integer(7)])
+        // Both statements prepared first (each PREPARE is a round trip of its own).
+        try database.readTransaction { _ = (try count(table, database), try database.scalar(read.sql, read.arguments)) }
+        let before = database.roundTrips
+        var runs = 0
+        let answers = try database.readTransaction(expecting: [read], closingEarly: true) {
+            runs += 1
+            let total = try count(table, database)
+            #expect(!database.isInTransaction, "the COMMIT went out with the first statement")
+            try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(7)])
+            return (total, try database.scalar(read.sql, read.arguments))
+        }
+        #expect(answers.0 == .integer(1))
+        #expect(answers.1 == .integer(1), "read ahead in the snapshot, before the second row")
+        #expect(runs == 1)
+        #expect(database.roundTrips == before + 1)
+        #expect(database.earlyCloseRetries == 0)
+        #expect(PQtransactionStatus(database.connection) == PQTRANS_IDLE)
+        // Nothing in flight: the next statement is answered at once, and sees both rows.
+        #expect(try count(table, database) == .integer(2))
+    }
+
+    @Test func aReadClosingEarlyThatReadsMoreRunsAgainInOneSnapshotThatStaysOpen() throws {
+        let (reader, table) = try connection()
+        let (writer, _) = try connection()
+        var runs = 0
+        let (first, second) = try reader.readTransaction(closingEarly: true) {
+            runs += 1
+            let first = try count(table, reader)
+            // Committed after the first run's snapshot ended, before the second run began.
+            if runs == 1 { try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(1)]) }
+            if runs == 2 {
+                // Committed inside the second run's snapshot: not seen by it.
+                try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(2)])
+            }
+            return (first, try count(table, reader))
+        }
+        #expect(runs == 2)
+        #expect(first == .integer(1) && second == .integer(1), "both reads of the run that counts from one snapshot")
+        #expect(reader.earlyCloseRetries == 1)
+        #expect(!reader.isInTransaction)
+        #expect(try reader.readTransaction { try count(table, reader) } == .integer(2))
+    }
+
+    @Test func aReadClosingEarlyRunsAgainEvenWhenItsBodySwallowedTheRefusal() throws {
+        let (database, table) = try connection()
+        var runs = 0
+        let total = try database.readTransaction(closingEarly: true) { () -> DatabaseValue? in
+            runs += 1
+            _ = try count(table, database)
+            return try? count(table, database)
+        }
+        #expect(runs == 2)
+        #expect(total == .integer(0), "the second run's answer, not the first run's nil")
+    }
+
+    @Test func aReadClosingEarlyReportsItsOwnErrorsWithoutRunningAgain() throws {
+        let (database, table) = try connection()
+        struct Refused: Error {}
+        var runs = 0
+        #expect(throws: Refused.self) {
+            try database.readTransaction(closingEarly: true) {
+                runs += 1
+                _ = try count(table, database)
+                throw Refused()
+            }
+        }
+        #expect(runs == 1)
+        // A read ahead that fails keeps the COMMIT from running; it reports itself when asked.
+        let broken = ExpectedRead(sql: "SELECT CAST(? AS integer) / 0", arguments: [.integer(1)])
+        #expect {
+            try database.readTransaction(expecting: [broken], closingEarly: true) {
+                #expect(try count(table, database) == .integer(0))
+                _ = try database.scalar(broken.sql, broken.arguments)
+            }
+        } throws: { error in
+            "\(error)".contains("division by zero")
+        }
+        #expect(database.earlyCloseRetries == 0)
+        #expect(try database.readTransaction(closingEarly: true) { try count(table, database) } == .integer(0))
+        #expect(!database.isInTransaction)
+    }
+
+    @Test func aReadCanEndWithALaterStatementItNamesAndRunsAgainOnlyOnceWhenItReadsMore() throws {
+        let (database, table) = try connection()
+        let (writer, _) = try connection()
+        try writer.execute("INSERT INTO \(table) (n) VALUES (?)", [.integer(7)])
+        let read = ExpectedRead(sql: "SELECT count(*) FROM \(table) WHERE n = ?", arguments: [.integer(7)])
+        let page = "SELECT CAST(sum(n) AS bigint) FROM \(table)"
+        try database.readTransaction { _ = (try count(table, database), try database.scalar(page, []), try database.scalar(read.sql, read.arguments)) }
+        let before = database.roundTrips
+        let found = try database.readTransaction { () -> (DatabaseValue?, DatabaseValue?) in
+            _ = try count(table, database)
+            database.expectInRead([read], thenClosing: true)
+            let sum = try database.scalar(page, [])
+            #expect(!database.isInTransaction, "ended with the statement named")
+            return (sum, try database.scalar(read.sql, read.arguments))
+        }
+        #expect(found.0 == .integer(7) && found.1 == .integer(1))
+        #expect(database.roundTrips == before + 2, "the first statement, then the page with its read and the COMMIT")
+        #expect(database.earlyCloseRetries == 0)
+
+        // Reading more after it: the body runs again, where the same wish is not granted.
+        var runs = 0
+        let total = try database.readTransaction { () -> DatabaseValue? in
+            runs += 1
+            _ = try count(table, database)
+            database.expectInRead([], thenClosing: true)
+            _ = try database.scalar(page, [])
+            return try count(table, database)
+        }
+        #expect(runs == 2)
+        #expect(total == .integer(1))
+        #expect(database.earlyCloseRetries == 1)
+    }
 }
