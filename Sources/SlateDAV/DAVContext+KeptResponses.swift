@@ -37,6 +37,50 @@ extension DAVContext {
         }
     }
 
+    /// A multiget's href, read as a collection's object.
+    typealias AskedObject = (href: String, collection: String, name: String)
+
+    /// A calendar-multiget through the kept responses: each collection's objects are named
+    /// with their ETags first (`Slate.calendarObjectTags(named:in:)`), and only the objects
+    /// whose responses are not kept are read whole. The same bytes as writing every one
+    /// afresh. Returns the indices of `asked` that name nothing (nil entries among them),
+    /// for the caller's 404s; nil, with nothing written, when an object was not found whole.
+    func addKept(multiget asked: [AskedObject?], collections: [String: CalendarCollectionInfo?], names: [PropertyName],
+                 cache: CalendarResponseCache, to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> [Int]? {
+        var revisions: [String: [String: Int]] = [:]
+        for (collection, info) in collections {
+            guard let info else { continue }
+            let wanted = asked.compactMap { $0?.collection == collection ? $0?.name : nil }
+            let tags = try slate.calendarObjectTags(named: wanted, in: info.id)
+            revisions[collection] = Dictionary(zip(wanted, tags).compactMap { name, tag in tag.map { (name, $0.revision) } },
+                                               uniquingKeysWith: { first, _ in first })
+        }
+        var listed: [(entry: AskedObject, info: CalendarCollectionInfo, revision: Int)] = []
+        var notFound: [Int] = []
+        for (index, entry) in asked.enumerated() {
+            guard let entry, let info = collections[entry.collection] ?? nil, let revision = revisions[entry.collection]?[entry.name] else {
+                notFound.append(index)
+                continue
+            }
+            listed.append((entry, info, revision))
+        }
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+                                                  objects: listed.map { ($0.entry.href, $0.revision) })
+        let written = try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in
+            var objects: [Int: ListedObject] = [:]
+            for (_, indices) in Dictionary(grouping: missed, by: { listed[$0].entry.collection }) {
+                let info = listed[indices[0]].info
+                let found = try slate.calendarObjects(named: indices.map { listed[$0].entry.name }, in: info.id)
+                // Named under this ETag: read under another only if it changed since, which one snapshot rules out.
+                for (index, object) in zip(indices, found) where object?.revision == listed[index].revision {
+                    objects[index] = (info, object!, listed[index].entry.href)
+                }
+            }
+            return missed.map { objects[$0] }
+        }
+        return written ? notFound : nil
+    }
+
     /// Appends the responses of `keys` in order: kept ones copied, the others (`missing`, by
     /// index) written and kept. False, with nothing appended, when `missing` lacks one.
     private func writeKept(_ keys: [CalendarResponseCache.Key], names: [PropertyName], cache: CalendarResponseCache,

@@ -53,7 +53,7 @@ extension DAVContext {
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
         // The hrefs by collection, each collection's objects read at once.
-        var asked: [(href: String, collection: String, name: String)?] = []
+        var asked: [AskedObject?] = []
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
             guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
@@ -62,6 +62,12 @@ extension DAVContext {
             }
             if collections[collectionName] == nil { collections[collectionName] = .some(try slate.calendarCollection(named: collectionName)) }
             asked.append((href, collectionName, name))
+        }
+        if let responses, let names, CalendarResponseCache.keeps(names, calendarData: calendarData),
+           let notFound = try addKept(multiget: asked, collections: collections, names: names, cache: responses, to: &multiStatus,
+                                      revision: slate.revision) {
+            for index in notFound { multiStatus.add(href: hrefs[index], status: 404) }
+            return Self.multiStatus(multiStatus.finished())
         }
         var objects: [String: [String: CalendarObject]] = [:]
         for (collectionName, info) in collections {

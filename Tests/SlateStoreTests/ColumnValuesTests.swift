@@ -35,6 +35,47 @@ import Testing
         let wanted = Array(anas.dropLast(3))
         #expect(try context.values(\Memo.text, ids: wanted.map(\.id), partition: anas[0].ownerID) == texts(wanted))
         #expect(try context.values(\Memo.text, ids: anas.map(\.id), partition: anas[0].ownerID) == texts(anas))
+        // More ids than are looked up without counting the partition first: read whole.
+        let ana = anas[0].ownerID
+        let many = (0..<(ModelContext.lookupsWithoutCount + 100)).map { Memo(ownerID: ana, text: "More \($0)") }
+        many.forEach(context.insert)
+        try context.save()
+        let most = Array((anas + many).dropFirst(7))
+        #expect(most.count > ModelContext.lookupsWithoutCount)
+        #expect(try context.values(\Memo.text, ids: most.map(\.id), partition: ana) == texts(most))
+    }
+
+    @Test func eachValueComesWithItsRowsRevisionBothWays() throws {
+        let (context, filled, bens) = try filled()
+        var anas = filled
+        let ana = anas[0].ownerID
+        anas[3].text = "Ana 3, edited"
+        context.update(anas[3])
+        try context.save()
+        let many = (0..<(ModelContext.lookupsWithoutCount + 50)).map { Memo(ownerID: ana, text: "More \($0)") }
+        many.forEach(context.insert)
+        try context.save()
+        for wanted in [Array(anas.prefix(5)), anas + many] {
+            let ids = wanted.map(\.id) + [bens[0].id]
+            let read = try context.revisionedValues(\Memo.text, ids: ids, partition: ana)
+            let whole = Dictionary(uniqueKeysWithValues: try context.revisioned(Memo.self, ids: wanted.map(\.id)).map { ($0.model.id, $0) })
+            #expect(read.count == wanted.count)
+            for (id, value) in read {
+                #expect(value.value == whole[id]?.model.text && value.revision == whole[id]?.revision)
+            }
+            #expect(read[anas[3].id]?.revision != read[anas[2].id]?.revision, "the edited row's revision is its own")
+        }
+    }
+
+    @Test func aColumnOfTheRowsAPredicateFindsComesInItsOrder() throws {
+        let (context, anas, _) = try filled()
+        let ana = anas[0].ownerID
+        let chosen = ["Ana 12", "Ana 3", "Ana 30", "nobody's"]
+        let descriptor = FetchDescriptor<Memo>(sortBy: [SortDescriptor(\.text, order: .reverse)]).matching(\.ownerID, is: ana)
+            .matching(\.text, isIn: chosen)
+        let read = try context.values(\Memo.text, matching: descriptor)
+        #expect(read.map(\.value) == ["Ana 30", "Ana 3", "Ana 12"])
+        #expect(read.map(\.id) == (try context.fetch(descriptor)).map(\.id))
     }
 
     @Test func anotherPartitionsRowsAreNeverRead() throws {

@@ -71,4 +71,53 @@ extension Slate {
         }
         return try names.map(object)
     }
+
+    /// The names and entity tags of the objects named `names` in `collection`, in the order
+    /// asked, nil for a name that is not there: the same objects and ETags as
+    /// `calendarObjects(named:in:)`, from the resources' names and the tasks' lists and
+    /// revisions alone (a multiget whose answers are kept by ETag reads whole objects only
+    /// for those that are not).
+    public func calendarObjectTags(named names: [String], in collection: CalendarCollectionID) throws -> [CalendarObjectTag?] {
+        let context = makeContext()
+        let accountID = self.accountID
+        return try translatingErrors {
+            var idsByName: [String: [UUID]] = [:]
+            for start in stride(from: 0, to: names.count, by: 500) {
+                let chunk = Array(names[start..<min(start + 500, names.count)])
+                let descriptor = FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.name, isIn: chunk)
+                for row in try context.values(\CalendarResource.name, matching: descriptor) { idsByName[row.value, default: []].append(row.id) }
+            }
+            // Candidate tasks: those the rows name, and those named by default (`<id>.ics`).
+            var ids = Set(idsByName.values.joined())
+            var unnamed: [UUID] = []
+            for name in Set(names) where idsByName[name] == nil {
+                if let id = Self.defaultNamedID(name) {
+                    ids.insert(id)
+                    unnamed.append(id)
+                }
+            }
+            let tasks = try context.revisionedValues(\TaskItem.listID, ids: Array(ids), partition: accountID)
+            // A task stored under a name of its own is not also served by default.
+            let storedUnder = try context.values(\CalendarResource.name, ids: unnamed, partition: accountID)
+            let series = try occurrencesBySeries(in: context)
+            let owned = Set(series.values.joined().map(\.id))
+            func tag(_ name: String) throws -> CalendarObjectTag? {
+                for id in idsByName[name] ?? [] {
+                    if let found = tasks[id], found.value == collection.listID {
+                        return CalendarObjectTag(name: name, revision: try seriesRevision(found.revision, series[id] ?? [], in: context))
+                    }
+                }
+                guard let id = Self.defaultNamedID(name), let found = tasks[id], found.value == collection.listID, storedUnder[id] == nil,
+                      !(owned.contains(id) ? try isServedInSeries(id, in: context) : false)
+                else { return nil }
+                return CalendarObjectTag(name: name, revision: found.revision)
+            }
+            return try names.map(tag)
+        }
+    }
+
+    /// The task a default resource name (`<id>.ics`) names.
+    static func defaultNamedID(_ name: String) -> UUID? {
+        name.hasSuffix(".ics") ? UUID(uuidString: String(name.dropLast(4))) : nil
+    }
 }

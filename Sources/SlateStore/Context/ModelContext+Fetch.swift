@@ -157,7 +157,7 @@ extension ModelContext {
     ) throws -> [UUID: Value] {
         var values: [UUID: Value] = [:]
         values.reserveCapacity(ids.count)
-        try forEachValue(keyPath, ids: ids, partition: partition.databaseValue) { id, value in
+        try forEachValue(keyPath, ids: ids, partition: partition.databaseValue) { id, value, _ in
             if let value = Value.fromDatabaseValue(value) { values[id] = value }
         }
         return values
@@ -171,16 +171,52 @@ extension ModelContext {
     ) throws -> [UUID: String] {
         var values: [UUID: String] = [:]
         values.reserveCapacity(ids.count)
-        try forEachValue(keyPath, ids: ids, partition: partition.databaseValue) { id, value in
+        try forEachValue(keyPath, ids: ids, partition: partition.databaseValue) { id, value, _ in
             if let value = String.fromDatabaseValue(value) { values[id] = value }
         }
         return values
     }
 
-    /// Calls `body` with the id and the value at `keyPath` of each row with one of `ids` in
-    /// `wanted` (see `values(_:ids:partition:)`).
+    /// `values(_:ids:partition:)` with each row's revision: what a caller that keeps
+    /// answers by revision needs of rows it would otherwise read whole (a multiget's tasks:
+    /// their list and revision).
+    public func revisionedValues<Model: PersistentModel, Value: DatabaseValueConvertible>(
+        _ keyPath: KeyPath<Model, Value>, ids: [UUID], partition: some DatabaseValueConvertible
+    ) throws -> [UUID: (value: Value, revision: Int)] {
+        var values: [UUID: (value: Value, revision: Int)] = [:]
+        values.reserveCapacity(ids.count)
+        try forEachValue(keyPath, ids: ids, partition: partition.databaseValue) { id, value, revision in
+            if let value = Value.fromDatabaseValue(value) { values[id] = (value, revision) }
+        }
+        return values
+    }
+
+    /// The id and the text at `keyPath` of each committed model matching `descriptor`, in
+    /// its order (limit and offset ignored): one column of the rows a predicate finds,
+    /// without decoding whole models (a multiget's resource names).
+    public func values<Model: PersistentModel>(
+        _ keyPath: KeyPath<Model, String>, matching descriptor: FetchDescriptor<Model>
+    ) throws -> [(id: UUID, value: String)] {
+        let column = try Model.schema.requiredColumn(for: keyPath)
+        let (sql, arguments) = try SelectQuery(descriptor, dialect: container.dialect).valuesSQL(column: column.name)
+        return try container.pool.readStatement { database in
+            var values: [(id: UUID, value: String)] = []
+            try database.forEachRow(sql, arguments) { statement in
+                guard let id = statement.uuid(at: 0), let value = String.fromDatabaseValue(statement.value(at: 1)) else { return }
+                values.append((id, value))
+            }
+            return values
+        }
+    }
+
+    /// At most this many ids are looked up one by one without counting the partition
+    /// first (see `values(_:ids:partition:)`): a few hundred lookups cost less than the count.
+    static let lookupsWithoutCount = 256
+
+    /// Calls `body` with the id, the value at `keyPath` and the revision of each row with
+    /// one of `ids` in `wanted` (see `values(_:ids:partition:)`).
     private func forEachValue<Model: PersistentModel>(
-        _ keyPath: PartialKeyPath<Model>, ids: [UUID], partition wanted: DatabaseValue, _ body: (UUID, DatabaseValue) -> Void
+        _ keyPath: PartialKeyPath<Model>, ids: [UUID], partition wanted: DatabaseValue, _ body: (UUID, DatabaseValue, Int) -> Void
     ) throws {
         guard !ids.isEmpty else { return }
         let column = try Model.schema.requiredColumn(for: keyPath)
@@ -189,13 +225,13 @@ extension ModelContext {
         }
         let table = quote(Model.schema.tableName), selected = quote(column.name), partitioned = quote(partitionColumn)
         try container.pool.readStatement { database in
-            let total = Int.fromDatabaseValue(
+            let total = ids.count <= Self.lookupsWithoutCount ? Int.max : Int.fromDatabaseValue(
                 try database.scalar("SELECT count(*) FROM \(table) AS t WHERE t.\(partitioned) = ?", [wanted]) ?? .integer(0)) ?? 0
             if ids.count * 3 >= total {
                 let among = Set(ids)
-                try database.forEachRow("SELECT t.\"id\", t.\(selected) FROM \(table) AS t WHERE t.\(partitioned) = ?", [wanted]) { statement in
+                try database.forEachRow("SELECT t.\"id\", t.\(selected), t.\"_rev\" FROM \(table) AS t WHERE t.\(partitioned) = ?", [wanted]) { statement in
                     guard let id = statement.uuid(at: 0), among.contains(id) else { return }
-                    body(id, statement.value(at: 1))
+                    body(id, statement.value(at: 1), Int(statement.int64(at: 2)))
                 }
                 return
             }
@@ -207,11 +243,11 @@ extension ModelContext {
                     // The partition is compared here, not in SQL: with both conditions and no
                     // statistics, SQLite may walk the partition's index once per statement.
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    return "SELECT t.\"id\", t.\(selected), t.\(partitioned) FROM \(table) AS t WHERE t.\"id\" IN (\(marks))"
+                    return "SELECT t.\"id\", t.\(selected), t.\(partitioned), t.\"_rev\" FROM \(table) AS t WHERE t.\"id\" IN (\(marks))"
                 }
                 try database.forEachRow(sql, chunk.map(\.databaseValue)) { statement in
                     guard statement.value(at: 2) == wanted, let id = statement.uuid(at: 0) else { return }
-                    body(id, statement.value(at: 1))
+                    body(id, statement.value(at: 1), Int(statement.int64(at: 3)))
                 }
             }
         }

@@ -148,6 +148,11 @@ struct SelectQuery<Model: PersistentModel> {
         return (sql, arguments)
     }
 
+    /// The SELECT for the ids of the rows and their values in `column`, in order (no limit).
+    func valuesSQL(column: String) -> (String, [DatabaseValue]) {
+        ("SELECT \(Self.alias).\"id\", \(Self.alias).\(quote(column)) FROM \(from)\(whereSQL)\(orderBy)", arguments + orderArguments)
+    }
+
     /// The SELECT for the number of matching rows.
     var countSQL: String { "SELECT count(*) FROM \(from)\(whereSQL)" }
 }
