@@ -22,7 +22,7 @@ extension DAVContext {
     /// the caller answers as without the cache).
     func addKept(listing info: CalendarCollectionInfo, names: [PropertyName], cache: CalendarResponseCache,
                  to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> Bool {
-        let tags = try slate.calendarObjectTags(in: info.id)
+        let tags = try objectTags(in: info)
         let href = paths.objects(in: info.name)
         let hrefs = tags.map { href($0.name) }
         let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
@@ -37,19 +37,33 @@ extension DAVContext {
         }
     }
 
+    /// A collection's names and ETags (`Slate.calendarObjectTags(in:)`), kept for the
+    /// multigets that follow a listing (`CollectionTagCache`).
+    func objectTags(in info: CalendarCollectionInfo) throws -> [CalendarObjectTag] {
+        let tags = try slate.calendarObjectTags(in: info.id)
+        if let tagListings { tagListings.remember(tags, of: info.id, account: slate.accountID, at: try slate.revision()) }
+        return tags
+    }
+
     /// A multiget's href, read as a collection's object.
     typealias AskedObject = (href: String, collection: String, name: String)
 
     /// A calendar-multiget through the kept responses: each collection's objects are named
-    /// with their ETags first (`Slate.calendarObjectTags(named:in:)`), and only the objects
+    /// with their ETags first (from the collection's last listing when the account has not
+    /// changed since, `CollectionTagCache`, else `Slate.calendarObjectTags(named:in:)`), and only the objects
     /// whose responses are not kept are read whole. The same bytes as writing every one
     /// afresh. Returns the indices of `asked` that name nothing (nil entries among them),
     /// for the caller's 404s; nil, with nothing written, when an object was not found whole.
     func addKept(multiget asked: [AskedObject?], collections: [String: CalendarCollectionInfo?], names: [PropertyName],
                  cache: CalendarResponseCache, to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> [Int]? {
         var revisions: [String: [String: Int]] = [:]
+        let accountRevision = try tagListings.map { _ in try revision() }
         for (collection, info) in collections {
             guard let info else { continue }
+            if let accountRevision, let listed = tagListings?.tags(of: info.id, account: slate.accountID, at: accountRevision) {
+                revisions[collection] = listed
+                continue
+            }
             let wanted = asked.compactMap { $0?.collection == collection ? $0?.name : nil }
             let tags = try slate.calendarObjectTags(named: wanted, in: info.id)
             revisions[collection] = Dictionary(zip(wanted, tags).compactMap { name, tag in tag.map { (name, $0.revision) } },

@@ -48,7 +48,7 @@ extension DAVContext {
                 }
             case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
                 // ETags and the like: names and revisions, no task read.
-                add(tags: try slate.calendarObjectTags(in: info.id), names: names ?? [], collection: info.name, to: &multiStatus)
+                add(tags: try objectTags(in: info), names: names ?? [], collection: info.name, to: &multiStatus)
             case .collection(let info):
                 let href = paths.objects(in: info.name)
                 for object in try slate.calendarObjects(in: info.id) {

@@ -118,7 +118,7 @@ extension DAVContext {
         let changes: (token: CalendarSyncToken, isTruncated: Bool)
         if let names, names.allSatisfy(Self.tagProperties.contains) {
             // ETags and the like (what clients ask): names and revisions, no task read for a first sync.
-            let tags = try slate.calendarChangeTags(in: info.id, since: token, limit: limit, history: syncHistory)
+            let tags = try slate.calendarChangeTags(in: info.id, since: token, limit: limit, history: syncHistory) { _ in try objectTags(in: info) }
             add(tags: tags.changed, names: names, collection: info.name, to: &multiStatus)
             removed = Array(Set(tags.removed).subtracting(tags.changed.map(\.name))).sorted()
             changes = (tags.token, tags.isTruncated)

@@ -13,6 +13,8 @@ struct DAVHandler: Sendable {
     let syncHistory: Int
     /// This server's ready-to-send object responses.
     let responses = CalendarResponseCache()
+    /// Collections' names and ETags as last listed, for the multigets that follow.
+    let tagListings = CollectionTagCache()
 
     /// The `DAV` header: WebDAV classes 1 and 3, CalDAV, Extended MKCOL.
     static let capabilities = "1, 3, calendar-access, extended-mkcol"
@@ -80,7 +82,7 @@ struct DAVHandler: Sendable {
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
         let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
-                                 responses: responses)
+                                 responses: responses, tagListings: tagListings)
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -142,6 +144,8 @@ struct DAVContext {
     var syncHistory = CalendarLimits.syncHistory
     /// Object responses kept across requests (nil: every answer written afresh).
     var responses: CalendarResponseCache?
+    /// Collections' listings kept across requests (nil: a multiget reads its objects' ETags).
+    var tagListings: CollectionTagCache?
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {

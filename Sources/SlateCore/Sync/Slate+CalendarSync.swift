@@ -75,10 +75,11 @@ extension Slate {
     /// The same changes as `calendarChanges(in:since:limit:history:)`, in the same order and
     /// pages, each changed object by its name and ETag alone: for a client that asks for ETags
     /// only, a first sync lists the collection's names and revisions without reading a task
-    /// (`calendarObjectTags(in:)`).
+    /// (`calendarObjectTags(in:)`, or `listing` in its place: a caller that keeps listings).
     public func calendarChangeTags(in collection: CalendarCollectionID, since token: CalendarSyncToken?, limit: Int? = nil,
-                                   history: Int = CalendarLimits.syncHistory) throws -> CalendarChanges<CalendarObjectTag> {
-        try changes(of: collection, since: token, limit: limit, history: history, listing: calendarObjectTags(in:)) {
+                                   history: Int = CalendarLimits.syncHistory,
+                                   listing: ((CalendarCollectionID) throws -> [CalendarObjectTag])? = nil) throws -> CalendarChanges<CalendarObjectTag> {
+        try changes(of: collection, since: token, limit: limit, history: history, listing: listing ?? calendarObjectTags(in:)) {
             CalendarObjectTag(name: $0.name, revision: $0.revision)
         }
     }
