@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@testable import SlateDAV
+
+/// An element's name is read on its bytes into a namespace and a local name: the same parts
+/// `split(separator: ":", maxSplits: 1)` gives, odd names included.
+@Suite struct XMLNameTests {
+    func element(_ name: String) throws -> (namespace: String, name: String) {
+        let xml = "<?xml version=\"1.0\"?><\(name) xmlns=\"urn:default\" xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"/>"
+        let root = try XMLReader.parse(Data(xml.utf8))
+        return (root.namespace, root.name)
+    }
+
+    /// What the names read as when split on their first colon as the standard library splits.
+    func expected(_ name: String) -> (namespace: String, name: String) {
+        let scope = ["": "urn:default", "d": "DAV:", "c": "urn:ietf:params:xml:ns:caldav"]
+        let parts = name.split(separator: ":", maxSplits: 1)
+        return parts.count == 2 ? (scope[String(parts[0])] ?? "?", String(parts[1])) : ("urn:default", name)
+    }
+
+    @Test(arguments: ["d:href", "c:calendar-multiget", "href", "d:a:b", "d::b", "d:", ":d", "::d", ":d:href", ":d:", "d::", "ü:x"])
+    func aNameReadsAsItsPrefixAndLocalPart(name: String) throws {
+        if name == "ü:x" {
+            #expect(throws: XMLReadError.self) { try element(name) }
+            return
+        }
+        let read = try element(name)
+        #expect(read.namespace == expected(name).namespace && read.name == expected(name).name)
+    }
+
+    @Test func anUndeclaredPrefixIsRefusedByName() throws {
+        #expect {
+            try element("x:href")
+        } throws: { error in
+            "\(error)".contains("The prefix 'x' is not declared")
+        }
+    }
+}
