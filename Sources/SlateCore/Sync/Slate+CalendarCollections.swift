@@ -51,7 +51,7 @@ extension Slate {
         if let row = try context.fetch(FetchDescriptor<CalendarCollection>().matching(\.accountID, is: accountID).matching(\.name, is: name)).first {
             return try? info(for: list(id: row.id).model, row: row)
         }
-        guard let id = UUID(uuidString: name), let list = try? list(id: id).model else { return nil }
+        guard let id = UUID(idText: name), let list = try? list(id: id).model else { return nil }
         let row = try context.model(CalendarCollection.self, id: id)
         return row == nil ? info(for: list, row: nil) : nil
     }

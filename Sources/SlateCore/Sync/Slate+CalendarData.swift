@@ -50,7 +50,7 @@ extension Slate {
         // Candidate tasks: those the rows name, and those named by default (`<id>.ics`).
         var ids = Set(rowsByName.values.joined().map(\.id))
         for name in wanted where rowsByName[name] == nil && name.hasSuffix(".ics") {
-            if let id = UUID(uuidString: String(name.dropLast(4))) { ids.insert(id) }
+            if let id = UUID(idText: name.dropLast(4)) { ids.insert(id) }
         }
         wanted.removeAll()
         let tasks = try accountRows(TaskItem.self, ids: Array(ids), account: \.accountID, in: context)
@@ -63,7 +63,7 @@ extension Slate {
                     return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
                 }
             }
-            guard name.hasSuffix(".ics"), let id = UUID(uuidString: String(name.dropLast(4))), let found = tasks[id],
+            guard name.hasSuffix(".ics"), let id = UUID(idText: name.dropLast(4)), let found = tasks[id],
                   found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
                   !(owned.contains(id) ? try isServedInSeries(id, in: context) : false)
             else { return nil }
@@ -118,6 +118,6 @@ extension Slate {
 
     /// The task a default resource name (`<id>.ics`) names.
     static func defaultNamedID(_ name: String) -> UUID? {
-        name.hasSuffix(".ics") ? UUID(uuidString: String(name.dropLast(4))) : nil
+        name.hasSuffix(".ics") ? UUID(idText: name.dropLast(4)) : nil
     }
 }

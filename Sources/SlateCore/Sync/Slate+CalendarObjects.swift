@@ -158,7 +158,7 @@ extension Slate {
                 return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
             }
         }
-        guard name.hasSuffix(".ics"), let id = UUID(uuidString: String(name.dropLast(4))),
+        guard name.hasSuffix(".ics"), let id = UUID(idText: name.dropLast(4)),
               let found = try context.revisioned(TaskItem.self, id: id), found.model.accountID == accountID,
               found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
               !(try isServedInSeries(id, in: context))
@@ -215,7 +215,7 @@ extension Slate {
         for row in try context.fetch(FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.uid, is: uid)) {
             if let task = try context.revisioned(TaskItem.self, id: row.id), task.model.accountID == accountID { return task }
         }
-        if let id = UUID(uuidString: uid), try context.model(CalendarResource.self, id: id) == nil,
+        if let id = UUID(idText: uid), try context.model(CalendarResource.self, id: id) == nil,
            let task = try context.revisioned(TaskItem.self, id: id), task.model.accountID == accountID {
             return task
         }

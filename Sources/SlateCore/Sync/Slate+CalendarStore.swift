@@ -173,7 +173,7 @@ extension Slate {
     /// another has a task with that id, and taking it would forget another account's
     /// deletion of it. The resource row keeps the UID.
     private func newTaskID(for uid: String, in context: ModelContext) throws -> UUID {
-        if let basis = UUID(uuidString: uid) {
+        if let basis = UUID(idText: uid) {
             let id = ImportedID.id(for: basis, account: accountID)
             if try context.model(TaskItem.self, id: id) == nil, try context.model(CalendarResource.self, id: id) == nil { return id }
         }

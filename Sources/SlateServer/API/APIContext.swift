@@ -203,7 +203,7 @@ struct APIContext: Sendable {
 
     /// A path parameter as an id, or a 404 (a malformed id names nothing).
     func id(_ request: Request, _ name: String = "id") throws -> UUID {
-        guard let text = request.parameters[name], let id = UUID(uuidString: text) else {
+        guard let text = request.parameters[name], let id = UUID(idText: text) else {
             throw HTTPError(.notFound, code: "not_found", message: "No resource has the id '\(request.parameters[name] ?? "")'.")
         }
         return id

@@ -18,7 +18,7 @@ enum TaskQueryParameters {
             query.scope = smart.scope
         }
         if let list = request.queryValue("list") {
-            guard let id = UUID(uuidString: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
+            guard let id = UUID(idText: list) else { throw invalid("list", "must be a list id (a UUID); got '\(list)'") }
             if knownLists[id] == nil { try reference("list") { _ = try slate.list(id: id) } }
             query.scope = .list(id)
         }
@@ -42,7 +42,7 @@ enum TaskQueryParameters {
             if parent == "none" {
                 query.isTopLevelOnly = true
             } else {
-                guard let id = UUID(uuidString: parent) else { throw invalid("parent", "must be a task id (a UUID) or none; got '\(parent)'") }
+                guard let id = UUID(idText: parent) else { throw invalid("parent", "must be a task id (a UUID) or none; got '\(parent)'") }
                 query.parentID = id
             }
         }

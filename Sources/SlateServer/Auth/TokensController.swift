@@ -36,7 +36,7 @@ struct TokensController: Sendable {
 
     @Sendable func revoke(_ request: Request) async throws -> Response {
         let accountID = try authenticator.accountID(for: request)
-        guard let text = request.parameters["id"], let id = UUID(uuidString: text),
+        guard let text = request.parameters["id"], let id = UUID(idText: text),
               try domain({ try authenticator.directory.revokeToken(id, of: accountID) })
         else {
             throw HTTPError(.notFound, code: "not_found", message: "This account has no token with the id '\(request.parameters["id"] ?? "")'.")

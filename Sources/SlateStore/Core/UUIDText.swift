@@ -4,7 +4,7 @@ import Foundation
 /// `UUID.uuidString`, written and read here byte by byte. Foundation formats with
 /// `snprintf` and parses with `sscanf`: about 13,000 and 17,000 instructions an id, more
 /// than the rest of staging a row for insertion (callgrind, bench/store).
-enum UUIDText {
+public enum UUIDText {
     private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// The same text as `uuid.uuidString`.
@@ -67,10 +67,12 @@ enum UUIDText {
         }
     }
 
-    /// `parse`, then whatever else `UUID(uuidString:)` accepts.
-    static func uuid(_ text: String) -> UUID? {
+    /// `parse`, then whatever else `UUID(uuidString:)` accepts: the same answers, without
+    /// `sscanf` for the canonical form.
+    public static func uuid(_ text: String) -> UUID? {
         var text = text
         if let uuid = text.withUTF8({ parse($0) }) { return uuid }
         return UUID(uuidString: text)
     }
 }
+
