@@ -50,10 +50,11 @@ extension DAVContext {
 
     /// A calendar-multiget through the kept responses: each collection's objects are named
     /// with their ETags first (from the collection's last listing when the account has not
-    /// changed since, `CollectionTagCache`, else `Slate.calendarObjectTags(named:in:)`), and only the objects
-    /// whose responses are not kept are read whole. The same bytes as writing every one
-    /// afresh. Returns the indices of `asked` that name nothing (nil entries among them),
-    /// for the caller's 404s; nil, with nothing written, when an object was not found whole.
+    /// changed since, `CollectionTagCache`, else `Slate.calendarObjectTags(named:in:)`), and
+    /// only the objects whose responses are not kept are read whole. The same bytes as
+    /// writing every one afresh. Returns the indices of `asked` that name nothing (nil
+    /// entries among them), for the caller's 404s; nil, with nothing written, when an object
+    /// was not found whole.
     func addKept(multiget asked: [AskedObject?], collections: [String: CalendarCollectionInfo?], names: [PropertyName],
                  cache: CalendarResponseCache, to multiStatus: inout MultiStatus, revision: () throws -> Int) throws -> [Int]? {
         var revisions: [String: [String: Int]] = [:]
@@ -86,8 +87,8 @@ extension DAVContext {
                 let info = listed[indices[0]].info
                 let found = try slate.calendarObjects(named: indices.map { listed[$0].entry.name }, in: info.id)
                 // Named under this ETag: read under another only if it changed since, which one snapshot rules out.
-                for (index, object) in zip(indices, found) where object?.revision == listed[index].revision {
-                    objects[index] = (info, object!, listed[index].entry.href)
+                for (index, object) in zip(indices, found) {
+                    if let object, object.revision == listed[index].revision { objects[index] = (info, object, listed[index].entry.href) }
                 }
             }
             return missed.map { objects[$0] }

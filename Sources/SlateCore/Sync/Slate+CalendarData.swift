@@ -84,8 +84,11 @@ extension Slate {
             var idsByName: [String: [UUID]] = [:]
             for start in stride(from: 0, to: names.count, by: 500) {
                 let chunk = Array(names[start..<min(start + 500, names.count)])
-                let descriptor = FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID).matching(\.name, isIn: chunk)
-                for row in try context.values(\CalendarResource.name, matching: descriptor) { idsByName[row.value, default: []].append(row.id) }
+                let descriptor = FetchDescriptor<CalendarResource>().matching(\.accountID, is: accountID)
+                    .matching(\.name, isIn: chunk)
+                for row in try context.values(\CalendarResource.name, matching: descriptor) {
+                    idsByName[row.value, default: []].append(row.id)
+                }
             }
             // Candidate tasks: those the rows name, and those named by default (`<id>.ics`).
             var ids = Set(idsByName.values.joined())
