@@ -113,7 +113,10 @@ extension PostgreSQLDatabase {
             PQclear(result)
             return nil
         }
-        for read in expected { expectedAnswers[read.read] = results.removeFirst() }
+        for read in expected {
+            let answer = results.removeFirst()
+            if let unused = expectedAnswers.updateValue(answer, forKey: read.read) { PQclear(unused) }
+        }
         // The COMMIT is skipped when a read ahead failed: the transaction stays open (in
         // error), and ends as any other.
         if closing {
@@ -130,10 +133,17 @@ extension PostgreSQLDatabase {
     func takeExpectedReads() -> [(read: ExpectedRead, statement: UnsentStatement)] {
         guard !expectedReads.isEmpty else { return [] }
         defer { expectedReads = [] }
-        guard cachedStatementCount + expectedReads.count < Self.statementCacheLimit else { return [] }
+        // A read left out will be asked for after the pipeline: a COMMIT in it would be wrong.
+        guard cachedStatementCount + expectedReads.count < Self.statementCacheLimit else {
+            closesWithNextPipeline = false
+            return []
+        }
         var taken: [(read: ExpectedRead, statement: UnsentStatement)] = []
         for read in expectedReads where !taken.contains(where: { $0.read == read }) {
-            guard let name = try? prepared(read.sql, read.arguments) else { continue }
+            guard let name = try? prepared(read.sql, read.arguments) else {
+                closesWithNextPipeline = false
+                continue
+            }
             taken.append((read, UnsentStatement(prepared: name, sql: read.sql, arguments: read.arguments)))
         }
         return taken

@@ -97,8 +97,8 @@ extension PostgreSQLDatabase {
     /// and 20 µs of the server's). `body` may say the same of a later statement
     /// (`expectInRead(_:thenClosing:)`). Should `body` read anything after such a COMMIT,
     /// that read fails, and `body` runs again from the start in a snapshot kept open until
-    /// it returns, whatever the first run returned or threw. So `body` must be repeatable,
-    /// as a read is.
+    /// it returns, whatever the first run returned or threw (and the pool may run the whole
+    /// again on a new connection if this one died). So `body` must be repeatable, as a read is.
     func readTransaction<T>(expecting reads: [ExpectedRead] = [], closingEarly: Bool = false, _ body: () throws -> T) throws -> T {
         let first = Result { try readOnce(expecting: reads, closingEarly: closingEarly, mayCloseEarly: true, body) }
         guard readAfterEarlyClose else { return try first.get() }
@@ -199,7 +199,10 @@ extension PostgreSQLDatabase {
     /// Before a statement sent on its own: the COMMIT in flight answered, what waits sent.
     func sendPendingWork() throws {
         settle()
-        expectedReads = []  // a statement sent on its own: each expected read is made when asked for
+        // A statement sent on its own: each expected read is made when asked for, so the
+        // transaction cannot end with the next pipeline.
+        if !expectedReads.isEmpty { closesWithNextPipeline = false }
+        expectedReads = []
         if !isReadOnlyTransaction { dropExpectedAnswers() }
         if hasUnsentWork { try sendPipeline(ending: nil) }
     }

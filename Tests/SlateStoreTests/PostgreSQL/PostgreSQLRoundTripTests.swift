@@ -254,4 +254,19 @@ struct PostgreSQLRoundTripTests {
         #expect(total == .integer(1))
         #expect(database.earlyCloseRetries == 1)
     }
+
+    @Test func aReadClosingEarlyWhoseReadAheadCouldNotBeSentStaysOpenInsteadOfRunningAgain() throws {
+        let (database, table) = try connection()
+        let broken = ExpectedRead(sql: "SELECT no_such_column FROM \(table) WHERE n = ?", arguments: [.integer(1)])
+        let later = "SELECT CAST(count(*) + 1 AS bigint) FROM \(table)"
+        var runs = 0
+        let answer = try database.readTransaction(expecting: [broken], closingEarly: true) { () -> DatabaseValue? in
+            runs += 1
+            _ = try count(table, database)
+            #expect(database.isInTransaction, "no COMMIT went out with a read left behind")
+            return try database.scalar(later, [])
+        }
+        #expect(answer == .integer(1) && runs == 1)
+        #expect(database.earlyCloseRetries == 0)
+    }
 }
