@@ -47,11 +47,10 @@ enum DAVTarget: Equatable {
             let text = String(decoding: part, as: UTF8.self)
             return part.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
         }
-        func isText(_ segment: Range<Int>, _ literal: String) -> Bool { text(segment) == literal }
-        guard let first = segments.first, isText(first, "dav") else { return nil }
+        guard let first = segments.first, text(first) == "dav" else { return nil }
         switch segments.count {
         case 1: return .root
-        case 2: return isText(segments[1], "principals") ? .principals : nil
+        case 2: return text(segments[1]) == "principals" ? .principals : nil
         default: break
         }
         guard text(segments[2]) == account else { return nil }

@@ -49,8 +49,8 @@ extension Slate {
         }
         // Candidate tasks: those the rows name, and those named by default (`<id>.ics`).
         var ids = Set(rowsByName.values.joined().map(\.id))
-        for name in wanted where rowsByName[name] == nil && name.hasSuffix(".ics") {
-            if let id = UUID(idText: name.dropLast(4)) { ids.insert(id) }
+        for name in wanted where rowsByName[name] == nil {
+            if let id = Self.defaultNamedID(name) { ids.insert(id) }
         }
         wanted.removeAll()
         let tasks = try accountRows(TaskItem.self, ids: Array(ids), account: \.accountID, in: context)
@@ -63,7 +63,7 @@ extension Slate {
                     return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
                 }
             }
-            guard name.hasSuffix(".ics"), let id = UUID(idText: name.dropLast(4)), let found = tasks[id],
+            guard let id = Self.defaultNamedID(name), let found = tasks[id],
                   found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
                   !(owned.contains(id) ? try isServedInSeries(id, in: context) : false)
             else { return nil }

@@ -158,7 +158,7 @@ extension Slate {
                 return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
             }
         }
-        guard name.hasSuffix(".ics"), let id = UUID(idText: name.dropLast(4)),
+        guard let id = Self.defaultNamedID(name),
               let found = try context.revisioned(TaskItem.self, id: id), found.model.accountID == accountID,
               found.model.listID == collection.listID, try context.model(CalendarResource.self, id: id) == nil,
               !(try isServedInSeries(id, in: context))
