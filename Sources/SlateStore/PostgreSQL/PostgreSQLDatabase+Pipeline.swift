@@ -86,7 +86,10 @@ extension PostgreSQLDatabase {
         if last != nil { items += expected.map(\.statement) }
         // A read transaction closing early: its COMMIT after the reads (`readTransaction(closingEarly:)`).
         let closing = last != nil && closesWithNextPipeline && isReadOnlyTransaction
-        if closing { items.append(.command("COMMIT")) }
+        if closing {
+            items.append(.command("COMMIT"))
+            earlyCommitsSent += 1
+        }
         unsentBegin = nil
         unsent.removeAll(keepingCapacity: true)
         guard !items.isEmpty else { return nil }

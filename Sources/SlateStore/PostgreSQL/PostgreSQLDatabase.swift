@@ -50,8 +50,10 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     /// A statement was asked for after `closedEarly`: the transaction runs again.
     var readAfterEarlyClose = false
     /// Read transactions run again because their body read more than their first pipeline
-    /// (for tests).
+    /// (for the pool's `EarlyCloseRecord`, and tests).
     var earlyCloseRetries = 0
+    /// Early COMMITs sent in a read transaction's pipeline (for the pool's `EarlyCloseRecord`).
+    var earlyCommitsSent = 0
     /// The store sequence as this write transaction last set it (`ChangeLog.nextRevision`),
     /// while it holds the sequence's row: no other writer of any node can move it before
     /// this transaction ends, so a read of it here would answer exactly this. Nil outside

@@ -159,8 +159,13 @@ final class PostgreSQLPool: Sendable {
         if pinnedReader != nil { return try body() }
         let closing = usuallyNothingElse && earlyCloses.shouldTry()
         return try withReader { reader in
-            let retriesBefore = reader.earlyCloseRetries
-            defer { if closing { earlyCloses.note(ranAgain: reader.earlyCloseRetries != retriesBefore) } }
+            // Every early COMMIT of the snapshot counts, whether said at its start or later
+            // (`expectInSnapshot`): right when the body read nothing more, wrong when it ran again.
+            let (sentBefore, retriesBefore) = (reader.earlyCommitsSent, reader.earlyCloseRetries)
+            defer {
+                let ranAgain = reader.earlyCloseRetries != retriesBefore
+                if ranAgain || reader.earlyCommitsSent != sentBefore { earlyCloses.note(ranAgain: ranAgain) }
+            }
             return try reader.readTransaction(expecting: reads, closingEarly: closing) {
                 try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
             }
@@ -171,10 +176,11 @@ final class PostgreSQLPool: Sendable {
     let earlyCloses = EarlyCloseRecord()
 
     /// Reads the open snapshot makes after its next statement (`ModelContainer.expectInSnapshot`);
-    /// nothing outside a snapshot.
+    /// nothing outside a snapshot. Its early COMMIT is taken on the same record as one said
+    /// at a snapshot's start.
     func expectInSnapshot(_ reads: [ExpectedRead], thenUsuallyNothingElse: Bool) {
         guard heldWriter == nil, let pinnedReader else { return }
-        pinnedReader.expectInRead(reads, thenClosing: thenUsuallyNothingElse)
+        pinnedReader.expectInRead(reads, thenClosing: thenUsuallyNothingElse && earlyCloses.shouldTry())
     }
 
     /// Runs `body` with a reader inside one read transaction.
