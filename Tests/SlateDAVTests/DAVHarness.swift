@@ -15,6 +15,16 @@ struct DAVHarness {
     /// The store's path or URL (nil: in memory).
     let path: String?
 
+    /// Runs `body` with the path of a store another container can open too (a file in a
+    /// folder of its own, removed afterwards, or a fresh PostgreSQL schema): for tests of
+    /// changes made by "another process".
+    static func withSharedStore<T>(_ body: (String) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-dav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(TestDatabase.freshStore() ?? folder.appendingPathComponent("slate.sqlite").path)
+    }
+
     /// `path`: the store (a fresh one of the test database's kind unless given).
     init(syncHistory: Int = CalendarLimits.syncHistory, path: String? = TestDatabase.freshStore()) throws {
         self.path = path

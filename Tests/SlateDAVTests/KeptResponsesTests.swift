@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import TestDatabases
 import Testing
 
 /// The object responses a server keeps across requests (href, ETag, escaped bytes): a
@@ -72,22 +71,20 @@ struct KeptResponsesTests {
 
     @Test("A change written by another process (another container on the same store) is in the next query and multiget")
     func writesFromAnotherProcess() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-kept-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = TestDatabase.freshStore() ?? folder.appendingPathComponent("slate.sqlite").path
-        let dav = try DAVHarness(path: path)
-        let changing = try await seed(dav)
-        let before = try await query(dav)
-        #expect(try await multiget(dav, ["b.ics"]).contains("SUMMARY:Changes&#13;"))
+        try await DAVHarness.withSharedStore { path in
+            let dav = try DAVHarness(path: path)
+            let changing = try await seed(dav)
+            let before = try await query(dav)
+            #expect(try await multiget(dav, ["b.ics"]).contains("SUMMARY:Changes&#13;"))
 
-        let other = Slate(container: try Slate.openContainer(path: path), accountID: dav.accounts["ana"]!)
-        _ = try other.updateTask(changing, TaskPatch(title: "Changed elsewhere"))
+            let other = Slate(container: try Slate.openContainer(path: path), accountID: dav.accounts["ana"]!)
+            _ = try other.updateTask(changing, TaskPatch(title: "Changed elsewhere"))
 
-        let after = try await query(dav)
-        #expect(after != before)
-        #expect(after.contains("SUMMARY:Changed elsewhere"))
-        #expect(after == (try await expected(dav, ["a.ics", "b.ics"])))
-        #expect(try await multiget(dav, ["b.ics"]).contains("SUMMARY:Changed elsewhere"))
+            let after = try await query(dav)
+            #expect(after != before)
+            #expect(after.contains("SUMMARY:Changed elsewhere"))
+            #expect(after == (try await expected(dav, ["a.ics", "b.ics"])))
+            #expect(try await multiget(dav, ["b.ics"]).contains("SUMMARY:Changed elsewhere"))
+        }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SlateCore
-import TestDatabases
 import Testing
 
 /// A multiget names its objects with their ETags first (`Slate.calendarObjectTags(named:in:)`,
@@ -74,35 +73,33 @@ struct ObjectTagsByNameTests {
 
     @Test("After a listing, a multiget names its objects from it until the account changes, here or in another process")
     func multigetAfterAListing() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-tags-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = TestDatabase.freshStore() ?? folder.appendingPathComponent("slate.sqlite").path
-        let dav = try DAVHarness(path: path)
-        let kept = KeptResponsesTests()
-        #expect(try await dav.put("a.ics", DAVHarness.todo(uid: "a", summary: "Listed")).status == 201)
-        #expect(try await dav.put("b.ics", DAVHarness.todo(uid: "b", summary: "Also listed")).status == 201)
-        #expect(try await dav.propfind(Self.inbox, depth: "1", ["d:getetag"]).status == 207)
-        let missing = AnswerBytesTests().missing(Self.inbox + "later.ics")
-        let listedOnly = try await kept.expected(dav, ["b.ics", "a.ics"])
-        #expect(try await kept.multiget(dav, ["b.ics", "later.ics", "a.ics"])
-            == listedOnly.replacingOccurrences(of: AnswerBytesTests.tail, with: missing + AnswerBytesTests.tail))
+        try await DAVHarness.withSharedStore { path in
+            let dav = try DAVHarness(path: path)
+            let kept = KeptResponsesTests()
+            #expect(try await dav.put("a.ics", DAVHarness.todo(uid: "a", summary: "Listed")).status == 201)
+            #expect(try await dav.put("b.ics", DAVHarness.todo(uid: "b", summary: "Also listed")).status == 201)
+            #expect(try await dav.propfind(Self.inbox, depth: "1", ["d:getetag"]).status == 207)
+            let missing = AnswerBytesTests().missing(Self.inbox + "later.ics")
+            let listedOnly = try await kept.expected(dav, ["b.ics", "a.ics"])
+            #expect(try await kept.multiget(dav, ["b.ics", "later.ics", "a.ics"])
+                == listedOnly.replacingOccurrences(of: AnswerBytesTests.tail, with: missing + AnswerBytesTests.tail))
 
-        // Another process adds an object and changes one: the listing no longer holds.
-        let other = Slate(container: try Slate.openContainer(path: path), accountID: dav.accounts["ana"]!)
-        let added = try other.addTask(TaskDraft(title: "Added elsewhere"))
-        let changed = try #require(try other.tasks(TaskQuery(status: .all)).first { $0.title == "Listed" })
-        _ = try other.updateTask(changed.id, TaskPatch(title: "Changed elsewhere"))
-        let names = ["b.ics", "\(added.id.uuidString).ics", "a.ics"]
-        let after = try await kept.multiget(dav, names)
-        #expect(after.contains("SUMMARY:Added elsewhere") && after.contains("SUMMARY:Changed elsewhere"))
-        #expect(after == (try await kept.expected(dav, names)))
+            // Another process adds an object and changes one: the listing no longer holds.
+            let other = Slate(container: try Slate.openContainer(path: path), accountID: dav.accounts["ana"]!)
+            let added = try other.addTask(TaskDraft(title: "Added elsewhere"))
+            let changed = try #require(try other.tasks(TaskQuery(status: .all)).first { $0.title == "Listed" })
+            _ = try other.updateTask(changed.id, TaskPatch(title: "Changed elsewhere"))
+            let names = ["b.ics", "\(added.id.uuidString).ics", "a.ics"]
+            let after = try await kept.multiget(dav, names)
+            #expect(after.contains("SUMMARY:Added elsewhere") && after.contains("SUMMARY:Changed elsewhere"))
+            #expect(after == (try await kept.expected(dav, names)))
 
-        // Listed again (a first sync this time), then deleted here: gone from the next multiget.
-        #expect(try await dav.send("REPORT", Self.inbox, body: ReportTests().sync("")).status == 207)
-        #expect(try await dav.send(.delete, Self.inbox + "b.ics").status == 204)
-        let gone = AnswerBytesTests().missing(Self.inbox + "b.ics")
-        #expect(try await kept.multiget(dav, ["b.ics", "a.ics"])
-            == (try await kept.expected(dav, ["a.ics"])).replacingOccurrences(of: AnswerBytesTests.tail, with: gone + AnswerBytesTests.tail))
+            // Listed again (a first sync this time), then deleted here: gone from the next multiget.
+            #expect(try await dav.send("REPORT", Self.inbox, body: ReportTests().sync("")).status == 207)
+            #expect(try await dav.send(.delete, Self.inbox + "b.ics").status == 204)
+            let gone = AnswerBytesTests().missing(Self.inbox + "b.ics")
+            #expect(try await kept.multiget(dav, ["b.ics", "a.ics"])
+                == (try await kept.expected(dav, ["a.ics"])).replacingOccurrences(of: AnswerBytesTests.tail, with: gone + AnswerBytesTests.tail))
+        }
     }
 }
