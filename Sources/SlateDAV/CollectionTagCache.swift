@@ -5,6 +5,10 @@ import Synchronization
 /// Each collection's names and ETags as its last listing found them (a PROPFIND of ETags, a
 /// calendar-query), kept under the account's revision at that listing.
 ///
+/// A client that polls (Apple's apps, Thunderbird) lists the same collection again and
+/// again while nothing changes; the next listing at the same revision is the kept one,
+/// in the same order, with no task read.
+///
 /// A client syncs by listing a collection and then fetching what changed with multigets of
 /// a few dozen to a hundred objects (DAVx5, Thunderbird); every multiget of that round asks
 /// the store again for the ETags the listing just read. While the account's revision is the
@@ -19,10 +23,25 @@ final class CollectionTagCache: Sendable {
         let collection: CalendarCollectionID
     }
 
-    private struct Entries {
-        var listings: [Key: (revision: Int, tags: [String: Int])] = [:]
-        var names = 0
+    private struct Listing {
+        let revision: Int
+        let tags: [CalendarObjectTag]
+        let byName: [String: Int]
     }
+
+    private struct Entries {
+        var listings: [Key: Listing] = [:]
+        var names = 0
+        var collections: [CollectionName: (revision: Int, info: CalendarCollectionInfo?)] = [:]
+    }
+
+    private struct CollectionName: Hashable {
+        let account: UUID
+        let name: String
+    }
+
+    /// Beyond this many collections' addresses kept, those start over.
+    static let collectionCapacity = 10_000
 
     /// Beyond this many names kept, the cache starts over (ten collections of 10,000).
     static let capacity = 100_000
@@ -32,9 +51,19 @@ final class CollectionTagCache: Sendable {
     /// The ETag revision of each object of `collection` by name, if it was listed at the
     /// account's `revision`.
     func tags(of collection: CalendarCollectionID, account: UUID, at revision: Int) -> [String: Int]? {
+        listing(of: collection, account: account, at: revision)?.byName
+    }
+
+    /// The objects of `collection` in the order its listing at the account's `revision`
+    /// gave them, if it was listed then.
+    func listedTags(of collection: CalendarCollectionID, account: UUID, at revision: Int) -> [CalendarObjectTag]? {
+        listing(of: collection, account: account, at: revision)?.tags
+    }
+
+    private func listing(of collection: CalendarCollectionID, account: UUID, at revision: Int) -> Listing? {
         entries.withLock { entries in
             guard let listing = entries.listings[Key(account: account, collection: collection)], listing.revision == revision else { return nil }
-            return listing.tags
+            return listing
         }
     }
 
@@ -49,8 +78,26 @@ final class CollectionTagCache: Sendable {
                 entries.listings.removeAll(keepingCapacity: true)
                 entries.names = 0
             }
-            entries.listings[key] = (revision, byName)
+            entries.listings[key] = Listing(revision: revision, tags: tags, byName: byName)
             entries.names += byName.count
+        }
+    }
+
+    /// What the address segment `name` named at the account's `revision` (nil inside: no
+    /// collection), if it was looked up then. A list's name, colour and order, and the
+    /// collections' names, are the account's too: a change to any moves its revision.
+    func collection(named name: String, account: UUID, at revision: Int) -> CalendarCollectionInfo?? {
+        entries.withLock { entries in
+            guard let kept = entries.collections[CollectionName(account: account, name: name)], kept.revision == revision else { return nil }
+            return .some(kept.info)
+        }
+    }
+
+    /// Keeps what `name` named at the account's `revision`.
+    func remember(_ info: CalendarCollectionInfo?, named name: String, account: UUID, at revision: Int) {
+        entries.withLock { entries in
+            if entries.collections.count >= Self.collectionCapacity { entries.collections.removeAll(keepingCapacity: true) }
+            entries.collections[CollectionName(account: account, name: name)] = (revision, info)
         }
     }
 }

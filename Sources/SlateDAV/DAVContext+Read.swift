@@ -26,13 +26,6 @@ extension DAVContext {
             }
         }
         let resource = try resolve(target)
-        var revisionCache: Int?
-        let revision = { () throws -> Int in
-            if let revisionCache { return revisionCache }
-            let value = try slate.revision()
-            revisionCache = value
-            return value
-        }
         var multiStatus = MultiStatus()
         try add(resource, href: request.path, names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
         if depth == "1" {

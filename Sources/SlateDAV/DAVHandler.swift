@@ -42,8 +42,13 @@ struct DAVHandler: Sendable {
             return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
         }
         let method = request.method.rawValue
-        let work = { @Sendable (accountID: UUID?) throws -> Response in try self.serve(request, accountID: accountID) }
+        // A REPORT's body is read before anything else: what it asks decides where it runs.
+        let body = request.method.rawValue == "REPORT" ? Result { try DAVContext.xmlBody(of: request) } : nil
+        let work = { @Sendable (accountID: UUID?) throws -> Response in try self.serve(request, accountID: accountID, body: body) }
         do {
+            if let identify, let response = try readHere(request, body: body, { try identify(request).map { try work($0) } }) {
+                return response
+            }
             // One hop to a database thread: a credential checked before is recognised there,
             // in the same snapshot (or group commit) as the work.
             if let identify {
@@ -74,15 +79,45 @@ struct DAVHandler: Sendable {
         return try await BoardThreads.shared.read { try container.boardSnapshot(body) }
     }
 
+    /// The most objects a multiget may name and still be read on the request's thread.
+    static let shortMultiget = 200
+
+    /// `body` run on this thread in one snapshot, for a short read on SQLite; nil (nothing
+    /// run) for any other request, or when `body` returns nil. Short: a GET or HEAD of one
+    /// object, a PROPFIND of one resource (Depth 0), a multiget of at most `shortMultiget`
+    /// objects. Such a read is a few indexed rows and, on SQLite in WAL mode, never waits
+    /// for a writer, so it costs less than the hops to a reader thread and back (as
+    /// `GET /tasks/{id}` in the API). Listings, queries, syncs and every change still go to
+    /// the board's threads; on PostgreSQL (a round trip per statement) so does every read.
+    private func readHere(_ request: Request, body: Result<XMLElement?, any Error>?,
+                          _ read: () throws -> Response?) throws -> Response? {
+        let container = directory.container
+        guard container.dialect == .sqlite else { return nil }
+        switch request.method.rawValue {
+        case "GET", "HEAD":
+            break
+        case "PROPFIND":
+            guard request.headers["Depth"]?.trimmingCharacters(in: .whitespaces) == "0" else { return nil }
+        case "REPORT":
+            guard case .success(let element?) = body, element.is(Namespace.caldav, "calendar-multiget"),
+                  element.children.count <= Self.shortMultiget + 1 else { return nil }
+        default:
+            return nil
+        }
+        return try container.boardSnapshot(read)
+    }
+
     /// The request for `accountID`, on a database thread (blocking reads and writes
-    /// allowed). Throws what the method refused; `response(for:)` answers it.
-    private func serve(_ request: Request, accountID: UUID?) throws -> Response {
+    /// allowed); `body`, the request's body as XML when it was read already. Throws what
+    /// the method refused; `response(for:)` answers it.
+    private func serve(_ request: Request, accountID: UUID?, body: Result<XMLElement?, any Error>? = nil) throws -> Response {
         guard let accountID, let account = try directory.account(id: accountID) else {
             return Self.unauthorized("The account no longer exists.")
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
         let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
-                                 responses: responses, tagListings: tagListings)
+                                 responses: responses, tagListings: tagListings, readBody: body,
+                                 readRevision: Self.changing.contains(request.method.rawValue) ? nil : ReadRevision())
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -146,6 +181,16 @@ struct DAVContext {
     var responses: CalendarResponseCache?
     /// Collections' listings kept across requests (nil: a multiget reads its objects' ETags).
     var tagListings: CollectionTagCache?
+    /// The body as XML, when it was read before the request reached its handler.
+    var readBody: Result<XMLElement?, any Error>?
+    /// For a request that writes nothing (one snapshot): the account's revision, read once.
+    var readRevision: ReadRevision?
+
+    /// The account's revision (for a request that writes nothing, read once).
+    func revision() throws -> Int {
+        guard let readRevision else { return try slate.revision() }
+        return try readRevision.value { try slate.revision() }
+    }
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {
@@ -177,12 +222,30 @@ struct DAVContext {
 
     /// The collection a segment names, or a 404 error.
     func collection(_ name: String) throws -> CalendarCollectionInfo {
-        guard let found = try slate.calendarCollection(named: name) else { throw CalendarObjectError.notFound("collection \(name)") }
+        guard let found = try collectionInfo(named: name) else { throw CalendarObjectError.notFound("collection \(name)") }
+        return found
+    }
+
+    /// The collection a segment names, or nil (`Slate.calendarCollection(named:)`); for a
+    /// request that writes nothing, as last looked up at the account's current revision
+    /// (`CollectionTagCache`).
+    func collectionInfo(named name: String) throws -> CalendarCollectionInfo? {
+        guard readRevision != nil, let tagListings else { return try slate.calendarCollection(named: name) }
+        let revision = try revision()
+        if let kept = tagListings.collection(named: name, account: slate.accountID, at: revision) { return kept }
+        let found = try slate.calendarCollection(named: name)
+        tagListings.remember(found, named: name, account: slate.accountID, at: revision)
         return found
     }
 
     /// The request body parsed as XML; nil when it is empty.
     func xmlBody() throws -> XMLElement? {
+        if let readBody { return try readBody.get() }
+        return try Self.xmlBody(of: request)
+    }
+
+    /// `request`'s body parsed as XML; nil when it is empty.
+    static func xmlBody(of request: Request) throws -> XMLElement? {
         guard !request.body.isEmpty, !request.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         return try XMLReader.parse(request.body)
     }
@@ -193,5 +256,18 @@ struct DAVContext {
         if text.hasPrefix("W/") { text.removeFirst(2) }
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return Int(text) }
         return Int(text.dropFirst().dropLast())
+    }
+}
+
+/// The account's revision as a request that writes nothing first read it: one snapshot
+/// sees one revision, so it is read once.
+final class ReadRevision {
+    private var read: Int?
+
+    func value(_ reading: () throws -> Int) rethrows -> Int {
+        if let read { return read }
+        let value = try reading()
+        read = value
+        return value
     }
 }

@@ -21,8 +21,9 @@ struct BasicSignInTests {
         _ = try administration.addUser(named: "ben")
         token = try administration.createToken(for: "ana", label: "phone")
         let basic = BasicAuthenticator(container: container)
+        // As `slate serve` wires it: credentials checked before are recognised where the work runs.
         router = CalDAVService(directory: AccountDirectory(container: container), authenticate: { try await basic.accountID(for: $0) },
-                               logLevel: .off).router
+                               identify: { try basic.rememberedAccountID(for: $0) }, logLevel: .off).router
     }
 
     func propfind(_ user: String, _ secret: String, address: String = "127.0.0.1") async throws -> Response {
@@ -58,6 +59,28 @@ struct BasicSignInTests {
         let credential = try #require(try directory.tokens(of: account.id).first)
         #expect(try directory.revokeToken(credential.id, of: account.id))
         #expect(try await propfind("ana", token).status.code == 401)
+    }
+
+    @Test("A read answered where the request arrived (a multiget, a GET) still refuses a revoked app password at once")
+    func revocationOfShortReads() async throws {
+        let auth = "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
+        let put = Request(method: "PUT", target: "/dav/calendars/ana/inbox/a.ics", headers: ["Authorization": auth, "Content-Type": "text/calendar"],
+                          body: Data(DAVHarness.todo(uid: "a", summary: "Kept").utf8))
+        #expect(try await router.respond(to: put).status.code == 201)
+        let multiget = Data(("<?xml version=\"1.0\"?><c:calendar-multiget xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+            + "<d:prop><d:getetag/></d:prop><d:href>/dav/calendars/ana/inbox/a.ics</d:href></c:calendar-multiget>").utf8)
+        let reads = [Request(method: "GET", target: "/dav/calendars/ana/inbox/a.ics", headers: ["Authorization": auth]),
+                     Request(method: "REPORT", target: "/dav/calendars/ana/inbox/", headers: ["Authorization": auth, "Depth": "1"], body: multiget)]
+        for read in reads {
+            let response = try await router.respond(to: read)
+            #expect([200, 207].contains(response.status.code))
+            #expect(String(decoding: response.bodyData ?? Data(), as: UTF8.self).contains("a.ics") || read.method.rawValue == "GET")
+        }
+        let directory = AccountDirectory(container: container)
+        let account = try #require(try directory.account(named: "ana"))
+        let credential = try #require(try directory.tokens(of: account.id).first)
+        #expect(try directory.revokeToken(credential.id, of: account.id))
+        for read in reads { #expect(try await router.respond(to: read).status.code == 401) }
     }
 
     @Test("Repeated failures from one address are limited with 429 and Retry-After")

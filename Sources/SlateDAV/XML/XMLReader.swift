@@ -85,7 +85,9 @@ struct XMLReader {
         elements += 1
         guard elements <= Self.maximumElements else { throw XMLReadError("The XML has more than \(Self.maximumElements) elements.") }
         index += 1   // "<"
+        let nameStart = index
         let qualified = try name()
+        let nameEnd = index
         var rawAttributes: [(String, String)] = []
         var selfClosing = false
         while true {
@@ -134,9 +136,15 @@ struct XMLReader {
             guard index < bytes.count else { throw XMLReadError("Element <\(qualified)> is not closed.") }
             if peek("</") {
                 index += 2
-                let closing = try name()
+                // The closing name compared on its bytes: no string made for it.
+                let closingStart = index
+                skipName()
+                let closes = index - closingStart == nameEnd - nameStart
+                    && bytes[closingStart..<index].elementsEqual(bytes[nameStart..<nameEnd])
                 skipSpace()
-                guard closing == qualified, peek(">") else { throw XMLReadError("</\(closing)> does not close <\(qualified)>.") }
+                guard closes, peek(">") else {
+                    throw XMLReadError("</\(String(decoding: bytes[closingStart..<index], as: UTF8.self))> does not close <\(qualified)>.")
+                }
                 index += 1
                 return element
             } else if peek("<!--") {
@@ -177,21 +185,33 @@ struct XMLReader {
 
     private mutating func name() throws -> String {
         let start = index
+        skipName()
+        guard index > start, let text = text(start, index) else {
+            throw XMLReadError("Expected a name at byte \(start).")
+        }
+        return text
+    }
+
+    /// Moves past a name: up to white space, '>', '/' or '='.
+    private mutating func skipName() {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
                 || byte == UInt8(ascii: "=") { break }
             index += 1
         }
-        guard index > start, let text = String(validating: bytes[start..<index], as: UTF8.self) else {
-            throw XMLReadError("Expected a name at byte \(start).")
-        }
-        return text
+    }
+
+    /// The bytes from `start` to `end` as a string, nil when they are not UTF-8. Made from
+    /// a buffer: from the array's slice, the check runs generic, unspecialised code (a
+    /// tenth of a multiget of 100 hrefs).
+    private func text(_ start: Int, _ end: Int) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in String(validating: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
     }
 
     /// Text with `&amp;`-style and `&#…;` references decoded; anything else is refused.
     private func decodeText(_ start: Int, _ end: Int) throws -> String {
-        guard let raw = String(validating: bytes[start..<end], as: UTF8.self) else { throw XMLReadError("The XML is not UTF-8.") }
+        guard let raw = text(start, end) else { throw XMLReadError("The XML is not UTF-8.") }
         // A byte test: `String.contains("&")` is Foundation's substring search (5% of a multiget).
         guard bytes[start..<end].contains(UInt8(ascii: "&")) else { return raw }
         var result = ""
