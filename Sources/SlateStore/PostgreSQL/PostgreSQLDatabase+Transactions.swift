@@ -20,6 +20,10 @@ extension PostgreSQLDatabase {
     /// store sequence's row (`ChangeLog.nextRevision`), so writers run one at a time across
     /// every node, and each statement after that sees every earlier commit.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        // Inside a read whose COMMIT went out early, a transaction would begin anew outside
+        // the snapshot: refused, so the read runs again in one that stays open (where this
+        // is a savepoint of the read, as everywhere else).
+        try refuseAfterEarlyClose("SAVEPOINT")
         if isInTransaction { return try savepoint(body) }
         settle()
         unsentBegin = "BEGIN"

@@ -195,6 +195,23 @@ struct PostgreSQLRoundTripTests {
         #expect(total == .integer(0), "the second run's answer, not the first run's nil")
     }
 
+    @Test func aTransactionInsideAReadClosedEarlyRunsTheReadAgainInsteadOfBeginningOutsideIt() throws {
+        let (database, table) = try connection()
+        var runs = 0
+        var nested: [Bool] = []
+        let total = try database.readTransaction(closingEarly: true) { () -> DatabaseValue? in
+            runs += 1
+            let total = try count(table, database)
+            // A transaction here must be part of the read (a savepoint of its snapshot), never a new one.
+            try database.transaction { nested.append(database.isInTransaction && database.savepointDepth > 0) }
+            return total
+        }
+        #expect(runs == 2)
+        #expect(nested == [true], "only the second run got as far, inside its snapshot")
+        #expect(total == .integer(0))
+        #expect(!database.isInTransaction)
+    }
+
     @Test func aReadClosingEarlyReportsItsOwnErrorsWithoutRunningAgain() throws {
         let (database, table) = try connection()
         struct Refused: Error {}
