@@ -138,6 +138,19 @@ import Testing
         #expect(try alice.lists().map(\.list.name) == ["Story", "Big Shoot"])
     }
 
+    @Test func aSubtaskImportedUnderATaskOfTheAccountMovesThatTasksRevisionAndCount() throws {
+        let (slate, _) = try makeSlate()
+        let parent = try slate.addTask(TaskDraft(title: "Shoot day 3"))
+        let before = try slate.task(id: parent.id).revision
+        let since = try slate.revision()
+        let file = #"{"format":"slate","tasks":[{"title":"Book the crane","parentID":"\#(parent.id.uuidString)"}]}"#
+        try slate.importData(Data(file.utf8), format: .json)
+        // As when the subtask is added any other way: the parent is part of the change.
+        #expect(try slate.task(id: parent.id).revision > before)
+        #expect(try slate.changes(since: since).tasks.contains { $0.id == parent.id })
+        #expect(try slate.subtaskCounts(of: [parent.id])[parent.id] == SubtaskCount(active: 1, total: 1))
+    }
+
     @Test func aHandWrittenFileNeedsOnlyTitlesAndNames() throws {
         let (slate, clock) = try makeSlate()
         let file = #"{"format":"slate","lists":[{"name":"Errands"}],"tasks":[{"title":"  Buy milk "},{"title":"Call Bob","due":"2026-12-02T08:00:00Z","priority":"!!!"}]}"#

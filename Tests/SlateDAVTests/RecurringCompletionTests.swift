@@ -87,6 +87,33 @@ struct RecurringCompletionTests {
         #expect(try dav.slate().tasks(TaskQuery(status: .all)).isEmpty)
     }
 
+    @Test("Thunderbird, on a repeating subtask: the completed occurrence is a subtask of the same parent, whose revision and count move with it")
+    func thunderbirdOverrideOfASubtask() async throws {
+        let dav = try DAVHarness()
+        #expect(try await dav.put("parent.ics", DAVHarness.todo(uid: "parent", summary: "Garden")).status == 201)
+        let child = { (days: [String]) in
+            thunderbird(completed: days).replacingOccurrences(of: "SUMMARY:Water the plants\r\nDTSTART", with: "SUMMARY:Water the plants\r\nRELATED-TO;RELTYPE=PARENT:parent\r\nDTSTART")
+        }
+        #expect(try await dav.put("series.ics", child([])).status == 201)
+        let parent = try #require(try tasks(dav, "Garden").first)
+        #expect(try dav.slate().subtaskCounts(of: [parent.id])[parent.id] == SubtaskCount(active: 1, total: 1))
+        let before = try dav.slate().task(id: parent.id).revision
+        let since = try dav.slate().revision()
+
+        #expect(try await dav.put("series.ics", child(["20261201"])).status == 204)
+        let plants = try tasks(dav, "Water the plants")
+        #expect(plants.count == 2 && plants.allSatisfy { $0.parentID == parent.id })
+        #expect(try dav.slate().subtaskCounts(of: [parent.id])[parent.id] == SubtaskCount(active: 1, total: 2))
+        #expect(try dav.slate().task(id: parent.id).revision > before, "the parent is part of the change")
+        #expect(try dav.slate().changes(since: since).tasks.contains { $0.id == parent.id })
+
+        // The client drops the override: the occurrence goes, and the parent moves again.
+        let afterDone = try dav.slate().task(id: parent.id).revision
+        #expect(try await dav.put("series.ics", child([])).status == 204)
+        #expect(try dav.slate().subtaskCounts(of: [parent.id])[parent.id] == SubtaskCount(active: 1, total: 1))
+        #expect(try dav.slate().task(id: parent.id).revision > afterDone)
+    }
+
     @Test("tasks.org: DUE moved to the next occurrence on the same VTODO → a completed copy + the series moved; the client's next sync brings the copy")
     func tasksOrgMove() async throws {
         let dav = try DAVHarness()

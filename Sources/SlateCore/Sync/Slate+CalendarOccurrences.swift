@@ -38,13 +38,17 @@ extension Slate {
     /// Turns the client's RECURRENCE-ID overrides into occurrence tasks (created, updated,
     /// or deleted when the client dropped the override) and moves the series' due date to
     /// the first occurrence after the latest completed one. `series` is being stored.
-    /// Returns false when the client sent the override of an occurrence deleted in Slate:
-    /// it stays deleted, so the bytes served are not the bytes sent.
+    /// `servedAsSent` is false when the client sent the override of an occurrence deleted
+    /// in Slate: it stays deleted, so the bytes served are not the bytes sent.
+    /// `movesParentCount`: an occurrence task was added, removed, completed or reopened —
+    /// each is a subtask of the series' parent, whose count that moves.
     @discardableResult
-    func applyOverrides(_ content: VTodoContent, to series: inout TaskItem, isNew: Bool, in context: ModelContext) throws -> Bool {
+    func applyOverrides(_ content: VTodoContent, to series: inout TaskItem, isNew: Bool,
+                        in context: ModelContext) throws -> (servedAsSent: Bool, movesParentCount: Bool) {
         let existing = isNew ? [] : try occurrences(ofSeries: series.id, in: context)
-        guard !content.overrides.isEmpty || !existing.isEmpty else { return true }
+        guard !content.overrides.isEmpty || !existing.isEmpty else { return (true, false) }
         var servedAsSent = true
+        var movesParentCount = false
         var byKey = Dictionary(existing.map { ($0.recurrenceKey, $0) }, uniquingKeysWith: { first, _ in first })
         for override in content.overrides {
             if let row = byKey.removeValue(forKey: override.key) {
@@ -58,6 +62,7 @@ extension Slate {
                 if task != read.model {
                     task.modified = now
                     context.update(task, expectedRevision: read.revision)
+                    if task.isCompleted != read.model.isCompleted { movesParentCount = true }
                 }
                 var updated = row
                 updated.basis = task
@@ -70,13 +75,17 @@ extension Slate {
                 task.order = series.order
                 task.modified = now
                 context.insert(task)
+                movesParentCount = true
                 context.insert(CalendarOccurrence(id: task.id, accountID: accountID, seriesID: series.id,
                                                   recurrenceKey: override.key, basis: task))
             }
         }
         for row in byKey.values {
             // The client dropped the override: the occurrence is the series' again.
-            if try context.model(TaskItem.self, id: row.id) != nil { context.delete(TaskItem.self, id: row.id) }
+            if try context.model(TaskItem.self, id: row.id) != nil {
+                context.delete(TaskItem.self, id: row.id)
+                movesParentCount = true
+            }
             context.delete(CalendarOccurrence.self, id: row.id)
         }
         let completed = content.overrides.filter(\.content.isCompleted).map(\.occurrence)
@@ -85,7 +94,7 @@ extension Slate {
             series.due = Self.firstOccurrence(after: latest, base: base, rule: rule, calendar: calendar)
                 .map { $0.addingTimeInterval(due.timeIntervalSince(base)) } ?? due
         }
-        return servedAsSent
+        return (servedAsSent, movesParentCount)
     }
 
     /// The fields an override carries, onto its occurrence task (never its repeat).

@@ -92,7 +92,7 @@ extension Slate {
         } else {
             task.parentID = nil
         }
-        let isServedAsSent = try applyOverrides(content, to: &task, isNew: target == nil, in: context)
+        let (isServedAsSent, occurrencesMoveParentCount) = try applyOverrides(content, to: &task, isNew: target == nil, in: context)
         task.due = task.due.map(Timestamp.truncatedToMilliseconds)
         task.modified = now
 
@@ -103,7 +103,9 @@ extension Slate {
         }
         // A parent's subtask count moves with a subtask added, moved, completed or reopened,
         // as on every other surface: the parent is part of this change.
-        if task.parentID != target?.model.parentID || (target != nil && task.isCompleted != target?.model.isCompleted) {
+        // So does an occurrence's (each is a subtask of the series' parent).
+        if task.parentID != target?.model.parentID || (target != nil && task.isCompleted != target?.model.isCompleted)
+            || occurrencesMoveParentCount {
             try touchParents([target?.model.parentID, task.parentID], except: [task.id], in: context)
         }
         // Rows of deleted tasks that had this name give way; so does this task's old row.

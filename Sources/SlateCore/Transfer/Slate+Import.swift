@@ -39,6 +39,9 @@ struct ImportPlan {
     /// first (the store numbers the others after the highest number so far), then the rest.
     private var numberedInserts: [TaskItem] = []
     private var otherWrites: [(task: TaskItem, isNew: Bool)] = []
+    /// Tasks of the account outside the file whose subtask count the import moves (a
+    /// subtask added under one, moved, completed or reopened): touched with the save.
+    private var parentsMoved: Set<UUID> = []
 
     init(slate: Slate) throws {
         self.slate = slate
@@ -195,6 +198,15 @@ struct ImportPlan {
                 order = nextOrder[listID]
                 nextOrder[listID]! += 1
             }
+            if let existing {
+                if existing.parentID != parents[id] {
+                    parentsMoved.formUnion([existing.parentID, parents[id]].compactMap { $0 })
+                } else if existing.isCompleted != task.isCompleted, let parent = parents[id] {
+                    parentsMoved.insert(parent)
+                }
+            } else if let parent = parents[id] {
+                parentsMoved.insert(parent)
+            }
             let completedAt = task.isCompleted ? task.completedAt ?? existing?.completedAt ?? now : task.completedAt
             let item = TaskItem(
                 id: id, number: existing?.number ?? 0, accountID: accountID, title: task.title, notes: task.notes,
@@ -216,6 +228,10 @@ struct ImportPlan {
     mutating func save() throws -> ImportSummary {
         summary.tasksCreated = numberedInserts.count + otherWrites.filter(\.isNew).count
         summary.tasksUpdated = otherWrites.count - otherWrites.filter(\.isNew).count
+        // A parent in the file is written by it; one outside it is touched, as on every surface.
+        let written = Set(numberedInserts.map(\.id) + otherWrites.map(\.task.id))
+        try slate.touchParents(parentsMoved, except: written, in: context)
+        parentsMoved = []
         // Staged, then released: the context holds the encoded rows, the plan no copy.
         for task in numberedInserts { context.insert(task) }
         numberedInserts = []
