@@ -99,7 +99,7 @@ import Testing
 
         _ = try await server.send(.post, "/api/v1/tasks/\(id)/subtasks", json: ["title": "Book the room"])
         let count = try await server.send(.get, "/api/v1/tasks/\(id)")["subtaskCount"] as? [String: Int]
-        #expect(count == ["active": 1, "total": 1], "a child's insert does not change the parent's revision")
+        #expect(count == ["active": 1, "total": 1], "the count is the subtask's parent's, not its record's")
     }
 
     @Test func subtaskCountsFollowEveryWriteFromThisProcessAndAnother() async throws {
@@ -128,6 +128,10 @@ import Testing
 
         try other.deleteTasks([child.id])
         #expect(try await counts() == (none, none), "deleted by another process")
+
+        // Undone by another process: the subtask is back, and so is the count.
+        _ = try other.undo()
+        #expect(try await counts() == (["active": 0, "total": 1], ["active": 0, "total": 1]), "a deletion undone elsewhere")
     }
 
     @Test func theAccountsDefaultZoneFollowsAChangeFromThisProcessAndAnother() async throws {

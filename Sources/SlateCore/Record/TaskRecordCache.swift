@@ -91,8 +91,14 @@ extension TaskRecord {
 /// A page of tasks and their records, some from a `TaskRecordCache`.
 public struct TaskRecords: Sendable {
     let entries: [TaskRecordCache.Entry]
+    /// Each task's revision, in the same order.
+    public let revisions: [Int]
     /// The tasks, in the page's order.
     public var tasks: [TaskItem] { entries.map(\.task) }
+    /// Each task's revision by id.
+    public var revisionsByID: [UUID: Int] {
+        Dictionary(zip(entries.map(\.task.id), revisions), uniquingKeysWith: { first, _ in first })
+    }
 }
 
 extension Slate {
@@ -135,6 +141,7 @@ extension Slate {
                 entries[index] = cache.remember(row.model, revision: row.revision, calendar: calendar, keep: keep)
             }
         }
-        return TaskRecords(entries: entries.compactMap { $0 })
+        let found = zip(entries, identities).compactMap { entry, identity in entry.map { ($0, identity.revision) } }
+        return TaskRecords(entries: found.map(\.0), revisions: found.map(\.1))
     }
 }

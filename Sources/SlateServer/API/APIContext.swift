@@ -150,10 +150,11 @@ struct APIContext: Sendable {
         container.expectInSnapshot([.currentRevision(partition: slate.accountID)], thenUsuallyNothingElse: counted)
     }
 
-    /// The subtask counts of `parents`, counted again only after a commit touched tasks.
-    func subtaskCounts(of parents: [UUID], _ slate: Slate) throws -> [UUID: SubtaskCount] {
-        let stamp = try domain { try container.boardStamp(tasks: true) }
-        return try subtaskCounts.counts(of: parents, accountID: slate.accountID, stamp: stamp) { missing in
+    /// The subtask counts of the tasks `records` holds, counted again only for a task
+    /// whose revision moved since (`SubtaskCountCache`).
+    func subtaskCounts(of records: TaskRecords, _ slate: Slate) throws -> [UUID: SubtaskCount] {
+        try subtaskCounts.counts(of: records.tasks.map(\.id), revisions: records.revisionsByID,
+                                 keep: !container.isInsideGroupCommit) { missing in
             try domain { try slate.subtaskCounts(of: missing) }
         }
     }

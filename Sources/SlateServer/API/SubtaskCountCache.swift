@@ -2,51 +2,53 @@ import Foundation
 import SlateCore
 import Synchronization
 
-/// Subtask counts of tasks per account, with the change stamp of the tasks they were
-/// counted at (`BoardStore.changeStamp`): a GET of one task then reads its revision and,
-/// when not kept, its row, but no count, until a commit touches tasks.
+/// Subtask counts of tasks, each kept with the revision of its parent it was counted at.
+///
+/// Every change that moves a task's subtask count — a subtask added, deleted, completed,
+/// reopened or moved, on every surface (the API, the CLI, CalDAV, imports, undo) — writes
+/// the parent too (`Slate.touchParents`), so its revision moves in the same commit: the
+/// same promise its ETag makes to clients. A count kept at the parent's current revision
+/// is therefore still the count, whatever else was written since, in this process or
+/// another; a GET of one task under a stream of writes to other tasks counts nothing.
 final class SubtaskCountCache: Sendable {
     private struct Entry {
-        var stamp: Int
+        let revision: Int
         /// nil: counted, and it has no subtasks.
-        var counts: [UUID: SubtaskCount?] = [:]
+        let count: SubtaskCount?
     }
 
-    /// Accounts kept, and parents kept per account, before starting over.
-    static let accountLimit = 1024
-    static let parentLimit = 20_000
+    /// Parents kept before starting over.
+    static let limit = 100_000
 
     private let cache = Mutex<[UUID: Entry]>([:])
 
-    /// The counts of `parents` at `stamp` (a parent without subtasks is absent, as in
-    /// `Slate.subtaskCounts`), asking `count` only for those not known at that stamp.
+    /// The counts of `parents` (a parent without subtasks is absent, as in
+    /// `Slate.subtaskCounts`), asking `count` only for those not kept at their revision in
+    /// `revisions` (a parent missing from it is always counted, and not kept). `keep`:
+    /// false inside a write, whose revisions are not committed (and a rolled-back one's
+    /// number may come again with other rows).
     func counts(
-        of parents: [UUID], accountID: UUID, stamp: Int?,
+        of parents: [UUID], revisions: [UUID: Int], keep: Bool = true,
         count: ([UUID]) throws -> [UUID: SubtaskCount]
     ) rethrows -> [UUID: SubtaskCount] {
-        guard let stamp else { return try count(parents) }
         var known: [UUID: SubtaskCount] = [:]
         let missing: [UUID] = cache.withLock { cache in
-            guard let entry = cache[accountID], entry.stamp == stamp else { return parents }
-            return parents.filter { parent in
-                guard let counted = entry.counts[parent] else { return true }
-                if let counted { known[parent] = counted }
+            parents.filter { parent in
+                guard let revision = revisions[parent], let entry = cache[parent], entry.revision == revision else { return true }
+                if let count = entry.count { known[parent] = count }
                 return false
             }
         }
         guard !missing.isEmpty else { return known }
         let counted = try count(missing)
         known.merge(counted) { _, new in new }
+        guard keep else { return known }
         cache.withLock { cache in
-            // Changed in place: a copy of an account's entry per request cost more than its count.
-            if cache[accountID]?.stamp != stamp {
-                if cache[accountID] == nil, cache.count >= Self.accountLimit { cache.removeAll(keepingCapacity: true) }
-                cache[accountID] = Entry(stamp: stamp)
+            if cache.count + missing.count > Self.limit { cache.removeAll(keepingCapacity: true) }
+            for parent in missing {
+                guard let revision = revisions[parent] else { continue }
+                cache[parent] = Entry(revision: revision, count: counted[parent])
             }
-            if cache[accountID]!.counts.count + missing.count > Self.parentLimit {
-                cache[accountID]!.counts.removeAll(keepingCapacity: true)
-            }
-            for parent in missing { cache[accountID]!.counts[parent] = .some(counted[parent]) }
         }
         return known
     }

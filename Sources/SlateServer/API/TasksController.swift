@@ -36,7 +36,7 @@ struct TasksController {
             let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
             var body: [String: Any] = [
                 "tasks": TaskJSON(records: records, listNames: lists, now: slate.now, calendar: slate.calendar,
-                                  subtaskCounts: try context.subtaskCounts(of: page.map(\.id), slate)),
+                                  subtaskCounts: try context.subtaskCounts(of: records, slate)),
                 "total": total,
                 "nextCursor": next ?? NSNull(),
                 "revision": try domain { try slate.revision() },
@@ -64,7 +64,7 @@ struct TasksController {
             let id = try context.id(request)
             let found = try domain { try slate.task(id: id, records: context.records) }
             let lists = try context.listNames(slate)
-            let counts = try context.subtaskCounts(of: [id], slate)
+            let counts = try context.subtaskCounts(of: found.records, slate)
             return context.json(TaskJSON(records: found.records, isArray: false, listNames: lists, now: slate.now,
                                          calendar: slate.calendar, subtaskCounts: counts),
                                 etag: ETag.revision(found.revision))
