@@ -62,6 +62,12 @@ extension PostgreSQLDatabase {
         // A rollback to the savepoint undoes a bump made inside it and lets go of the row
         // if it was taken inside it: the sequence is then what it was before.
         let sequenceBefore = heldSequence
+        // A read that opens a savepoint keeps its snapshot open to the end: a COMMIT sent
+        // with the SAVEPOINT's pipeline would leave its RELEASE outside any transaction.
+        if isReadOnlyTransaction {
+            closesWithNextPipeline = false
+            mayCloseEarly = false
+        }
         if !unsent.isEmpty { try sendPipeline(ending: nil) }
         unsent.append(.command("SAVEPOINT \(name)"))
         do {

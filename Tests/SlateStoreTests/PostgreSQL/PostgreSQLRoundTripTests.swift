@@ -212,6 +212,24 @@ struct PostgreSQLRoundTripTests {
         #expect(!database.isInTransaction)
     }
 
+    @Test func aReadClosingEarlyThatBeginsWithATransactionKeepsItsSnapshotOpenAndRunsOnce() throws {
+        let (database, table) = try connection()
+        var runs = 0
+        let total = try database.readTransaction(closingEarly: true) { () -> DatabaseValue? in
+            runs += 1
+            return try database.transaction {
+                let total = try count(table, database)
+                #expect(database.isInTransaction, "no COMMIT went out with the savepoint's first statement")
+                return total
+            }
+        }
+        #expect(runs == 1)
+        #expect(total == .integer(0))
+        #expect(database.earlyCloseRetries == 0)
+        #expect(!database.isInTransaction)
+        #expect(try count(table, database) == .integer(0))
+    }
+
     @Test func aReadClosingEarlyReportsItsOwnErrorsWithoutRunningAgain() throws {
         let (database, table) = try connection()
         struct Refused: Error {}
