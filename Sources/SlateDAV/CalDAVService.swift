@@ -24,8 +24,10 @@ public struct CalDAVService: Sendable {
     ///   - authenticate: names the account of a request (HTTP Basic with a password or an
     ///     app password) or throws an `HTTPError` 401 or 429.
     ///   - identify: names the account of a request whose credentials `authenticate` checked
-    ///     before and that still hold, or nil; called on a database thread, so that such a
-    ///     request makes one hop off Swift's cooperative pool, not two.
+    ///     before and that still hold, or nil; called inside the request's snapshot, on a
+    ///     database thread (so that such a request makes one hop off Swift's cooperative
+    ///     pool, not two) or, for a short read on SQLite, on the request's own thread: it
+    ///     must not block.
     ///   - calendar: the calendar and time zone for all-day dates and floating times.
     ///   - logLevel: which requests get an access-log line on standard error.
     ///   - log: the service's log (its format and level) instead of a text log at `logLevel`.

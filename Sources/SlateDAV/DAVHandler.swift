@@ -7,7 +7,8 @@ struct DAVHandler: Sendable {
     let directory: AccountDirectory
     let authenticate: @Sendable (Request) async throws -> UUID
     /// The account of a request whose credentials were checked before (nil: check them
-    /// with `authenticate`), called on a database thread.
+    /// with `authenticate`), called inside the request's snapshot: on a database thread, or
+    /// on the request's own thread for a short read, so it must not block.
     let identify: (@Sendable (Request) throws -> UUID?)?
     let calendar: Calendar
     let syncHistory: Int
@@ -42,16 +43,20 @@ struct DAVHandler: Sendable {
             return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
         }
         let method = request.method.rawValue
-        // A REPORT's body is read before anything else: what it asks decides where it runs.
-        let body = request.method.rawValue == "REPORT" ? Result { try DAVContext.xmlBody(of: request) } : nil
+        // A small multiget's body is read first: what it asks decides where it runs. Any
+        // other body is read by its handler, once the request is signed in.
+        let body = Self.mayBeShortMultiget(request) ? Result { try DAVContext.xmlBody(of: request) } : nil
         let work = { @Sendable (accountID: UUID?) throws -> Response in try self.serve(request, accountID: accountID, body: body) }
         do {
-            if let identify, let response = try readHere(request, body: body, { try identify(request).map { try work($0) } }) {
-                return response
+            var recognised = true
+            if let identify, Self.isShortRead(request, body: body, on: directory.container) {
+                let response = try directory.container.boardSnapshot { try identify(request).map { try work($0) } }
+                if let response { return response }
+                recognised = false
             }
             // One hop to a database thread: a credential checked before is recognised there,
             // in the same snapshot (or group commit) as the work.
-            if let identify {
+            if let identify, recognised {
                 if let response = try await hop(method, { try identify(request).map { try work($0) } }) { return response }
             }
             let accountID: UUID
@@ -82,29 +87,45 @@ struct DAVHandler: Sendable {
     /// The most objects a multiget may name and still be read on the request's thread.
     static let shortMultiget = 200
 
-    /// `body` run on this thread in one snapshot, for a short read on SQLite; nil (nothing
-    /// run) for any other request, or when `body` returns nil. Short: a GET or HEAD of one
-    /// object, a PROPFIND of one resource (Depth 0), a multiget of at most `shortMultiget`
-    /// objects. Such a read is a few indexed rows and, on SQLite in WAL mode, never waits
-    /// for a writer, so it costs less than the hops to a reader thread and back (as
-    /// `GET /tasks/{id}` in the API). Listings, queries, syncs and every change still go to
-    /// the board's threads; on PostgreSQL (a round trip per statement) so does every read.
-    private func readHere(_ request: Request, body: Result<XMLElement?, any Error>?,
-                          _ read: () throws -> Response?) throws -> Response? {
-        let container = directory.container
-        guard container.dialect == .sqlite else { return nil }
+    /// True for a read short enough to run on the request's own thread, in one snapshot,
+    /// instead of hopping to a reader thread and back: on SQLite (in WAL mode a read never
+    /// waits for a writer; on PostgreSQL each statement is a round trip), a GET or HEAD of
+    /// one object, a PROPFIND of one resource (Depth 0), or a multiget of at most
+    /// `shortMultiget` objects asking only for stored properties (no CALDAV:expand or
+    /// partial retrieval, which compute). Such a read is a few indexed rows: it costs less
+    /// than the hops (as `GET /tasks/{id}` in the API). Listings, queries, syncs and every
+    /// change still go to the board's threads.
+    static func isShortRead(_ request: Request, body: Result<XMLElement?, any Error>?, on container: BoardStore) -> Bool {
+        guard container.dialect == .sqlite else { return false }
         switch request.method.rawValue {
         case "GET", "HEAD":
-            break
+            return true
         case "PROPFIND":
-            guard request.headers["Depth"]?.trimmingCharacters(in: .whitespaces) == "0" else { return nil }
+            return request.headers["Depth"]?.trimmingCharacters(in: .whitespaces) == "0"
         case "REPORT":
             guard case .success(let element?) = body, element.is(Namespace.caldav, "calendar-multiget"),
-                  element.children.count <= Self.shortMultiget + 1 else { return nil }
+                  element.children.count <= shortMultiget + 1 else { return false }
+            let asked = element.child(Namespace.dav, "prop")?.children ?? []
+            return asked.allSatisfy { $0.children.isEmpty }
         default:
-            return nil
+            return false
         }
-        return try container.boardSnapshot(read)
+    }
+
+    /// The largest REPORT body read before its handler (a multiget of `shortMultiget` long
+    /// hrefs is about 30 KB).
+    static let shortMultigetBytes = 64 << 10
+
+    /// True when `request` may be a short multiget: a REPORT body of at most
+    /// `shortMultigetBytes` that names the report early. Only such a body is parsed before
+    /// the request is signed in, and then only once.
+    static func mayBeShortMultiget(_ request: Request) -> Bool {
+        guard request.method.rawValue == "REPORT", request.body.count <= shortMultigetBytes else { return false }
+        let name = Array("calendar-multiget".utf8)
+        let head = request.body.prefix(512)
+        return head.count >= name.count && (0...(head.count - name.count)).contains { offset in
+            head.dropFirst(offset).starts(with: name)
+        }
     }
 
     /// The request for `accountID`, on a database thread (blocking reads and writes

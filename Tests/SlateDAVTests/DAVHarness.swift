@@ -26,7 +26,10 @@ struct DAVHarness {
     }
 
     /// `path`: the store (a fresh one of the test database's kind unless given).
-    init(syncHistory: Int = CalendarLimits.syncHistory, path: String? = TestDatabase.freshStore()) throws {
+    /// `identifies`: requests are recognised where their work runs, as `slate serve` wires
+    /// it (a short read on SQLite then runs on the request's own thread); false: every
+    /// request is signed in first, then hops.
+    init(syncHistory: Int = CalendarLimits.syncHistory, path: String? = TestDatabase.freshStore(), identifies: Bool = true) throws {
         self.path = path
         container = try Slate.openContainer(path: path)
         var accounts: [String: UUID] = [:]
@@ -42,7 +45,8 @@ struct DAVHarness {
                 throw HTTPError(.unauthorized, code: "unauthorized", message: "Sign in first.")
             }
             return id
-        }, calendar: calendar, logLevel: .off, syncHistory: syncHistory).router
+        }, identify: identifies ? { @Sendable request in request.headers["X-Account"].flatMap { known[$0] } } : nil,
+        calendar: calendar, logLevel: .off, syncHistory: syncHistory).router
     }
 
     /// The account's Slate, as the web app and the CLI see it.

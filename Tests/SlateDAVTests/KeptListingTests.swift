@@ -23,10 +23,11 @@ struct KeptListingTests {
         return reply.text.components(separatedBy: "displayname>").dropFirst().first?.components(separatedBy: "<").first
     }
 
-    @Test("A listing asked again while nothing changed is the same; an object added, changed or deleted here or elsewhere shows in the next")
-    func listingAskedAgain() async throws {
+    @Test("A listing asked again while nothing changed is the same; an object added, changed or deleted here or elsewhere shows in the next",
+          arguments: [true, false])
+    func listingAskedAgain(identifies: Bool) async throws {
         try await DAVHarness.withSharedStore { path in
-            let dav = try DAVHarness(path: path)
+            let dav = try DAVHarness(path: path, identifies: identifies)
             #expect(try await dav.put("a.ics", DAVHarness.todo(uid: "a", summary: "First")).status == 201)
             #expect(try await dav.put("b.ics", DAVHarness.todo(uid: "b", summary: "Second")).status == 201)
             let first = try await etags(dav)
@@ -61,10 +62,11 @@ struct KeptListingTests {
         }
     }
 
-    @Test("A collection's address looked up again is the kept one until its list is renamed, deleted or made, here or elsewhere")
-    func collectionAskedAgain() async throws {
+    @Test("A collection's address looked up again is the kept one until its list is renamed, deleted or made, here or elsewhere",
+          arguments: [true, false])
+    func collectionAskedAgain(identifies: Bool) async throws {
         try await DAVHarness.withSharedStore { path in
-            let dav = try DAVHarness(path: path)
+            let dav = try DAVHarness(path: path, identifies: identifies)
             let other = Slate(container: try Slate.openContainer(path: path), accountID: dav.accounts["ana"]!)
             let list = try other.createList(name: "Errands")
             let address = "/dav/calendars/ana/\(list.id.uuidString.lowercased())/"

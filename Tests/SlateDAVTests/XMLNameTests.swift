@@ -36,4 +36,28 @@ import Testing
             "\(error)".contains("The prefix 'x' is not declared")
         }
     }
+
+    /// A closing tag closes only the very name its element opened with, byte for byte.
+    @Test(arguments: [
+        ("<d:href xmlns:d=\"DAV:\">x</d:href>", nil),
+        ("<d:href xmlns:d=\"DAV:\">x</d:href >", nil),
+        ("<héllo>x</héllo>", nil),
+        ("<d:href xmlns:d=\"DAV:\">x</d:hreg>", "</d:hreg> does not close <d:href>."),
+        ("<d:href xmlns:d=\"DAV:\">x</d:hre>", "</d:hre> does not close <d:href>."),
+        ("<d:href xmlns:d=\"DAV:\">x</href>", "</href> does not close <d:href>."),
+        ("<d:href xmlns:d=\"DAV:\">x</>", "</> does not close <d:href>."),
+        ("<héllo>x</hèllo>", "</hèllo> does not close <héllo>."),
+        ("<a><b></a></b>", "</a> does not close <b>."),
+    ] as [(String, String?)])
+    func aClosingTagMustNameItsElement(xml: String, refusal: String?) throws {
+        if let refusal {
+            #expect {
+                try XMLReader.parse(Data(xml.utf8))
+            } throws: { error in
+                "\(error)" == refusal
+            }
+        } else {
+            #expect(try XMLReader.parse(Data(xml.utf8)).text == "x")
+        }
+    }
 }
