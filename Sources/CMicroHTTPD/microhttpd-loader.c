@@ -31,6 +31,9 @@
       (size, block_size, reader, context, free_context))                                                               \
     X(struct MHD_Response *, MHD_create_response_from_buffer,                                                          \
       (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), (size, buffer, mode))                             \
+    X(struct MHD_Response *, MHD_create_response_from_buffer_with_free_callback_cls,                                   \
+      (size_t size, void *buffer, MHD_ContentReaderFreeCallback free_buffer, void *context),                           \
+      (size, buffer, free_buffer, context))                                                                            \
     X(struct MHD_Response *, MHD_create_response_from_fd64, (uint64_t size, int fd), (size, fd))                       \
     V(MHD_destroy_response, (struct MHD_Response *response), (response))                                               \
     X(enum MHD_Result, MHD_add_response_header,                                                                        \

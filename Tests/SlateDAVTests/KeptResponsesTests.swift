@@ -1,4 +1,5 @@
 import Foundation
+@testable import SlateDAV
 import SlateCore
 import Testing
 
@@ -67,6 +68,23 @@ struct KeptResponsesTests {
 
         #expect(try await dav.send(.delete, Self.inbox + "b.ics").status == 204)
         #expect(try await query(dav) == (try await expected(dav, ["a.ics"])))
+    }
+
+    @Test("An answer larger than the size handed over in place is the same bytes, fresh and kept")
+    func aLargeAnswer() async throws {
+        let dav = try DAVHarness()
+        let notes = String(repeating: "Call the lab about the dailies; ", count: 30)
+        let names = (0..<100).map { "large-\($0).ics" }
+        for (index, name) in names.enumerated() {
+            #expect(try await dav.put(name, DAVHarness.todo(uid: "large-\(index)", summary: "Large \(index)",
+                                                            extra: ["DESCRIPTION:\(notes)\(index)"])).status == 201)
+        }
+        let listed = try dav.slate().calendarObjectTags(in: .inbox).map(\.name)
+        let expected = try await expected(dav, listed)
+        #expect(expected.utf8.count > MultiStatus.sharedBytes)
+        let fresh = try await query(dav)
+        #expect(fresh == expected)
+        #expect(try await query(dav) == expected, "from the kept responses")
     }
 
     @Test("A change written by another process (another container on the same store) is in the next query and multiget")
