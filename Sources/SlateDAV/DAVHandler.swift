@@ -96,7 +96,7 @@ struct DAVHandler: Sendable {
     /// than the hops (as `GET /tasks/{id}` in the API). Listings, queries, syncs and every
     /// change still go to the board's threads.
     static func isShortRead(_ request: Request, body: Result<XMLElement?, any Error>?, on container: BoardStore) -> Bool {
-        guard container.dialect == .sqlite else { return false }
+        guard container.readsWithoutWaiting else { return false }
         switch request.method.rawValue {
         case "GET", "HEAD":
             return true

@@ -10,9 +10,19 @@ import Testing
 /// A read of one task by a credential checked before runs on the request's own thread
 /// (`Authenticator.knownAccountID`): it must still see a revocation at once, still write a
 /// token's last use once an hour, and never vouch for a request it has not checked.
-@Suite struct KnownCredentialTests {
-    let container = try! Slate.openContainer(path: TestDatabase.freshStore())
+@Suite final class KnownCredentialTests {
+    /// A file in a folder of its own (or the test database's fresh store): in memory a read
+    /// shares the writer's connection, so the server never reads on the request's thread.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-known-\(UUID().uuidString)")
+    let container: ModelContainer
     let clock = TokenTests.TestClock()
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        container = try Slate.openContainer(path: TestDatabase.freshStore() ?? folder.appendingPathComponent("slate.sqlite").path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func request(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders) -> Request {
         Request(method: method, target: target, headers: headers, body: Data())

@@ -80,7 +80,7 @@ struct APIContext: Sendable {
     /// one core). A request that might write (a token's hourly last use) or wait (PostgreSQL,
     /// a round trip per statement) still goes to a reader thread, as does a search.
     private func readHere<T: Sendable>(_ request: Request, task: UUID?, _ body: (Slate) throws -> T) throws -> T? {
-        guard let identifyKnown, container.dialect == .sqlite else { return nil }
+        guard let identifyKnown, container.readsWithoutWaiting else { return nil }
         return try container.boardSnapshot(readingTask: task) { () -> T? in
             guard let accountID = try identifyKnown(request) else { return nil }
             return try body(try self.slateHere(for: request, accountID: accountID))

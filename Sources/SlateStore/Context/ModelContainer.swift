@@ -117,6 +117,12 @@ public final class ModelContainer: Sendable {
     /// Which backend the store is on.
     public var dialect: SQLDialect { pool.dialect }
 
+    /// True when a snapshot is read on a connection of its own that never waits for the
+    /// writer: a SQLite file in WAL mode. False in memory (reads share the
+    /// writer's connection, so they wait for a write in progress) and on PostgreSQL (every
+    /// statement is a round trip). What lets a server read on the request's own thread.
+    public var readsWithoutWaiting: Bool { pool.sqlite?.readsWithoutWaiting ?? false }
+
     /// Copies a file's write-ahead log into the file and empties it, so that the next
     /// process to open the file has no log to read: for a server that kept a long log
     /// (`ModelConfiguration.writeAheadLogPages`), when it stops. Never waits for another

@@ -249,6 +249,10 @@ public final class DatabasePool: Sendable {
         return try body(reader)
     }
 
+    /// True when a snapshot gets a reader connection of its own (on a file, in WAL mode):
+    /// it then never waits for the writer. In memory there is only the writer's.
+    var readsWithoutWaiting: Bool { !isInMemory }
+
     /// How many reader connections this pool has opened (for tests).
     var readersOpened: Int { openedReaders.load(ordering: .relaxed) }
     private let openedReaders = Atomic<Int>(0)
