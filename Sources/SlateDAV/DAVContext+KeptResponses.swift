@@ -42,7 +42,7 @@ extension DAVContext {
     /// (`CollectionTagCache`).
     func objectTags(in info: CalendarCollectionInfo) throws -> [CalendarObjectTag] {
         guard let tagListings else { return try slate.calendarObjectTags(in: info.id) }
-        let revision = try revision()
+        let revision = try slate.revision()
         if let listed = tagListings.listedTags(of: info.id, account: slate.accountID, at: revision) { return listed }
         let tags = try slate.calendarObjectTags(in: info.id)
         tagListings.remember(tags, of: info.id, account: slate.accountID, at: revision)

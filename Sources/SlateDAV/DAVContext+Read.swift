@@ -27,17 +27,17 @@ extension DAVContext {
         }
         let resource = try resolve(target)
         var multiStatus = MultiStatus()
-        try add(resource, href: request.path, names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
+        try add(resource, href: request.path, names: names, namesOnly: namesOnly, to: &multiStatus, revision: slate.revision)
         if depth == "1" {
             switch resource {
             case .root:
-                try add(.principals, href: "/dav/principals/", names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
-                try add(.home, href: paths.home, names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
+                try add(.principals, href: "/dav/principals/", names: names, namesOnly: namesOnly, to: &multiStatus, revision: slate.revision)
+                try add(.home, href: paths.home, names: names, namesOnly: namesOnly, to: &multiStatus, revision: slate.revision)
             case .principals:
-                try add(.principal, href: paths.principal, names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
+                try add(.principal, href: paths.principal, names: names, namesOnly: namesOnly, to: &multiStatus, revision: slate.revision)
             case .home:
                 for info in try slate.calendarCollections() {
-                    try add(.collection(info), href: paths.collection(info.name), names: names, namesOnly: namesOnly, to: &multiStatus, revision: revision)
+                    try add(.collection(info), href: paths.collection(info.name), names: names, namesOnly: namesOnly, to: &multiStatus, revision: slate.revision)
                 }
             case .collection(let info) where !namesOnly && names?.allSatisfy(Self.tagProperties.contains) == true:
                 // ETags and the like: names and revisions, no task read.
@@ -46,7 +46,7 @@ extension DAVContext {
                 let href = paths.objects(in: info.name)
                 for object in try slate.calendarObjects(in: info.id) {
                     try add(.object(info, object), href: href(object.name), names: names, namesOnly: namesOnly,
-                            to: &multiStatus, revision: revision)
+                            to: &multiStatus, revision: slate.revision)
                 }
             case .principal, .object:
                 break

@@ -27,13 +27,13 @@ extension DAVContext {
             }
             var multiStatus = MultiStatus()
             if filter.isBare, let responses, let names, CalendarResponseCache.keeps(names, calendarData: calendarData),
-               try addKept(listing: info, names: names, cache: responses, to: &multiStatus, revision: revision) {
+               try addKept(listing: info, names: names, cache: responses, to: &multiStatus, revision: slate.revision) {
                 return Self.multiStatus(multiStatus.finished())
             }
             let objects = try slate.calendarObjects(in: info.id, matching: filter)
             let href = paths.objects(in: info.name)
             try add(objects: objects.map { (info, $0, href($0.name)) }, names: names, to: &multiStatus,
-                    revision: revision, calendarData: calendarData)
+                    revision: slate.revision, calendarData: calendarData)
             return Self.multiStatus(multiStatus.finished())
         case (Namespace.dav, "sync-collection"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
@@ -65,7 +65,7 @@ extension DAVContext {
         }
         if let responses, let names, CalendarResponseCache.keeps(names, calendarData: calendarData),
            let notFound = try addKept(multiget: asked, collections: collections, names: names, cache: responses, to: &multiStatus,
-                                      revision: revision) {
+                                      revision: slate.revision) {
             for index in notFound { multiStatus.add(href: hrefs[index], status: 404) }
             return Self.multiStatus(multiStatus.finished())
         }
@@ -86,7 +86,7 @@ extension DAVContext {
             }
             found.append((info, object, entry.href))
         }
-        try add(objects: found, names: names, to: &multiStatus, revision: revision, calendarData: calendarData)
+        try add(objects: found, names: names, to: &multiStatus, revision: slate.revision, calendarData: calendarData)
         for href in missing { multiStatus.add(href: href, status: 404) }
         return Self.multiStatus(multiStatus.finished())
     }
@@ -125,7 +125,7 @@ extension DAVContext {
         } else {
             let objects = try slate.calendarChanges(in: info.id, since: token, limit: limit, history: syncHistory)
             try add(objects: objects.changed.map { (info, $0, href($0.name)) }, names: names, to: &multiStatus,
-                    revision: revision)
+                    revision: slate.revision)
             removed = Array(Set(objects.removed).subtracting(objects.changed.map(\.name))).sorted()
             changes = (objects.token, objects.isTruncated)
         }

@@ -121,11 +121,7 @@ struct DAVHandler: Sendable {
     /// the request is signed in, and then only once.
     static func mayBeShortMultiget(_ request: Request) -> Bool {
         guard request.method.rawValue == "REPORT", request.body.count <= shortMultigetBytes else { return false }
-        let name = Array("calendar-multiget".utf8)
-        let head = request.body.prefix(512)
-        return head.count >= name.count && (0...(head.count - name.count)).contains { offset in
-            head.dropFirst(offset).starts(with: name)
-        }
+        return request.body.prefix(512).range(of: Data("calendar-multiget".utf8)) != nil
     }
 
     /// The request for `accountID`, on a database thread (blocking reads and writes
@@ -137,8 +133,7 @@ struct DAVHandler: Sendable {
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
         let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
-                                 responses: responses, tagListings: tagListings, readBody: body,
-                                 readRevision: Self.changing.contains(request.method.rawValue) ? nil : ReadRevision())
+                                 responses: responses, tagListings: tagListings, readBody: body)
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -204,14 +199,6 @@ struct DAVContext {
     var tagListings: CollectionTagCache?
     /// The body as XML, when it was read before the request reached its handler.
     var readBody: Result<XMLElement?, any Error>?
-    /// For a request that writes nothing (one snapshot): the account's revision, read once.
-    var readRevision: ReadRevision?
-
-    /// The account's revision (for a request that writes nothing, read once).
-    func revision() throws -> Int {
-        guard let readRevision else { return try slate.revision() }
-        return try readRevision.value { try slate.revision() }
-    }
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {
@@ -247,12 +234,11 @@ struct DAVContext {
         return found
     }
 
-    /// The collection a segment names, or nil (`Slate.calendarCollection(named:)`); for a
-    /// request that writes nothing, as last looked up at the account's current revision
-    /// (`CollectionTagCache`).
+    /// The collection a segment names, or nil (`Slate.calendarCollection(named:)`); outside
+    /// a write, as last looked up at the account's current revision (`CollectionTagCache`).
     func collectionInfo(named name: String) throws -> CalendarCollectionInfo? {
-        guard readRevision != nil, let tagListings else { return try slate.calendarCollection(named: name) }
-        let revision = try revision()
+        guard !slate.container.isInsideGroupCommit, let tagListings else { return try slate.calendarCollection(named: name) }
+        let revision = try slate.revision()
         if let kept = tagListings.collection(named: name, account: slate.accountID, at: revision) { return kept }
         let found = try slate.calendarCollection(named: name)
         tagListings.remember(found, named: name, account: slate.accountID, at: revision)
@@ -277,18 +263,5 @@ struct DAVContext {
         if text.hasPrefix("W/") { text.removeFirst(2) }
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return Int(text) }
         return Int(text.dropFirst().dropLast())
-    }
-}
-
-/// The account's revision as a request that writes nothing first read it: one snapshot
-/// sees one revision, so it is read once.
-final class ReadRevision {
-    private var read: Int?
-
-    func value(_ reading: () throws -> Int) rethrows -> Int {
-        if let read { return read }
-        let value = try reading()
-        read = value
-        return value
     }
 }

@@ -24,6 +24,8 @@ public final class TaskRecordCache: Sendable {
     /// A task and the bytes of its record between the fields written fresh.
     struct Entry: Sendable {
         let task: TaskItem
+        /// The task's row revision this record was written from.
+        let revision: Int
         /// `segments[0]` … `{"alerts":…,"isOverdue":`, then `,"list":`, then `,"listId":…,"subtaskCount":`, then `,"tags":…}`.
         let segments: [[UInt8]]
     }
@@ -43,7 +45,7 @@ public final class TaskRecordCache: Sendable {
 
     /// The entry of `task` at `revision`, written now and kept (unless `keep` is false).
     func remember(_ task: TaskItem, revision: Int, calendar: Calendar, keep: Bool = true) -> Entry {
-        let entry = Entry(task: task, segments: TaskRecord.staticSegments(of: task, calendar: calendar))
+        let entry = Entry(task: task, revision: revision, segments: TaskRecord.staticSegments(of: task, calendar: calendar))
         guard keep else { return entry }
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
@@ -91,13 +93,11 @@ extension TaskRecord {
 /// A page of tasks and their records, some from a `TaskRecordCache`.
 public struct TaskRecords: Sendable {
     let entries: [TaskRecordCache.Entry]
-    /// Each task's revision, in the same order.
-    public let revisions: [Int]
     /// The tasks, in the page's order.
     public var tasks: [TaskItem] { entries.map(\.task) }
     /// Each task's revision by id.
     public var revisionsByID: [UUID: Int] {
-        Dictionary(zip(entries.map(\.task.id), revisions), uniquingKeysWith: { first, _ in first })
+        Dictionary(entries.map { ($0.task.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -141,7 +141,6 @@ extension Slate {
                 entries[index] = cache.remember(row.model, revision: row.revision, calendar: calendar, keep: keep)
             }
         }
-        let found = zip(entries, identities).compactMap { entry, identity in entry.map { ($0, identity.revision) } }
-        return TaskRecords(entries: found.map(\.0), revisions: found.map(\.1))
+        return TaskRecords(entries: entries.compactMap { $0 })
     }
 }

@@ -143,10 +143,14 @@ public final class ModelContainer: Sendable {
     }
 
     /// The revision of `partition` (a value of the models' partition column, such as an
-    /// account id): that of its last change. Other partitions' commits never move it.
+    /// account id): that of its last change. Other partitions' commits never move it. Read
+    /// once per snapshot: a request that asks for it several times (a ctag, a sync token,
+    /// a kept listing's key) reads it once.
     public func currentRevision(partition: some DatabaseValueConvertible) throws -> Int {
         let scope = UndoLog.scope(partition)
-        return try pool.readStatement { try ChangeLog.currentRevision(partition: scope, in: $0) }
+        return try pool.oncePerSnapshot("partition " + (scope ?? "")) {
+            try pool.readStatement { try ChangeLog.currentRevision(partition: scope, in: $0) }
+        }
     }
 
     /// Notifications of every commit made through this container, from now on.
@@ -213,7 +217,7 @@ public final class ModelContainer: Sendable {
         let tables = models.map { Self.tableName(of: $0) }
         if let group = CommitNotifier.group, group.notifier == ObjectIdentifier(notifier), group.touches(tables) { return nil }
         // One read per snapshot: a request's credential, zone, list names and totals share it.
-        let revision = try pool.oncePerSnapshot { try pool.readStatement { try ChangeLog.currentRevision($0) } }
+        let revision = try pool.oncePerSnapshot("") { try pool.readStatement { try ChangeLog.currentRevision($0) } }
         return notifier.lastChange(to: tables, storeRevision: revision)
     }
 

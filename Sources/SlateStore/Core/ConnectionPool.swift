@@ -83,11 +83,11 @@ enum ConnectionPool: Sendable {
         }
     }
 
-    /// `read()`'s value, read once per snapshot.
-    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+    /// `read()`'s value, read once per snapshot for each `key`.
+    func oncePerSnapshot(_ key: String, _ read: () throws -> Int) rethrows -> Int {
         switch self {
-        case .sqlite(let pool): try pool.oncePerSnapshot(read)
-        case .postgreSQL(let pool): try pool.oncePerSnapshot(read)
+        case .sqlite(let pool): try pool.oncePerSnapshot(key, read)
+        case .postgreSQL(let pool): try pool.oncePerSnapshot(key, read)
         }
     }
 }

@@ -155,13 +155,14 @@ public final class DatabasePool: Sendable {
     private struct PinnedReader: Sendable {
         let pool: ObjectIdentifier
         let database: SQLiteDatabase
-        /// The store sequence, once read in this snapshot (it cannot change inside it).
-        let sequence = SnapshotValue()
+        /// Values read once in this snapshot (none can change inside it): the store sequence,
+        /// partitions' revisions.
+        let values = SnapshotValues()
     }
 
-    /// A value read once inside a snapshot.
-    private final class SnapshotValue: Sendable {
-        let value = Mutex<Int?>(nil)
+    /// Values read once inside a snapshot, by what they are (`oncePerSnapshot`).
+    private final class SnapshotValues: Sendable {
+        let values = Mutex<[String: Int]>([:])
     }
 
     @TaskLocal private static var pinned: PinnedReader?
@@ -189,13 +190,14 @@ public final class DatabasePool: Sendable {
         return try Self.$pinned.withValue(PinnedReader(pool: ObjectIdentifier(self), database: reader)) { try body() }
     }
 
-    /// `read()`'s value, read once per snapshot: inside one, later calls get the first
-    /// answer (for the store sequence, which no commit can move within a snapshot).
-    func oncePerSnapshot(_ read: () throws -> Int) rethrows -> Int {
+    /// `read()`'s value, read once per snapshot for each `key`: inside one, later calls
+    /// get the first answer (for the store sequence or a partition's revision, which no
+    /// commit can move within a snapshot).
+    func oncePerSnapshot(_ key: String, _ read: () throws -> Int) rethrows -> Int {
         guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
-        if let known = pinned.sequence.value.withLock({ $0 }) { return known }
+        if let known = pinned.values.values.withLock({ $0[key] }) { return known }
         let value = try read()
-        pinned.sequence.value.withLock { $0 = value }
+        pinned.values.values.withLock { $0[key] = value }
         return value
     }
 

@@ -75,4 +75,3 @@ public enum UUIDText {
         return UUID(uuidString: text)
     }
 }
-
