@@ -63,6 +63,21 @@ struct ReportTests {
         #expect(events.status == 207 && events.text.occurrences(of: "<d:response>") == 0)
     }
 
+    @Test("A malformed multiget body, small (read before the work) or large, is a 400 naming the fault; unsigned, a 401 first",
+          arguments: [
+            "<c:calendar-multiget xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:href>/x.ics</d:href>",
+            "<!DOCTYPE c [<!ENTITY a \"a\">]><c:calendar-multiget xmlns:c=\"urn:ietf:params:xml:ns:caldav\"/>",
+            "<c:calendar-multiget xmlns:c=\"urn:ietf:params:xml:ns:caldav\">" + String(repeating: "<d:href>/x.ics</d:href>", count: 4_000),
+          ])
+    func malformedMultiget(body: String) async throws {
+        let dav = try DAVHarness()
+        let refused = try await dav.send("REPORT", "/dav/calendars/ana/inbox/", headers: ["Depth": "1"], body: Self.header + body)
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("The XML body was refused: "))
+        let unsigned = try await dav.send("REPORT", "/dav/calendars/ana/inbox/", as: nil, headers: ["Depth": "1"], body: Self.header + body)
+        #expect(unsigned.status == 401)
+    }
+
     @Test("sync-collection: everything first, then only changes, deletions as 404, a bad token 403")
     func syncCollection() async throws {
         let dav = try DAVHarness()
