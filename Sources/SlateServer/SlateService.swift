@@ -77,8 +77,12 @@ public struct SlateService: Sendable {
             let stop = Atomic<Bool>(false)
             let thread = Thread {
                 while !stop.load(ordering: .acquiring) {
-                    _ = container.waitForExternalCommits(timeout: fallback)
-                    _ = try? container.publishExternalChanges()
+                    // What was announced is published as heard; a quiet spell still reads the log.
+                    if container.waitForExternalCommits(timeout: fallback) {
+                        _ = try? container.publishAnnouncedChanges()
+                    } else {
+                        _ = try? container.publishExternalChanges()
+                    }
                 }
             }
             thread.name = "slate.commits.listener"

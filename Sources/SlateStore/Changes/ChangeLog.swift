@@ -48,14 +48,12 @@ enum ChangeLog {
     /// Starts a write: bumps and returns the store sequence of this commit. Now and then
     /// it also trims the commit log to its last `commitLogLength` commits.
     ///
-    /// On PostgreSQL the same statement announces the commit to other processes
-    /// (`pg_notify`, delivered at COMMIT, dropped on rollback: `PostgreSQLListener`). Taking
-    /// this row first is what runs every node's writers one at a time.
+    /// On PostgreSQL, taking this row first is what runs every node's writers one at a
+    /// time; the write announces its sequence to other processes when it is done
+    /// (`announce(sequence:changes:in:)`).
     static func nextRevision(_ database: Database) throws -> Int {
-        let announce = database.dialect == .postgreSQL
-            ? ", pg_notify(\(PostgreSQLListener.channelSQL()), CAST(value AS text))" : ""
         guard case .integer(let value) = try database.scalar(
-            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value\(announce)")
+            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
         else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
         (database as? PostgreSQLDatabase)?.noteSequenceTaken(Int(value))
         if value % 1_000 == 0 {
@@ -65,6 +63,17 @@ enum ChangeLog {
                 "UPDATE _slate_meta SET value = \(database.dialect.greatest("value", "?")) WHERE key = 'commit_log_floor'", [floor])
         }
         return Int(value)
+    }
+
+    /// Tells the store's other processes on PostgreSQL that the write holding store
+    /// sequence `sequence` commits, and, when it fits, what it changed (`CommitAnnouncement`):
+    /// a `pg_notify` inside the transaction, delivered at COMMIT, dropped if it rolls back,
+    /// sent with its next round trip. Call it once per sequence taken, when the writing is
+    /// done. Nothing on SQLite.
+    static func announce(sequence: Int, changes: Commit?, in database: Database) throws {
+        guard let database = database as? PostgreSQLDatabase else { return }
+        let payload = changes.flatMap { $0.revision == sequence ? CommitAnnouncement.payload(for: $0) : nil } ?? String(sequence)
+        try database.executeWithoutWaiting("SELECT pg_notify(\(PostgreSQLListener.channelSQL()), ?)", [.text(payload)])
     }
 
     /// Takes the next revision of `partition` for the commit with store sequence `sequence`

@@ -43,11 +43,17 @@ final class CommitNotifier: Sendable {
     /// commits, so that the watcher of other processes' commits never reports it as theirs
     /// (it used to, when it looked between the commit and `publish`); the mark goes again
     /// if the transaction rolls back.
-    func transaction<T>(in database: Database, _ body: (_ nextRevision: () throws -> Int) throws -> T) throws -> T {
+    ///
+    /// A revision taken is announced to other processes (`ChangeLog.announce`) at the end of
+    /// `body`, with the commit `announcing` finds in its result: on PostgreSQL, the other
+    /// nodes then learn what changed without reading the commit log.
+    func transaction<T>(
+        in database: Database, announcing: (T) -> Commit?, _ body: (_ nextRevision: () throws -> Int) throws -> T
+    ) throws -> T {
         var reserved: Int?
         do {
             return try database.transaction {
-                try body {
+                let result = try body {
                     let revision = try ChangeLog.nextRevision(database)
                     state.withLock { state in
                         if revision > state.checkedRevision { state.ownRevisions.insert(revision) }
@@ -55,6 +61,8 @@ final class CommitNotifier: Sendable {
                     reserved = revision
                     return revision
                 }
+                if let reserved { try ChangeLog.announce(sequence: reserved, changes: announcing(result), in: database) }
+                return result
             }
         } catch {
             if let reserved { _ = state.withLock { $0.ownRevisions.remove(reserved) } }

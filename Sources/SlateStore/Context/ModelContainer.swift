@@ -21,6 +21,9 @@ public final class ModelContainer: Sendable {
     let notifier = CommitNotifier()
     /// Hears other processes' commits on PostgreSQL (connects on the first wait).
     let listener: PostgreSQLListener?
+    /// How many times this container read the commit log for other processes' commits
+    /// (`publishExternalChanges`), for tests of what announcements spare.
+    let externalLogReads = Atomic<Int>(0)
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
     /// The copy of the file written just before this container migrated it (beside the
@@ -163,6 +166,7 @@ public final class ModelContainer: Sendable {
     /// Returns it, or nil when nothing changed.
     @discardableResult
     public func publishExternalChanges() throws -> Commit? {
+        externalLogReads.add(1, ordering: .relaxed)
         let found: (commit: Commit, reached: Int)? = try pool.read { database in
             let revision = try ChangeLog.currentRevision(database)
             // Our own revisions are taken after the read began: every commit this read can
@@ -180,6 +184,29 @@ public final class ModelContainer: Sendable {
         }
         guard let (commit, reached) = found else { return nil }
         notifier.publish(commit, checkedUpTo: reached)
+        return commit.tables.isEmpty ? nil : commit
+    }
+
+    /// Publishes other processes' commits as `publishExternalChanges` does, from what their
+    /// announcements said when they said all of it (every sequence since the last look that
+    /// is not this container's own heard with its changes, nothing missed): then nothing is
+    /// read. Otherwise, and on SQLite, it reads the commit log. Call it after
+    /// `waitForExternalCommits` said to look; it reports what was heard up to the newest
+    /// announcement, and a commit not heard yet is reported when it is.
+    public func publishAnnouncedChanges() throws -> Commit? {
+        guard let listener else { return try publishExternalChanges() }
+        let (heard, complete) = listener.takeHeard()
+        guard complete, let newest = heard.keys.max() else { return try publishExternalChanges() }
+        let (since, own) = notifier.externalWindow()
+        guard newest > since else { return nil }
+        guard let commit = CommitAnnouncement.summary(
+            of: heard, since: since, through: newest, excluding: own, known: Set(tables.all.keys))
+        else { return try publishExternalChanges() }
+        if commit.tables.isEmpty, (since + 1...newest).allSatisfy(own.contains) {
+            notifier.markChecked(upTo: newest)
+            return nil
+        }
+        notifier.publish(commit, checkedUpTo: newest)
         return commit.tables.isEmpty ? nil : commit
     }
 

@@ -60,7 +60,7 @@ extension ModelContext {
         let notifier = container.notifier
         let departureHistory = container.configuration.departureHistory
         let result: (Commit, String?)? = try container.pool.write { database in
-            try notifier.transaction(in: database) { nextRevision -> (Commit, String?)? in
+            try notifier.transaction(in: database, announcing: { $0?.0 }) { nextRevision -> (Commit, String?)? in
                 let popped: UndoLog.Entry?
                 if let revision {
                     popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)

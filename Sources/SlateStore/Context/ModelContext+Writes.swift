@@ -62,7 +62,7 @@ extension ModelContext {
         let notifier = container.notifier
         let departureHistory = container.configuration.departureHistory
         let commit = try container.pool.write { database in
-            try notifier.transaction(in: database) { nextRevision in
+            try notifier.transaction(in: database, announcing: { (commit: Commit) in commit }) { nextRevision in
                 // The save reads the row it changes first right after taking the store
                 // sequence: on PostgreSQL in that statement's round trip.
                 if let first = changes.first.flatMap(imageRead) { (database as? PostgreSQLDatabase)?.expectInWrite([first]) }

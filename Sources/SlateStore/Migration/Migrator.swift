@@ -173,7 +173,8 @@ struct Migrator {
 
     /// Gives every row a new revision, one commit: its partition's, or the store sequence.
     private func stampEveryRow(_ database: Database) throws {
-        let session = WriteSession(database: database, tables: TableCatalog([]), revision: try ChangeLog.nextRevision(database), recordsImages: false)
+        let sequence = try ChangeLog.nextRevision(database)
+        let session = WriteSession(database: database, tables: TableCatalog([]), revision: sequence, recordsImages: false)
         for table in tables {
             guard let partition = table.partitionName.map(quote) else {
                 try database.execute("UPDATE \(quote(table.tableName)) SET \"_rev\" = ?", [try session.revisionValue(for: nil)])
@@ -186,6 +187,8 @@ struct Migrator {
                     [try session.revisionValue(for: String.fromDatabaseValue(row["partition"]))] + owner.arguments)
             }
         }
+        // Every row changed: other processes read the log, not an announcement's list.
+        try ChangeLog.announce(sequence: sequence, changes: nil, in: database)
     }
 
     private func createInternalTables(_ database: Database) throws {

@@ -6,9 +6,12 @@ import Synchronization
 /// `pg_notify` with its store sequence (in the statement that takes it, delivered at
 /// COMMIT, dropped on rollback), and a connection of its own LISTENs.
 ///
-/// A notification is only a doorbell: what changed is read from the commit log
-/// (`publishExternalChanges`), so one missed while the connection was down loses nothing.
-/// After a reconnect the listener says "look" at once, as anything may have happened.
+/// A notification is a doorbell, and often more: a commit's own announcement
+/// (`CommitAnnouncement`) says what it changed, and the listener keeps what it heard for
+/// `ModelContainer.publishAnnouncedChanges`. Whatever was not heard in full is read from the
+/// commit log (`publishExternalChanges`), so one missed while the connection was down loses
+/// nothing. After a reconnect the listener says "look" at once, as anything may have
+/// happened, and what it heard before counts for nothing until the log was read.
 final class PostgreSQLListener: Sendable {
     /// The listening connection.
     ///
@@ -25,7 +28,16 @@ final class PostgreSQLListener: Sendable {
         /// A reconnect happened since the last wait: the caller should look.
         var reconnected = false
         var nextAttempt = Date.distantPast
+        /// Announcements heard since the last `takeHeard`, by sequence (one with its
+        /// changes replaces the sequence's bare doorbell).
+        var heard: [Int: CommitAnnouncement] = [:]
+        /// Something may have been missed since the last `takeHeard` (a reconnect, or more
+        /// heard than is kept): the commit log must be read.
+        var missedSome = false
     }
+
+    /// The most announcements kept between two looks; past it only the log is read.
+    static let heardLimit = 4_096
 
     private let location: PostgreSQLLocation
     private let state = Mutex(State())
@@ -48,6 +60,7 @@ final class PostgreSQLListener: Sendable {
             let (held, shouldLook) = state.withLock { state -> (Connection?, Bool) in
                 if state.connection == nil, Date() >= state.nextAttempt { connect(&state) }
                 defer { state.reconnected = false }
+            if state.reconnected { state.missedSome = true }
                 return (state.connection, state.reconnected)
             }
             if shouldLook { return true }
@@ -72,12 +85,38 @@ final class PostgreSQLListener: Sendable {
         }
     }
 
+    /// What was heard since the last call, and whether that may not be all.
+    func takeHeard() -> (heard: [Int: CommitAnnouncement], complete: Bool) {
+        state.withLock { state in
+            defer {
+                state.heard.removeAll(keepingCapacity: true)
+                state.missedSome = false
+            }
+            return (state.heard, !state.missedSome)
+        }
+    }
+
     /// Takes every waiting notification; true when there was one.
     private func drain(_ connection: Connection) -> Bool {
+        var announcements: [CommitAnnouncement] = []
         var heard = false
         while let notification = PQnotifies(connection.handle) {
             heard = true
+            if let extra = notification.pointee.extra, let announcement = CommitAnnouncement(payload: String(cString: extra)) {
+                announcements.append(announcement)
+            }
             PQfreemem(notification)
+        }
+        if heard {
+            state.withLock { state in
+                for announcement in announcements where announcement.changes != nil || state.heard[announcement.sequence] == nil {
+                    state.heard[announcement.sequence] = announcement
+                }
+                if state.heard.count > Self.heardLimit {
+                    state.heard.removeAll()
+                    state.missedSome = true
+                }
+            }
         }
         if PQstatus(connection.handle) != CONNECTION_OK { drop(connection) }
         return heard
