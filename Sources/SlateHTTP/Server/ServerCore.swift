@@ -9,8 +9,9 @@ import Synchronization
 /// to resume it, so that shutdown's final sweep cannot race them: once `closing` is set
 /// under the lock nothing suspends again, and each waiting connection is resumed exactly
 /// once — by its responder or by the sweep. The lock is held only for those decisions;
-/// starting Tasks and resuming happen outside it, and ``resumesUnderway`` lets the sweep
-/// wait for a resume that was claimed but has not happened yet.
+/// suspending, starting Tasks and resuming happen outside it, and ``suspendsUnderway`` and
+/// ``resumesUnderway`` let the sweep wait for a suspend or a resume that was decided but
+/// has not happened yet.
 final class ServerCore: Sendable {
     struct Registry {
         /// Set when shutdown starts: responses say `Connection: close`, new streams end at once.
@@ -30,6 +31,8 @@ final class ServerCore: Sendable {
     let inFlight = Atomic(0)
     /// Resumes claimed in ``deliver(_:to:)`` and not yet made.
     let resumesUnderway = Atomic(0)
+    /// Connections registered as waiting in ``suspendAndRespond(_:)`` and not yet suspended.
+    let suspendsUnderway = Atomic(0)
     /// A lock-free copy of `registry.draining` for the per-response check.
     let draining = Atomic(false)
     /// Deadlines for request heads and idle connections, and eviction under pressure.
@@ -95,13 +98,18 @@ final class ServerCore: Sendable {
     /// The whole request is in: suspend the connection and run the responder in a Task.
     /// Returns false when the server is closing and the caller should answer 503 instead.
     func suspendAndRespond(_ exchange: Exchange) -> Bool {
-        let suspended = registry.withLock { registry in
+        let registered = registry.withLock { registry in
             guard !registry.closing else { return false }
-            MHD_suspend_connection(exchange.connection.pointer)
             registry.waiting[ObjectIdentifier(exchange)] = exchange
+            suspendsUnderway.add(1, ordering: .relaxed)
             return true
         }
-        guard suspended else { return false }
+        guard registered else { return false }
+        // Outside the lock: the library takes its own and, with epoll, makes a system call;
+        // held under ours it made every other request's suspend and resume wait (a tenth of
+        // a single GET's CPU went to that lock's slow path). The sweep waits for it.
+        MHD_suspend_connection(exchange.connection.pointer)
+        suspendsUnderway.subtract(1, ordering: .releasing)
         let request = exchange.makeRequest()
         let responder = self.responder
         // Started after the suspension, so its resume always comes second.
@@ -162,6 +170,9 @@ final class ServerCore: Sendable {
             defer { registry.waiting.removeAll() }
             return (Array(registry.waiting.values), Array(registry.streams.values))
         }
+        // A connection registered just before the sweep is about to be suspended: resuming
+        // it first would leave it suspended for good.
+        while suspendsUnderway.load(ordering: .acquiring) > 0 { sched_yield() }
         for exchange in waiting {
             let task = exchange.state.withLock { state in
                 state.phase = .answered(Self.unavailable)
