@@ -10,11 +10,11 @@ final class CommitNotifier: Sendable {
     static let feedLimit = 1024
 
     /// A subscriber's feed, held weakly: it ends when its stream is dropped.
-    private struct Subscriber {
+    fileprivate struct Subscriber {
         weak var feed: CommitFeed?
     }
 
-    private struct State {
+    fileprivate struct State {
         var subscribers: [UUID: Subscriber] = [:]
         /// Revisions up to this one have been reported (ours) or looked for (others').
         var checkedRevision = 0
@@ -23,7 +23,19 @@ final class CommitNotifier: Sendable {
         var ownRevisions: Set<Int> = []
         /// The revision of the last reported commit that touched each table.
         var tableRevisions: [String: Int] = [:]
+        /// The rows of each of this container's own commits reported after `checkedRevision`
+        /// (by revision, ids by table), for summing up other processes' announced commits
+        /// as the commit log would: a row this container wrote since is not theirs to report.
+        var ownChanges: [Int: [String: Set<UUID>]] = [:]
+        /// Own commits' rows were dropped (too many kept) up to this revision: until the
+        /// checked revision passes it, announced commits cannot be summed up.
+        var ownChangesDroppedThrough = 0
+        /// Own commits' rows are kept (a store whose commits are announced: PostgreSQL).
+        var keepsOwnChanges = false
     }
+
+    /// The most own commits whose rows are kept between two looks at other processes' commits.
+    static let ownChangesLimit = 4_096
 
     private let state = Mutex(State())
 
@@ -86,10 +98,10 @@ final class CommitNotifier: Sendable {
         let feeds = state.withLock { state -> [CommitFeed] in
             if commit.origin == .external || (commit.origin == .resync && checkedUpTo != nil) {
                 let checked = max(checkedUpTo ?? commit.revision, commit.revision)
-                state.checkedRevision = max(state.checkedRevision, checked)
-                state.ownRevisions = state.ownRevisions.filter { $0 > checked }
+                state.check(upTo: checked)
             } else if commit.revision > state.checkedRevision {
                 state.ownRevisions.insert(commit.revision)
+                state.keepOwnChanges(of: commit)
             }
             for table in commit.tables.keys {
                 state.tableRevisions[table] = max(state.tableRevisions[table] ?? 0, commit.revision)
@@ -112,9 +124,24 @@ final class CommitNotifier: Sendable {
     /// Marks everything up to `revision` as known (on open: history is not news; later:
     /// revisions that were all this container's own).
     func markChecked(upTo revision: Int) {
+        state.withLock { $0.check(upTo: revision) }
+    }
+
+    /// Keeps the rows of own commits from now on, for `ownChanges(since:)`.
+    func keepOwnChanges() {
+        state.withLock { $0.keepsOwnChanges = true }
+    }
+
+    /// The rows (ids by table) of this container's own commits reported after `since`, or
+    /// nil when some of them were not kept.
+    func ownChanges(since: Int) -> [String: Set<UUID>]? {
         state.withLock { state in
-            state.checkedRevision = max(state.checkedRevision, revision)
-            state.ownRevisions = state.ownRevisions.filter { $0 > revision }
+            guard state.ownChangesDroppedThrough <= since else { return nil }
+            var touched: [String: Set<UUID>] = [:]
+            for (revision, tables) in state.ownChanges where revision > since {
+                for (table, ids) in tables { touched[table, default: []].formUnion(ids) }
+            }
+            return touched
         }
     }
 
@@ -138,6 +165,26 @@ final class CommitNotifier: Sendable {
     /// Where to look for other processes' commits: after `since`, skipping `own`.
     func externalWindow() -> (since: Int, own: Set<Int>) {
         state.withLock { ($0.checkedRevision, $0.ownRevisions) }
+    }
+}
+
+extension CommitNotifier.State {
+    /// Everything up to `revision` is known: own marks and own rows at or below it go.
+    mutating func check(upTo revision: Int) {
+        checkedRevision = max(checkedRevision, revision)
+        ownRevisions = ownRevisions.filter { $0 > checkedRevision }
+        if !ownChanges.isEmpty { ownChanges = ownChanges.filter { $0.key > checkedRevision } }
+    }
+
+    mutating func keepOwnChanges(of commit: Commit) {
+        guard keepsOwnChanges, !commit.tables.isEmpty else { return }
+        let rows = commit.tables.values.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }
+        if ownChanges.count >= CommitNotifier.ownChangesLimit || rows > CommitNotifier.ownChangesLimit {
+            ownChangesDroppedThrough = max(ownChangesDroppedThrough, ownChanges.keys.max() ?? 0, commit.revision)
+            ownChanges.removeAll()
+            return
+        }
+        ownChanges[commit.revision] = commit.tables.mapValues { $0.inserted.union($0.updated).union($0.deleted) }
     }
 }
 

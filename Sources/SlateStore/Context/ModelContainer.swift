@@ -52,6 +52,7 @@ public final class ModelContainer: Sendable {
                 maximumReaders: configuration.maximumReaders)
             pool = .postgreSQL(server)
             listener = PostgreSQLListener(location: location)
+            notifier.keepOwnChanges()
             migrationBackup = nil
             try server.write { database in try migrator.open(database, readOnly: configuration.isReadOnly) }
             notifier.markChecked(upTo: try pool.read { try ChangeLog.currentRevision($0) })
@@ -199,8 +200,9 @@ public final class ModelContainer: Sendable {
         guard complete, let newest = heard.keys.max() else { return try publishExternalChanges() }
         let (since, own) = notifier.externalWindow()
         guard newest > since else { return nil }
-        guard let commit = CommitAnnouncement.summary(
-            of: heard, since: since, through: newest, excluding: own, known: Set(tables.all.keys))
+        guard let ownTouched = notifier.ownChanges(since: since),
+              let commit = CommitAnnouncement.summary(
+                  of: heard, since: since, through: newest, excluding: own, ownTouched: ownTouched, known: Set(tables.all.keys))
         else { return try publishExternalChanges() }
         if commit.tables.isEmpty, (since + 1...newest).allSatisfy(own.contains) {
             notifier.markChecked(upTo: newest)

@@ -406,7 +406,12 @@ final class WriteSession {
             if tableChanges.inserted.remove(uuid) == nil { tableChanges.deleted.insert(uuid) }
             tableChanges.updated.remove(uuid)
         case .inserted:
-            if !tableChanges.inserted.contains(uuid) { tableChanges.inserted.insert(uuid) }
+            // Removed and made again in one commit: it existed before, and exists after.
+            if tableChanges.deleted.remove(uuid) != nil {
+                tableChanges.updated.insert(uuid)
+            } else if !tableChanges.inserted.contains(uuid) {
+                tableChanges.inserted.insert(uuid)
+            }
         case .updated:
             if !tableChanges.inserted.contains(uuid) { tableChanges.updated.insert(uuid) }
         }

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// Hears other processes' commits on a PostgreSQL store: every write transaction sends
-/// `pg_notify` with its store sequence (in the statement that takes it, delivered at
-/// COMMIT, dropped on rollback), and a connection of its own LISTENs.
+/// `pg_notify` with its store sequence and what it changed (`ChangeLog.announce`, at the end
+/// of the write, delivered at COMMIT, dropped on rollback), and a connection of its own
+/// LISTENs.
 ///
 /// A notification is a doorbell, and often more: a commit's own announcement
 /// (`CommitAnnouncement`) says what it changed, and the listener keeps what it heard for
