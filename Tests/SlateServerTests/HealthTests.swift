@@ -85,5 +85,7 @@ import Testing
         #expect(text.contains("slate_commits_total 1\n"))
         #expect(text.contains("slate_database_bytes "))
         #expect(!text.contains("slate_database_bytes 0\n"))
+        #expect(!text.contains("slate_database_announcement_queue_usage"), "a file announces nothing")
+        #expect(container.announcementQueueUsage() == nil)
     }
 }

@@ -42,6 +42,12 @@ public enum ServiceMetrics {
         registry.addGauge("slate_database_bytes", help: "Bytes the database takes on disk (file and write-ahead log).") {
             Double(container.fileSize())
         }
+        if container.announcesCommits {
+            registry.addGauge(
+                "slate_database_announcement_queue_usage",
+                help: "On PostgreSQL, how full the server's queue of commit announcements is (0 to 1); at 1 every commit fails."
+            ) { container.announcementQueueUsage() ?? 0 }
+        }
         return counting
     }
 }

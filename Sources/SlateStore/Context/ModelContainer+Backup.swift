@@ -65,6 +65,17 @@ extension ModelContainer {
         try pool.readStatement { try Migrator.storedVersion(in: $0) }
     }
 
+    /// On PostgreSQL, how full the server's queue of commit announcements is, from 0 to 1
+    /// (`pg_notification_queue_usage()`, shared by every database of the server): a
+    /// listening session that stops reading (a node stopped but not gone) lets it fill, and
+    /// when it is full every commit fails. Nil on SQLite, or when it cannot be read.
+    public func announcementQueueUsage() -> Double? {
+        guard case .postgreSQL = pool else { return nil }
+        guard case .real(let usage)? = try? pool.readStatement({ try $0.scalar("SELECT pg_notification_queue_usage()") })
+        else { return nil }
+        return usage
+    }
+
     /// Bytes the store takes on disk: the file and its write-ahead log (0 in memory); on
     /// PostgreSQL, its tables with their indexes.
     public func fileSize() -> Int {

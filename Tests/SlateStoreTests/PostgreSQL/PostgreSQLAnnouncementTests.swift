@@ -76,6 +76,8 @@ struct PostgreSQLAnnouncementTests {
 
         // And the node's stamps hold: nothing of the others' is unreported.
         #expect(try node.changeStamp(of: [Memo.self]) != nil)
+        // The server's queue of announcements is read for the metrics, and is far from full.
+        #expect(node.announcementQueueUsage().map { $0 >= 0 && $0 < 0.5 } == true)
     }
 
     @Test func aCommitTooLargeToAnnounceIsReadFromTheLog() throws {
