@@ -4,8 +4,8 @@ import Foundation
 /// `pg_notify` delivered at COMMIT (`ChangeLog.announce`): its store sequence and, when they
 /// fit, the rows it touched and the revisions it took. A process that has heard every
 /// sequence since it last looked, each with its changes, publishes them without reading
-/// the commit log (`ModelContainer.publishAnnouncedChanges`); one missing, or heard without
-/// its changes (the sequence's own doorbell, `ChangeLog.nextRevision`), sends it to the log.
+/// the commit log (`ModelContainer.publishAnnouncedChanges`); one missing, or heard with its
+/// sequence only (a commit too large to say, a migration's restamp), sends it to the log.
 ///
 /// The text, one item a line: the sequence; `T` and a table name, then that table's rows as
 /// `I` (inserted), `U` (updated) or `D` (deleted) and the id; `P` and a partition value, a

@@ -160,11 +160,6 @@ public final class DatabasePool: Sendable {
         let values = SnapshotValues()
     }
 
-    /// Values read once inside a snapshot, by what they are (`oncePerSnapshot`).
-    private final class SnapshotValues: Sendable {
-        let values = Mutex<[String: Int]>([:])
-    }
-
     @TaskLocal private static var pinned: PinnedReader?
 
     /// The connection pinned by an enclosing `snapshot` of this pool, if any.
@@ -195,10 +190,7 @@ public final class DatabasePool: Sendable {
     /// commit can move within a snapshot).
     func oncePerSnapshot(_ key: String, _ read: () throws -> Int) rethrows -> Int {
         guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
-        if let known = pinned.values.values.withLock({ $0[key] }) { return known }
-        let value = try read()
-        pinned.values.values.withLock { $0[key] = value }
-        return value
+        return try pinned.values.value(key, read)
     }
 
     /// Runs `body` with a reader connection that sees the last committed state.

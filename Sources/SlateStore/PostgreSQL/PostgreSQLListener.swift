@@ -29,8 +29,7 @@ final class PostgreSQLListener: Sendable {
         /// A reconnect happened since the last wait: the caller should look.
         var reconnected = false
         var nextAttempt = Date.distantPast
-        /// Announcements heard since the last `takeHeard`, by sequence (one with its
-        /// changes replaces the sequence's bare doorbell).
+        /// Announcements heard since the last `takeHeard`, by sequence (one per commit).
         var heard: [Int: CommitAnnouncement] = [:]
         /// Something may have been missed since the last `takeHeard` (a reconnect, or more
         /// heard than is kept): the commit log must be read.
@@ -61,7 +60,7 @@ final class PostgreSQLListener: Sendable {
             let (held, shouldLook) = state.withLock { state -> (Connection?, Bool) in
                 if state.connection == nil, Date() >= state.nextAttempt { connect(&state) }
                 defer { state.reconnected = false }
-            if state.reconnected { state.missedSome = true }
+                if state.reconnected { state.missedSome = true }
                 return (state.connection, state.reconnected)
             }
             if shouldLook { return true }
@@ -110,9 +109,7 @@ final class PostgreSQLListener: Sendable {
         }
         if heard {
             state.withLock { state in
-                for announcement in announcements where announcement.changes != nil || state.heard[announcement.sequence] == nil {
-                    state.heard[announcement.sequence] = announcement
-                }
+                for announcement in announcements { state.heard[announcement.sequence] = announcement }
                 if state.heard.count > Self.heardLimit {
                     state.heard.removeAll()
                     state.missedSome = true

@@ -130,19 +130,11 @@ final class PostgreSQLPool: Sendable {
         let values = SnapshotValues()
     }
 
-    /// Values read once inside a snapshot, by what they are (`oncePerSnapshot`).
-    private final class SnapshotValues: Sendable {
-        let values = Mutex<[String: Int]>([:])
-    }
-
     /// `read()`'s value, read once per snapshot for each `key` (as
     /// `DatabasePool.oncePerSnapshot`): a REPEATABLE READ transaction sees one state throughout.
     func oncePerSnapshot(_ key: String, _ read: () throws -> Int) rethrows -> Int {
         guard let pinned = Self.pinned, pinned.pool == ObjectIdentifier(self), heldWriter == nil else { return try read() }
-        if let known = pinned.values.values.withLock({ $0[key] }) { return known }
-        let value = try read()
-        pinned.values.values.withLock { $0[key] = value }
-        return value
+        return try pinned.values.value(key, read)
     }
 
     @TaskLocal private static var pinned: PinnedReader?
