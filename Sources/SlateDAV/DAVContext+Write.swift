@@ -11,7 +11,8 @@ extension DAVContext {
             return Self.failure(.methodNotAllowed, nil, "PUT stores a task's resource (…/<list>/<name>.ics), not a collection.",
                                 headers: ["Allow": DAVHandler.allow])
         }
-        if let type = request.headers["Content-Type"]?.lowercased(), !type.hasPrefix("text/calendar"), !type.hasPrefix("application/octet-stream") {
+        if !Self.isCalendarType(request) {
+            let type = request.headers["Content-Type"]?.lowercased() ?? ""
             return Self.failure(.unsupportedMediaType, PropertyName(Namespace.caldav, "supported-calendar-data"),
                                 "A task's resource is text/calendar (iCalendar); got \(type).")
         }
@@ -26,9 +27,21 @@ extension DAVContext {
         } else if request.headers["If-Match"] != nil, try slate.calendarObject(named: name, in: info.id) == nil {
             throw CalendarObjectError.preconditionFailed("If-Match: * but the resource does not exist.")
         }
-        let result = try slate.storeCalendarObject(request.body, named: name, in: info.id, mustCreate: mustCreate, expectedRevision: expected,
-                                                   history: syncHistory)
+        let result = try slate.storeCalendarObject(upload ?? CalendarUpload(request.body, calendar: slate.calendar), named: name,
+                                                   in: info.id, mustCreate: mustCreate, expectedRevision: expected, history: syncHistory)
         return Response(status: result.created ? .created : .noContent, headers: result.isServedAsSent ? ["ETag": result.object.etag] : [:])
+    }
+
+    /// True when `request`'s body may be a calendar object: text/calendar, or no type or a
+    /// generic one, as some clients send.
+    static func isCalendarType(_ request: Request) -> Bool {
+        guard let type = request.headers["Content-Type"]?.lowercased() else { return true }
+        return type.hasPrefix("text/calendar") || type.hasPrefix("application/octet-stream")
+    }
+
+    /// True for a PUT whose body `put` reads as a calendar object (`CalendarUpload`).
+    static func isCalendarUpload(_ request: Request) -> Bool {
+        request.method == .put && isCalendarType(request)
     }
 
     /// DELETE of a task's resource (with its subtasks) or of a whole list.

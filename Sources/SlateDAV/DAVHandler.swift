@@ -46,7 +46,12 @@ struct DAVHandler: Sendable {
         // A small multiget's body is read first: what it asks decides where it runs. Any
         // other body is read by its handler, once the request is signed in.
         let body = Self.mayBeShortMultiget(request) ? Result { try DAVContext.xmlBody(of: request) } : nil
-        let work = { @Sendable (accountID: UUID?) throws -> Response in try self.serve(request, accountID: accountID, body: body) }
+        // A PUT's iCalendar is read here, on the request's thread, not on the one writer
+        // thread that stores it (bounded by the server's body limit, as the multiget above).
+        let upload = DAVContext.isCalendarUpload(request) ? CalendarUpload(request.body, calendar: calendar) : nil
+        let work = { @Sendable (accountID: UUID?) throws -> Response in
+            try self.serve(request, accountID: accountID, body: body, upload: upload)
+        }
         do {
             var recognised = true
             if let identify, Self.isShortRead(request, body: body, on: directory.container) {
@@ -127,13 +132,14 @@ struct DAVHandler: Sendable {
     /// The request for `accountID`, on a database thread (blocking reads and writes
     /// allowed); `body`, the request's body as XML when it was read already. Throws what
     /// the method refused; `response(for:)` answers it.
-    private func serve(_ request: Request, accountID: UUID?, body: Result<XMLElement?, any Error>? = nil) throws -> Response {
+    private func serve(_ request: Request, accountID: UUID?, body: Result<XMLElement?, any Error>? = nil,
+                       upload: CalendarUpload? = nil) throws -> Response {
         guard let accountID, let account = try directory.account(id: accountID) else {
             return Self.unauthorized("The account no longer exists.")
         }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
         let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
-                                 responses: responses, tagListings: tagListings, readBody: body)
+                                 responses: responses, tagListings: tagListings, readBody: body, upload: upload)
         guard let target = DAVTarget.parse(request.path, account: account.name) else {
             return DAVContext.failure(.notFound, nil, "Nothing is at \(request.path).")
         }
@@ -199,6 +205,8 @@ struct DAVContext {
     var tagListings: CollectionTagCache?
     /// The body as XML, when it was read before the request reached its handler.
     var readBody: Result<XMLElement?, any Error>?
+    /// A PUT's body as iCalendar, when it was read before the request reached its handler.
+    var upload: CalendarUpload?
 
     /// A 207 answer.
     static func multiStatus(_ body: Data) -> Response {

@@ -62,11 +62,7 @@ public struct CalendarResourceBody: Codable, Sendable, Identifiable, Hashable {
     /// True when `task` is still what the client stored (so `data` is served as it is).
     func isUnchanged(_ task: TaskItem) -> Bool { basisStamp != nil && basisStamp == VTodoRendering.stamp(task) }
 
-    private static func json(_ task: TaskItem) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(task)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    private static func json(_ task: TaskItem) -> String { task.basisJSON }
 
     /// A basis that cannot be read compares unequal in every field, so every field is rewritten.
     private static func unreadable(_ id: UUID, _ accountID: UUID) -> TaskItem {

@@ -25,10 +25,20 @@ extension Slate {
     public func storeCalendarObject(_ data: Data, named name: String, in collection: CalendarCollectionID,
                                     mustCreate: Bool = false, expectedRevision: Int? = nil,
                                     history: Int = CalendarLimits.syncHistory) throws -> CalendarStoreResult {
+        try storeCalendarObject(CalendarUpload(data, calendar: calendar), named: name, in: collection, mustCreate: mustCreate,
+                                expectedRevision: expectedRevision, history: history)
+    }
+
+    /// `storeCalendarObject(_:named:in:mustCreate:expectedRevision:history:)` of bytes read
+    /// before the write (`CalendarUpload`, read with this board's calendar).
+    public func storeCalendarObject(_ upload: CalendarUpload, named name: String, in collection: CalendarCollectionID,
+                                    mustCreate: Bool = false, expectedRevision: Int? = nil,
+                                    history: Int = CalendarLimits.syncHistory) throws -> CalendarStoreResult {
         guard Self.isValidSegment(name) else {
             throw CalendarObjectError.forbidden("A resource name is 1 to \(CalendarLimits.maximumNameLength) bytes without '/'; got '\(name.prefix(80))'.")
         }
-        let content = try VTodoContent.read(data, calendar: calendar)
+        let content = try upload.content.get()
+        let data = upload.data
         let context = makeContext()
         let existing = try calendarObject(named: name, in: collection)
         if mustCreate, existing != nil { throw CalendarObjectError.preconditionFailed("The resource exists already (If-None-Match: *).") }

@@ -9,7 +9,7 @@ import Foundation
 /// completion, CATEGORIES → tags, `RELATED-TO;RELTYPE=PARENT` → the parent's UID, RRULE
 /// FREQ/INTERVAL → repeats, `X-APPLE-SORT-ORDER` → manual order, `X-SLATE-FLAGGED` → flag.
 /// Anything else stays in the stored bytes only.
-struct VTodoContent {
+struct VTodoContent: Sendable {
     var uid: String
     var title: String
     var notes: String
@@ -182,7 +182,7 @@ struct VTodoContent {
 
 /// One occurrence of a repeating VTODO changed on its own: a VTODO of the same UID with a
 /// RECURRENCE-ID (Thunderbird and jtx Board complete an occurrence this way).
-struct VTodoOverride {
+struct VTodoOverride: Sendable {
     /// The RECURRENCE-ID as a key that survives re-encoding: `20261208` for a date,
     /// `20261208T090000Z` (UTC) for a moment.
     var key: String
