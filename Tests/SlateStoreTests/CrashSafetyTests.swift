@@ -118,6 +118,42 @@ private let patience: TimeInterval = 90
         #expect(integrity.map { $0["integrity_check"] } == [.text("ok")])
     }
 
+    @Test func aServersLogKeepsItsFileAcrossFoldsAndIsEmptiedWhenItStops() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("store.sqlite")
+        let logSize = { (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 }
+        let frame = 4096 + 24
+        var configuration = ModelConfiguration(path: path)
+        configuration.writeAheadLogPages = 100
+        configuration.keepsWriteAheadLogFile = true
+        var batches = 0
+        do {
+            let container = try ModelContainer(for: [CrashRow.self], configuration: configuration)
+            let context = ModelContext(container)
+            var longest = 0
+            var shrank = false
+            // Many times the bound: folded back again and again, the file is written over
+            // from its start, so it never grows past the bound and one commit.
+            while batches < 200 {
+                batches += 1
+                for seq in 0..<rowsPerBatch { context.insert(CrashRow(batch: batches, seq: seq, payload: String(repeating: "p", count: 300))) }
+                try context.save()
+                let size = logSize()
+                shrank = shrank || size < longest
+                longest = max(longest, size)
+            }
+            #expect(longest > 100 * frame, "the log passed its bound")
+            #expect(longest <= (100 + 64) * frame + 32, "the log reached \(longest) bytes")
+            #expect(!shrank, "a fold emptied the file")
+            container.foldWriteAheadLog()
+            #expect(logSize() == 0)
+        }
+        let context = ModelContext(try ModelContainer(for: [CrashRow.self], configuration: ModelConfiguration(path: path)))
+        #expect(try context.fetchCount(FetchDescriptor<CrashRow>()) == batches * rowsPerBatch)
+        let integrity = try context.container.pool.read { try $0.rows("PRAGMA integrity_check") }
+        #expect(integrity.map { $0["integrity_check"] } == [.text("ok")])
+    }
+
     @Test func aServersLongerLogIsFoldedBackWhenItStops() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("store.sqlite")

@@ -37,6 +37,12 @@ public struct ModelConfiguration: Sendable {
     /// few writes, can keep it longer and fold it back when it stops
     /// (`ModelContainer.foldWriteAheadLog()`).
     public var writeAheadLogPages = Int(WriteAheadLog.checkpointFrames)
+    /// True for a process that writes for long (a server): folding the log back past
+    /// `writeAheadLogPages` keeps its file's length, and the commits after it write over
+    /// the file from its start, instead of growing an emptied file again (fewer blocks for
+    /// the kernel to find, and fdatasyncs with no new length to write). The file then
+    /// stays that long on disk until `ModelContainer.foldWriteAheadLog()` empties it.
+    public var keepsWriteAheadLogFile = false
 
     /// A configuration for the file at `path`, or in memory when `path` is nil.
     public init(

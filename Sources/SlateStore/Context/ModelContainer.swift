@@ -88,7 +88,8 @@ public final class ModelContainer: Sendable {
                 return try migrator.isCurrent(database)
             }
             if !configuration.isReadOnly {
-                try file.enableWriteAheadLog(foldingAfter: configuration.writeAheadLogPages)
+                try file.enableWriteAheadLog(foldingAfter: configuration.writeAheadLogPages,
+                                             keepingFile: configuration.keepsWriteAheadLogFile)
                 // Every `slate` command opens the file: one already at this schema is left as it is.
                 // A file with data is copied first, so a migration can always be undone by hand.
                 let backupPath = !isCurrent && stored > 0 ? configuration.path.map {

@@ -86,7 +86,7 @@ public final class DatabasePool: Sendable {
     /// Sets WAL mode and the durability settings; called once the schema version has
     /// been checked, so that a file refused as too new is never touched.
     /// The log is folded back after the commit that makes it longer than `logPages`.
-    func enableWriteAheadLog(foldingAfter logPages: Int) throws {
+    func enableWriteAheadLog(foldingAfter logPages: Int, keepingFile: Bool = false) throws {
         guard !isInMemory, !isReadOnly else { return }
         try writer.withLock { database in
             let mode = try database.scalar("PRAGMA journal_mode = WAL")
@@ -99,7 +99,7 @@ public final class DatabasePool: Sendable {
             // The WAL outlives the connection and is folded back after the commit that makes
             // it long (see `WriteAheadLog`): a commit costs one fsync.
             database.leaveWriteAheadLogOnClose()
-            database.foldsLongWriteAheadLog(after: Int32(clamping: max(1, logPages)))
+            database.foldsLongWriteAheadLog(after: Int32(clamping: max(1, logPages)), keepingFile: keepingFile)
         }
     }
 

@@ -26,7 +26,10 @@ import Darwin
 ///   WAL index is rebuilt from the log when the first connection opens), so it copied the
 ///   whole log again on every commit and never emptied it. Every process also reads the
 ///   whole log when it opens the store (about 5,000 instructions a page), which the bound
-///   keeps small.
+///   keeps small. A server's log (`ModelConfiguration.keepsWriteAheadLogFile`) is folded
+///   back without emptying its file (`RESTART`): the next commits write over it from the
+///   start, which costs the kernel less than growing the file again; it is emptied when
+///   the server stops.
 enum WriteAheadLog {
     /// The frames (pages) the log may hold before a commit folds it back into the file,
     /// unless the configuration says otherwise (`ModelConfiguration.writeAheadLogPages`).
