@@ -54,9 +54,20 @@ extension DAVContext {
         var collections: [String: CalendarCollectionInfo?] = [:]
         // The hrefs by collection, each collection's objects read at once.
         var asked: [AskedObject?] = []
+        // The collection the report was sent to, when its path ends with a slash: an href
+        // under it (what clients send) names an object by its last segment alone.
+        let base: (path: String, collection: String)?
+        if request.path.hasSuffix("/"), case .collection(let name)? = DAVTarget.parse(request.path, account: paths.account) {
+            base = (request.path, name)
+        } else {
+            base = nil
+        }
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
-            guard case .object(let collectionName, let name)? = DAVTarget.parse(path, account: paths.account) else {
+            let target = base.flatMap { base in
+                DAVTarget.segment(of: path, under: base.path).map { DAVTarget.object(collection: base.collection, name: $0) }
+            } ?? DAVTarget.parse(path, account: paths.account)
+            guard case .object(let collectionName, let name)? = target else {
                 asked.append(nil)
                 continue
             }

@@ -83,16 +83,18 @@ public struct Router: Responder {
         }
         // A literal segment wins over a parameter: `/tasks/batch` is not the task `batch`,
         // so a method `/tasks/batch` lacks answers 405 even though `/tasks/:id` has it.
-        let matching = routes.compactMap { route in Self.match(route.segments, path).map { (route, $0) } }
-        let specificity = matching.map { route, _ in route.literalCount }.max() ?? 0
+        // Parameters are read for the route that answers only: a mount's routes (one per
+        // method, each ending in `*rest`) each joined the rest of the path again.
+        let matching = routes.filter { Self.matches($0.segments, path) }
+        let specificity = matching.map(\.literalCount).max() ?? 0
         var allowed: [HTTPMethod] = []
-        for (route, parameters) in matching where route.literalCount == specificity {
+        for route in matching where route.literalCount == specificity {
             guard route.method == request.method || (request.method == .head && route.method == .get) else {
                 allowed.append(route.method)
                 continue
             }
             var request = request
-            request.parameters = parameters
+            request.parameters = Self.match(route.segments, path) ?? [:]
             return try await route.handler(request)
         }
         if !allowed.isEmpty {
@@ -113,6 +115,22 @@ public struct Router: Responder {
             if part.hasPrefix("*") { return .rest(String(part.dropFirst())) }
             return .literal(String(part))
         }
+    }
+
+    /// True when `match(pattern, path)` is not nil, found without reading the parameters.
+    static func matches(_ pattern: [Segment], _ path: [String]) -> Bool {
+        if case .rest = pattern.last {} else if pattern.count != path.count { return false }
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return false }
+            case .parameter:
+                guard index < path.count else { return false }
+            case .rest:
+                return index < path.count
+            }
+        }
+        return pattern.count == path.count
     }
 
     static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {

@@ -18,6 +18,23 @@ import Testing
         return router
     }
 
+    /// Routes are chosen by shape first and read their parameters only when they answer:
+    /// the shape test says exactly what reading the parameters would.
+    @Test func aRouteMatchesByShapeExactlyWhenItsParametersRead() {
+        let patterns = ["/tasks", "/tasks/:id", "/tasks/batch", "/lists/:list/tasks/:id", "/files/*path", "/dav/*rest", "/", "/*all"]
+        let paths = ["/", "/tasks", "/tasks/", "/tasks/42", "/tasks/batch", "/tasks/42/x", "/lists/a/tasks/b", "/lists/a/tasks",
+                     "/files", "/files/a", "/files/a/b/c", "/dav", "/dav/calendars/ana/inbox/a.ics", "/x/y"]
+        for pattern in patterns {
+            let segments = Router.segments(pattern)
+            for path in paths {
+                let parts = path.split(separator: "/").map(String.init)
+                #expect(Router.matches(segments, parts) == (Router.match(segments, parts) != nil), "\(pattern) against \(path)")
+            }
+        }
+        #expect(Router.matches(Router.segments("/dav/*rest"), ["dav", "a", "b"]))
+        #expect(!Router.matches(Router.segments("/tasks/:id"), ["tasks"]))
+    }
+
     @Test(arguments: [
         ("GET", "/tasks", "list"),
         ("GET", "/tasks/", "list"),

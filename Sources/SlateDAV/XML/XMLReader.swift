@@ -51,8 +51,15 @@ struct XMLReader {
     static func parse(_ data: Data) throws -> XMLElement {
         guard data.count <= maximumSize else { throw XMLReadError("The XML body is larger than \(maximumSize) bytes.") }
         var reader = XMLReader(data)
+        // Checked once, whole: every string is then cut at ASCII bytes ('<', '>', '=',
+        // quotes, white space), which never fall inside a character, so none needs its own
+        // check (each made its own through a generic initialiser: a twentieth of a multiget).
+        guard reader.isUTF8 else { throw XMLReadError("The XML is not UTF-8.") }
         return try reader.document()
     }
+
+    /// True when the whole body is UTF-8.
+    private var isUTF8: Bool { (try? UTF8Span(validating: bytes.span)) != nil }
 
     private mutating func document() throws -> XMLElement {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
@@ -86,8 +93,11 @@ struct XMLReader {
         guard elements <= Self.maximumElements else { throw XMLReadError("The XML has more than \(Self.maximumElements) elements.") }
         index += 1   // "<"
         let nameStart = index
-        let qualified = try name()
+        skipName()
         let nameEnd = index
+        guard nameEnd > nameStart else { throw XMLReadError("Expected a name at byte \(nameStart).") }
+        // The name as written, for messages only: no string is made for it otherwise.
+        var qualified: String { text(nameStart, nameEnd) }
         var rawAttributes: [(String, String)] = []
         var selfClosing = false
         while true {
@@ -129,7 +139,7 @@ struct XMLReader {
                 attributes[String(name.split(separator: ":").last ?? "")] = value
             }
         }
-        var element = try resolve(qualified, scope: scope)
+        var element = try resolve(nameStart, nameEnd, scope: scope)
         element.attributes = attributes
         if selfClosing { return element }
         while true {
@@ -168,28 +178,30 @@ struct XMLReader {
         }
     }
 
-    private func resolve(_ qualified: String, scope: [String: String]) throws -> XMLElement {
-        // On the bytes (splitting the String itself breaks it into Characters: a twentieth of
-        // a multiget of 100 hrefs), the same parts as `split(separator: ":", maxSplits: 1)`:
-        // leading colons skipped, the prefix up to the next colon, the rest (if any) the name.
-        let utf8 = qualified.utf8
+    /// The element named by the bytes from `start` to `end`, in `scope`. Read on the
+    /// body's bytes, never on a string of the whole name (splitting a String breaks it into
+    /// Characters, and walking its indices cost a tenth of a multiget of 100 hrefs): the same
+    /// parts as `split(separator: ":", maxSplits: 1)`, leading colons skipped, the prefix up
+    /// to the next colon, the rest (if any) the local name.
+    private func resolve(_ start: Int, _ end: Int, scope: [String: String]) throws -> XMLElement {
         let colon = UInt8(ascii: ":")
-        if let start = utf8.firstIndex(where: { $0 != colon }), let separator = utf8[start...].firstIndex(of: colon),
-           utf8.index(after: separator) != utf8.endIndex {
-            let prefix = qualified[start..<separator]
-            guard let namespace = scope[String(prefix)] else { throw XMLReadError("The prefix '\(prefix)' is not declared.") }
-            return XMLElement(namespace: namespace, name: String(qualified[qualified.index(after: separator)...]))
+        var first = start
+        while first < end, bytes[first] == colon { first += 1 }
+        var separator = first
+        while separator < end, bytes[separator] != colon { separator += 1 }
+        if first < end, separator < end, separator + 1 != end {
+            let prefix = text(first, separator)
+            guard let namespace = scope[prefix] else { throw XMLReadError("The prefix '\(prefix)' is not declared.") }
+            return XMLElement(namespace: namespace, name: text(separator + 1, end))
         }
-        return XMLElement(namespace: scope[""] ?? "", name: qualified)
+        return XMLElement(namespace: scope[""] ?? "", name: text(start, end))
     }
 
     private mutating func name() throws -> String {
         let start = index
         skipName()
-        guard index > start, let text = text(start, index) else {
-            throw XMLReadError("Expected a name at byte \(start).")
-        }
-        return text
+        guard index > start else { throw XMLReadError("Expected a name at byte \(start).") }
+        return text(start, index)
     }
 
     /// Moves past a name: up to white space, '>', '/' or '='.
@@ -202,20 +214,20 @@ struct XMLReader {
         }
     }
 
-    /// The bytes from `start` to `end` as a string, nil when they are not UTF-8. Made from
-    /// a buffer: from the array's slice, the check runs generic, unspecialised code (a
-    /// tenth of a multiget of 100 hrefs); and from a pointer and a count, not a rebased
-    /// slice of the buffer, whose type the runtime looked up on every call (3%).
-    private func text(_ start: Int, _ end: Int) -> String? {
+    /// The bytes from `start` to `end` as a string (the body is UTF-8, checked by `parse`).
+    /// Made from a pointer and a count: from the array's slice, or a rebased slice of its
+    /// buffer, the standard library ran generic code and looked the slice's type up at run
+    /// time on every call.
+    private func text(_ start: Int, _ end: Int) -> String {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, end > start else { return "" }
-            return String(validating: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
         }
     }
 
     /// Text with `&amp;`-style and `&#…;` references decoded; anything else is refused.
     private func decodeText(_ start: Int, _ end: Int) throws -> String {
-        guard let raw = text(start, end) else { throw XMLReadError("The XML is not UTF-8.") }
+        let raw = text(start, end)
         // A byte test: `String.contains("&")` is Foundation's substring search (5% of a multiget).
         guard bytes[start..<end].contains(UInt8(ascii: "&")) else { return raw }
         var result = ""
