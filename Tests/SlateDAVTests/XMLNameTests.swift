@@ -29,6 +29,17 @@ import Testing
         #expect(read.namespace == expected(name).namespace && read.name == expected(name).name)
     }
 
+    /// A name read again in the same scope is the one read before; the same bytes under
+    /// another declaration of their prefix are not.
+    @Test func theSameNameResolvesByItsOwnScope() throws {
+        let xml = "<r xmlns:x=\"urn:0\"><x:e/><x:e/><a xmlns:x=\"urn:1\"><x:e/><x:e/></a><b xmlns:x=\"urn:2\"><x:e/></b><x:e/></r>"
+        let root = try XMLReader.parse(Data(xml.utf8))
+        let names = { (element: XMLElement) in element.children.map { "\($0.namespace) \($0.name)" } }
+        #expect(names(root) == ["urn:0 e", "urn:0 e", " a", " b", "urn:0 e"])
+        #expect(names(root.children[2]) == ["urn:1 e", "urn:1 e"])
+        #expect(names(root.children[3]) == ["urn:2 e"])
+    }
+
     @Test func anUndeclaredPrefixIsRefusedByName() throws {
         #expect {
             try element("x:href")
