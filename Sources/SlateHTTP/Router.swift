@@ -78,9 +78,7 @@ public struct Router: Responder {
         // `:name` or `*name` are not literal, so they match nothing.
         // Split on bytes, not Characters (a tenth of a kept task's GET went to walking
         // graphemes here and in the target): `/`, `:` and `*` are ASCII.
-        let path = request.path.utf8.split(separator: UInt8(ascii: "/")).compactMap { part -> String? in
-            part.first == UInt8(ascii: ":") || part.first == UInt8(ascii: "*") ? nil : String(Substring(part))
-        }
+        let path = Self.literalSegments(of: request.path)
         // A literal segment wins over a parameter: `/tasks/batch` is not the task `batch`,
         // so a method `/tasks/batch` lacks answers 405 even though `/tasks/:id` has it.
         // Parameters are read for the route that answers only: a mount's routes (one per
@@ -103,6 +101,24 @@ public struct Router: Responder {
                             message: "\(request.method) is not allowed on \(request.path); use \(allow).", headers: ["Allow": allow])
         }
         throw HTTPError(.notFound, code: "not_found", message: "Nothing is at \(request.path).")
+    }
+
+    /// The non-empty segments of `path` between slashes, but those that begin with `:` or
+    /// `*`. Found on the bytes of the path in one pass: the standard library's generic
+    /// `split` over a `String.UTF8View` cost every request about 4,600 instructions.
+    static func literalSegments(of path: String) -> [String] {
+        var path = path
+        return path.withUTF8 { bytes in
+            var segments: [String] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if index > start, bytes[start] != UInt8(ascii: ":"), bytes[start] != UInt8(ascii: "*") {
+                    segments.append(String(decoding: UnsafeBufferPointer(start: bytes.baseAddress! + start, count: index - start), as: UTF8.self))
+                }
+                start = index + 1
+            }
+            return segments
+        }
     }
 
     static func literalCount(_ segments: [Segment]) -> Int {

@@ -20,6 +20,14 @@ import Testing
 
     /// Routes are chosen by shape first and read their parameters only when they answer:
     /// the shape test says exactly what reading the parameters would.
+    /// A request's path is read as the segments the standard library's `split` gives, but
+    /// those that look like a pattern's `:name` or `*name`.
+    @Test(arguments: ["", "/", "//", "/tasks", "/tasks/", "//tasks//42/", "/a/:b/*c/d", "/:x", "/*", "/é/ü%20x/🎬", "a/b", "/a//b///c"])
+    func aPathsSegmentsAreWhatSplitGives(path: String) {
+        let expected = path.split(separator: "/").map(String.init).filter { !$0.hasPrefix(":") && !$0.hasPrefix("*") }
+        #expect(Router.literalSegments(of: path) == expected)
+    }
+
     @Test func aRouteMatchesByShapeExactlyWhenItsParametersRead() {
         let patterns = ["/tasks", "/tasks/:id", "/tasks/batch", "/lists/:list/tasks/:id", "/files/*path", "/dav/*rest", "/", "/*all"]
         let paths = ["/", "/tasks", "/tasks/", "/tasks/42", "/tasks/batch", "/tasks/42/x", "/lists/a/tasks/b", "/lists/a/tasks",

@@ -26,6 +26,10 @@ public final class ModelContainer: Sendable {
     let externalLogReads = Atomic<Int>(0)
     /// Models whose key paths have been checked against their coding keys.
     let checkedModels = Mutex<Set<ObjectIdentifier>>([])
+    /// Each model's table name, as asked for (`changeStamp(of:)`): read from a model's
+    /// schema it cost a generic metadata lookup and a copy of the schema, about a thousand
+    /// instructions, several times in every request.
+    private let tableNames = Mutex<[ObjectIdentifier: String]>([:])
     /// The copy of the file written just before this container migrated it (beside the
     /// store, see `backup(to:)`), or nil when opening it migrated nothing that existed.
     public let migrationBackup: String?
@@ -244,7 +248,14 @@ public final class ModelContainer: Sendable {
     /// Inside a group transaction (`writeTogether`) that already changed one of the tables,
     /// nil too: those changes are not committed yet, so no stamp can name them.
     public func changeStamp(of models: [any PersistentModel.Type]) throws -> Int? {
-        let tables = models.map { Self.tableName(of: $0) }
+        let tables = tableNames.withLock { names in
+            models.map { model in
+                if let name = names[ObjectIdentifier(model)] { return name }
+                let name = Self.tableName(of: model)
+                names[ObjectIdentifier(model)] = name
+                return name
+            }
+        }
         if let group = CommitNotifier.group, group.notifier == ObjectIdentifier(notifier), group.touches(tables) { return nil }
         // One read per snapshot: a request's credential, zone, list names and totals share it.
         let revision = try pool.oncePerSnapshot("") { try pool.readStatement { try ChangeLog.currentRevision($0) } }
