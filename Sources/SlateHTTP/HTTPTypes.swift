@@ -43,6 +43,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// `caseInsensitiveCompare` is locale-aware and showed up in the server's profile.)
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native and short strings compare on their bytes; the iterators below are for others.
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where left[index] != right[index] && lowercased(left[index]) != lowercased(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let fast, let fast { return fast }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -178,6 +178,12 @@ import Testing
         #expect(!HTTPHeaders.sameName("a-b", "a\rb") && !HTTPHeaders.sameName("[", "{"))
         headers["CONTENT-type"] = "application/json"
         #expect(headers.values("Content-Type") == ["application/json"])
+        // Short and long names, and a name bridged from Foundation (no contiguous bytes of its own).
+        let long = String(repeating: "X-Long-Header-Name-", count: 3)
+        #expect(HTTPHeaders.sameName(long, long.uppercased()) && !HTTPHeaders.sameName(long, long.uppercased() + "x"))
+        #expect(HTTPHeaders.sameName(NSString(string: "Content-Type") as String, "content-TYPE"))
+        #expect(!HTTPHeaders.sameName(NSString(string: "Content-Typf") as String, "content-type"))
+        #expect(!HTTPHeaders.sameName("é", "É"), "only ASCII letters fold")
     }
 
     @Test func anyOtherErrorBecomesAnOpaque500() async {

@@ -49,7 +49,9 @@ extension ServerCore {
         }
         guard let made else { return nil }
         for (name, value) in headers where !Self.isLibraryOwned(name) {
-            _ = MHD_add_response_header(made, name, value)
+            // `withCString`: a short string (most header names and many values) is handed over
+            // from the stack; passed as an argument it was copied into a new array first.
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(made, name, value) } }
         }
         return (made, status)
     }
