@@ -11,7 +11,13 @@ public enum JSONWriter {
     /// The JSON text of `value` (dictionaries, arrays, strings, numbers, Bools, NSNull, `JSONWritable`).
     public static func data(_ value: Any) -> Data {
         var output = JSONOutput()
-        write(value, into: &output)
+        // A whole answer that writes itself (a task's `TaskJSON`) is asked first: reached
+        // through `write`, it failed seven casts on the way (4,000 instructions of a GET).
+        if let writable = value as? any JSONWritable {
+            writable.writeJSON(into: &output)
+        } else {
+            write(value, into: &output)
+        }
         return Data(output.bytes)
     }
 

@@ -93,8 +93,10 @@ final class ConnectionWatch: Sendable {
     func requestCompleted(_ connection: OpaquePointer) {
         let deadline = ContinuousClock.now + idleTimeout
         state.withLock { state in
-            state.connections[Self.key(connection)]?.busy = false
-            state.connections[Self.key(connection)]?.deadline = deadline
+            // One lookup for both fields (each optional-chained assignment looked it up again).
+            guard let index = state.connections.index(forKey: Self.key(connection)) else { return }
+            state.connections.values[index].busy = false
+            state.connections.values[index].deadline = deadline
         }
     }
 
