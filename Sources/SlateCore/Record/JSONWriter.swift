@@ -44,12 +44,7 @@ public enum JSONWriter {
             }
             output.bytes.append(UInt8(ascii: "}"))
         case let strings as [String]:
-            output.bytes.append(UInt8(ascii: "["))
-            for (index, element) in strings.enumerated() {
-                if index > 0 { output.bytes.append(UInt8(ascii: ",")) }
-                output.string(element)
-            }
-            output.bytes.append(UInt8(ascii: "]"))
+            output.strings(strings)
         case let array as [Any]:
             output.bytes.append(UInt8(ascii: "["))
             for (index, element) in array.enumerated() {
@@ -104,6 +99,22 @@ public struct JSONOutput {
     public mutating func key(_ key: String) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `,"key":`: an object's member after its first.
+    public mutating func nextKey(_ key: String) {
+        comma()
+        self.key(key)
+    }
+
+    /// An array of strings.
+    public mutating func strings(_ texts: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { comma() }
+            string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// A quoted string, escaping what JSON requires.

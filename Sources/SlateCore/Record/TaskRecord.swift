@@ -100,12 +100,7 @@ public enum TaskRecord {
             out.bytes.append(UInt8(ascii: "}"))
         },
         Field(name: "tags", schema: { ["type": "array", "items": ["type": "string", "maxLength": TaskRules.maximumTagLength]] }) { task, _, out in
-            out.bytes.append(UInt8(ascii: "["))
-            for (index, tag) in task.tags.enumerated() {
-                if index > 0 { out.comma() }
-                out.string(tag)
-            }
-            out.bytes.append(UInt8(ascii: "]"))
+            out.strings(task.tags)
         },
         Field(name: "title", schema: { ["type": "string", "minLength": 1, "maxLength": TaskRules.maximumTitleLength] }) { task, _, out in
             out.string(task.title)

@@ -46,7 +46,7 @@ public struct CalendarResourceBody: Codable, Sendable, Identifiable, Hashable {
     public var basis: TaskItem {
         get { (try? JSONDecoder().decode(TaskItem.self, from: Data(basisJSON.utf8))) ?? Self.unreadable(id, accountID) }
         set {
-            basisJSON = Self.json(newValue)
+            basisJSON = newValue.basisJSON
             basisStamp = VTodoRendering.stamp(newValue)
         }
     }
@@ -55,14 +55,12 @@ public struct CalendarResourceBody: Codable, Sendable, Identifiable, Hashable {
         self.id = id
         self.accountID = accountID
         self.data = data
-        self.basisJSON = Self.json(basis)
+        self.basisJSON = basis.basisJSON
         self.basisStamp = VTodoRendering.stamp(basis)
     }
 
     /// True when `task` is still what the client stored (so `data` is served as it is).
     func isUnchanged(_ task: TaskItem) -> Bool { basisStamp != nil && basisStamp == VTodoRendering.stamp(task) }
-
-    private static func json(_ task: TaskItem) -> String { task.basisJSON }
 
     /// A basis that cannot be read compares unequal in every field, so every field is rewritten.
     private static func unreadable(_ id: UUID, _ accountID: UUID) -> TaskItem {

@@ -13,57 +13,41 @@ extension TaskItem {
         output.key("accountID")
         output.string(accountID.uuidString)
         if alerts.isEmpty {
-            output.comma()
-            output.key("alerts")
-            output.bytes += [UInt8(ascii: "["), UInt8(ascii: "]")]
+            output.nextKey("alerts")
+            output.strings([])
         } else {
             Self.encoded(alerts, as: "alerts", into: &output)
         }
         if let completedAt { Self.field("completedAt", completedAt, into: &output) }
         Self.field("created", created, into: &output)
         if let due { Self.field("due", due, into: &output) }
-        output.comma()
-        output.key("id")
+        output.nextKey("id")
         output.string(id.uuidString)
         for (key, flag) in [("isAllDay", isAllDay), ("isCompleted", isCompleted), ("isFlagged", isFlagged)] {
-            output.comma()
-            output.key(key)
+            output.nextKey(key)
             output.bool(flag)
         }
         if let listID {
-            output.comma()
-            output.key("listID")
+            output.nextKey("listID")
             output.string(listID.uuidString)
         }
         Self.field("modified", modified, into: &output)
-        output.comma()
-        output.key("notes")
+        output.nextKey("notes")
         output.string(notes)
-        output.comma()
-        output.key("number")
+        output.nextKey("number")
         output.int(number)
-        output.comma()
-        output.key("order")
+        output.nextKey("order")
         output.double(order)
         if let parentID {
-            output.comma()
-            output.key("parentID")
+            output.nextKey("parentID")
             output.string(parentID.uuidString)
         }
-        output.comma()
-        output.key("priority")
+        output.nextKey("priority")
         output.int(priority.rawValue)
         if let recurrence { Self.encoded(recurrence, as: "recurrence", into: &output) }
-        output.comma()
-        output.key("tags")
-        output.bytes.append(UInt8(ascii: "["))
-        for (index, tag) in tags.enumerated() {
-            if index > 0 { output.comma() }
-            output.string(tag)
-        }
-        output.bytes.append(UInt8(ascii: "]"))
-        output.comma()
-        output.key("title")
+        output.nextKey("tags")
+        output.strings(tags)
+        output.nextKey("title")
         output.string(title)
         output.bytes.append(UInt8(ascii: "}"))
         return String(decoding: output.bytes, as: UTF8.self)
@@ -71,8 +55,7 @@ extension TaskItem {
 
     /// `,"key":` and a date as `JSONEncoder` writes one by default (seconds since 2001).
     private static func field(_ key: String, _ date: Date, into output: inout JSONOutput) {
-        output.comma()
-        output.key(key)
+        output.nextKey(key)
         output.double(date.timeIntervalSinceReferenceDate)
     }
 
@@ -81,8 +64,7 @@ extension TaskItem {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let data = try? encoder.encode(value) else { return }
-        output.comma()
-        output.key(key)
+        output.nextKey(key)
         output.bytes += data
     }
 }
