@@ -18,7 +18,7 @@ extension DAVContext {
         }
         switch (body.namespace, body.name) {
         case (Namespace.caldav, "calendar-multiget"):
-            return try multiget(body, names: names, resource: resource, calendarData: calendarData)
+            return try multiget(body, names: names, target: target, calendarData: calendarData)
         case (Namespace.caldav, "calendar-query"):
             guard case .collection(let info) = resource else { return unsupportedReport(body) }
             let filter = try Self.filter(body.child(Namespace.caldav, "filter"))
@@ -48,7 +48,7 @@ extension DAVContext {
                      "The report \(body.name) is not served here; collections answer calendar-multiget, calendar-query and sync-collection.")
     }
 
-    private func multiget(_ body: XMLElement, names: [PropertyName]?, resource: DAVResource, calendarData: CalendarDataRequest?) throws -> Response {
+    private func multiget(_ body: XMLElement, names: [PropertyName]?, target: DAVTarget, calendarData: CalendarDataRequest?) throws -> Response {
         let hrefs = body.children.filter { $0.is(Namespace.dav, "href") }.map { $0.text.trimmedWhitespace }
         var multiStatus = MultiStatus()
         var collections: [String: CalendarCollectionInfo?] = [:]
@@ -57,11 +57,7 @@ extension DAVContext {
         // The collection the report was sent to, when its path ends with a slash: an href
         // under it (what clients send) names an object by its last segment alone.
         let base: (path: String, collection: String)?
-        if request.path.hasSuffix("/"), case .collection(let name)? = DAVTarget.parse(request.path, account: paths.account) {
-            base = (request.path, name)
-        } else {
-            base = nil
-        }
+        if request.path.hasSuffix("/"), case .collection(let name) = target { base = (request.path, name) } else { base = nil }
         for href in hrefs {
             let path = href.hasPrefix("/") ? href : (URLComponents(string: href)?.path ?? href)
             let target = base.flatMap { base in

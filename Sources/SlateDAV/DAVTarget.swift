@@ -84,10 +84,13 @@ enum DAVTarget: Equatable {
         func isPlain(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
             !part.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") }
         }
-        func reads(_ segment: Range<Int>, _ word: StaticString) -> Bool {
+        /// True when the segment reads as `word` (on its bytes when plain, else as text).
+        func reads(_ segment: Range<Int>, _ word: String) -> Bool {
             let part = part(segment)
-            guard isPlain(part) else { return text(segment) == word.description }
-            return part.count == word.utf8CodeUnitCount && memcmp(part.baseAddress!, word.utf8Start, part.count) == 0
+            guard isPlain(part) else { return text(segment) == word }
+            var word = word
+            // Equal counts: both non-empty, as every segment is.
+            return word.withUTF8 { $0.count == part.count && memcmp($0.baseAddress!, part.baseAddress!, part.count) == 0 }
         }
         guard let first = segments.first, reads(first, "dav") else { return nil }
         switch segments.count {
@@ -95,12 +98,7 @@ enum DAVTarget: Equatable {
         case 2: return reads(segments[1], "principals") ? .principals : nil
         default: break
         }
-        let named = part(segments[2])
-        var account = account
-        // Equal counts: both non-empty, as every segment is.
-        let isAccount = isPlain(named) ? account.withUTF8 { $0.count == named.count && memcmp($0.baseAddress!, named.baseAddress!, $0.count) == 0 }
-            : text(segments[2]) == account
-        guard isAccount else { return nil }
+        guard reads(segments[2], account) else { return nil }
         switch segments.count {
         case 3 where reads(segments[1], "principals"): return .principal
         case 3 where reads(segments[1], "calendars"): return .home

@@ -97,10 +97,7 @@ struct XMLReader {
         elements += 1
         guard elements <= Self.maximumElements else { throw XMLReadError("The XML has more than \(Self.maximumElements) elements.") }
         index += 1   // "<"
-        let nameStart = index
-        skipName()
-        let nameEnd = index
-        guard nameEnd > nameStart else { throw XMLReadError("Expected a name at byte \(nameStart).") }
+        let (nameStart, nameEnd) = try nameBounds()
         // The name as written, for messages only: no string is made for it otherwise.
         var qualified: String { text(nameStart, nameEnd) }
         var rawAttributes: [(String, String)] = []
@@ -140,14 +137,15 @@ struct XMLReader {
                 guard namespaces <= Self.maximumNamespaces else {
                     throw XMLReadError("The XML declares more than \(Self.maximumNamespaces) namespaces.")
                 }
-            }
-            if name == "xmlns" { scope[""] = value } else if name.hasPrefix("xmlns:") { scope[String(name.dropFirst(6))] = value } else {
+                scope[name == "xmlns" ? "" : String(name.dropFirst(6))] = value
+                // A declaration opens a scope of its own (one per element, however many it makes).
+                if scopeID == inheritedID {
+                    scopes += 1
+                    scopeID = scopes
+                }
+            } else {
                 attributes[String(name.split(separator: ":").last ?? "")] = value
             }
-        }
-        if rawAttributes.contains(where: { $0.0 == "xmlns" || $0.0.hasPrefix("xmlns:") }) {
-            scopes += 1
-            scopeID = scopes
         }
         var element = try resolve(nameStart, nameEnd, scope: scope, scopeID: scopeID)
         element.attributes = attributes
@@ -226,10 +224,16 @@ struct XMLReader {
     }
 
     private mutating func name() throws -> String {
+        let (start, end) = try nameBounds()
+        return text(start, end)
+    }
+
+    /// Moves past a name and returns where it starts and ends; refuses an empty one.
+    private mutating func nameBounds() throws -> (start: Int, end: Int) {
         let start = index
         skipName()
         guard index > start else { throw XMLReadError("Expected a name at byte \(start).") }
-        return text(start, index)
+        return (start, index)
     }
 
     /// Moves past a name: up to white space, '>', '/' or '='.
