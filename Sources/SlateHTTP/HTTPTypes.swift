@@ -43,24 +43,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// `caseInsensitiveCompare` is locale-aware and showed up in the server's profile.)
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        // Native and short strings compare on their bytes; the iterators below are for others.
-        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for index in 0..<left.count where left[index] != right[index] && lowercased(left[index]) != lowercased(right[index]) {
-                    return false
-                }
-                return true
-            }
-        }
-        if let fast, let fast { return fast }
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?):
-                if a != b && lowercased(a) != lowercased(b) { return false }
-            default: return false
+        // On the bytes (`withUTF8` makes a bridged string contiguous first; a native or short
+        // one already is): walking two `UTF8View` iterators cost more than the lookup it served.
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                (0..<left.count).allSatisfy { left[$0] == right[$0] || lowercased(left[$0]) == lowercased(right[$0]) }
             }
         }
         func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
