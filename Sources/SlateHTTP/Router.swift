@@ -134,37 +134,43 @@ public struct Router: Responder {
     }
 
     /// True when `match(pattern, path)` is not nil, found without reading the parameters.
+    /// It walks the pattern as `match` does, on purpose apart: one walk for both, reading
+    /// parameters only when asked, cost a single task's GET 3.5% more instructions
+    /// (callgrind, 200 GETs: 36.3M → 37.6M), every route tried paying for it.
     static func matches(_ pattern: [Segment], _ path: [String]) -> Bool {
-        var nothing: [String: String]?
-        return walk(pattern, path, reading: &nothing)
-    }
-
-    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
-        var parameters: [String: String]? = [:]
-        return walk(pattern, path, reading: &parameters) ? parameters : nil
-    }
-
-    /// Whether `path` has `pattern`'s shape; its parameters go into `parameters` unless that
-    /// is nil (a route that will not answer needs none).
-    private static func walk(_ pattern: [Segment], _ path: [String], reading parameters: inout [String: String]?) -> Bool {
-        // Without a final `*rest`, the lengths must agree: checked before decoding anything.
         if case .rest = pattern.last {} else if pattern.count != path.count { return false }
         for (index, segment) in pattern.enumerated() {
             switch segment {
             case .literal(let text):
                 guard index < path.count, path[index] == text else { return false }
-            case .parameter(let name):
+            case .parameter:
                 guard index < path.count else { return false }
-                guard parameters != nil else { continue }
-                // Foundation's decoding bridges through NSString; most segments have nothing to decode.
-                let text = path[index]
-                parameters?[name] = text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
-            case .rest(let name):
-                guard index < path.count else { return false }
-                if parameters != nil { parameters?[name] = path[index...].joined(separator: "/") }
-                return true
+            case .rest:
+                return index < path.count
             }
         }
         return pattern.count == path.count
+    }
+
+    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        // Without a final `*rest`, the lengths must agree: checked before decoding anything.
+        if case .rest = pattern.last {} else if pattern.count != path.count { return nil }
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                // Foundation's decoding bridges through NSString; most segments have nothing to decode.
+                let text = path[index]
+                parameters[name] = text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
+            case .rest(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index...].joined(separator: "/")
+                return parameters
+            }
+        }
+        return pattern.count == path.count ? parameters : nil
     }
 }
