@@ -40,6 +40,18 @@ import Testing
         #expect(names(root.children[3]) == ["urn:2 e"])
     }
 
+    /// The body's UTF-8 is checked once, whole: a bad byte anywhere — a name, a text, an
+    /// attribute, a comment — refuses it with the same message.
+    @Test(arguments: [[0x3C, 0xFF, 0x2F, 0x3E], Array("<a>x".utf8) + [0xC3] + Array("</a>".utf8),
+                      Array("<a b=\"".utf8) + [0xE2, 0x82] + Array("\"/>".utf8), Array("<!--".utf8) + [0x80] + Array("--><a/>".utf8)])
+    func aBodyThatIsNotUTF8IsRefused(bytes: [UInt8]) {
+        #expect {
+            try XMLReader.parse(Data(bytes))
+        } throws: { error in
+            "\(error)" == "The XML is not UTF-8."
+        }
+    }
+
     @Test func anUndeclaredPrefixIsRefusedByName() throws {
         #expect {
             try element("x:href")
