@@ -5,7 +5,7 @@ import SlateHTTP
 extension DAVContext {
     /// PROPFIND with Depth 0 or 1 (Depth: infinity is refused, RFC 4918 §9.1).
     func propfind(_ target: DAVTarget) throws -> Response {
-        let depth = request.headers["Depth"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? "1"
+        let depth = request.headers["Depth"]?.trimmingHTTPWhitespace.lowercased() ?? "1"
         guard depth != "infinity" else {
             return Self.failure(.forbidden, PropertyName(Namespace.dav, "propfind-finite-depth"),
                                 "Depth: infinity is not served; ask with Depth: 0 or 1.")
@@ -63,7 +63,7 @@ extension DAVContext {
         }
         let data = try slate.calendarData(of: object)
         if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == object.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            $0.trimmingHTTPWhitespace == object.etag || $0.trimmingHTTPWhitespace == "*"
         }) {
             return Response(status: .notModified, headers: ["ETag": object.etag])
         }

@@ -99,7 +99,7 @@ extension DAVContext {
     }
 
     private func syncCollection(_ body: XMLElement, names: [PropertyName]?, info: CalendarCollectionInfo) throws -> Response {
-        let tokenText = body.child(Namespace.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let tokenText = body.child(Namespace.dav, "sync-token")?.text.trimmedWhitespace ?? ""
         var token: CalendarSyncToken?
         if !tokenText.isEmpty {
             guard let revision = Self.position(ofSyncToken: tokenText) else {
@@ -107,12 +107,12 @@ extension DAVContext {
             }
             token = revision
         }
-        if let level = body.child(Namespace.dav, "sync-level")?.text.trimmingCharacters(in: .whitespaces), level != "1" {
+        if let level = body.child(Namespace.dav, "sync-level")?.text.trimmedWhitespace, level != "1" {
             return Self.failure(.forbidden, PropertyName(Namespace.dav, "sync-traversal-supported"), "Only sync-level 1 is served; got '\(level)'.")
         }
         var limit: Int?
         if let nresults = body.child(Namespace.dav, "limit")?.child(Namespace.dav, "nresults") {
-            guard let value = Int(nresults.text.trimmingCharacters(in: .whitespacesAndNewlines)), value >= 1 else {
+            guard let value = Int(nresults.text.trimmedWhitespace), value >= 1 else {
                 // Zero per page could never move the token on.
                 return Self.failure(.badRequest, PropertyName(Namespace.dav, "number-of-matches-within-limits"),
                                     "DAV:nresults must be a whole number of 1 or more.")

@@ -17,9 +17,9 @@ extension DAVContext {
                                 "A task's resource is text/calendar (iCalendar); got \(type).")
         }
         let info = try collection(collectionName)
-        let mustCreate = request.headers["If-None-Match"]?.trimmingCharacters(in: .whitespaces) == "*"
+        let mustCreate = request.headers["If-None-Match"]?.trimmingHTTPWhitespace == "*"
         var expected: Int?
-        if let match = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), match != "*" {
+        if let match = request.headers["If-Match"]?.trimmingHTTPWhitespace, match != "*" {
             guard let revision = Self.revision(ofETag: match) else {
                 throw CalendarObjectError.preconditionFailed("If-Match \(match) is not an entity tag of this resource.")
             }
@@ -49,7 +49,7 @@ extension DAVContext {
         switch try resolve(target) {
         case .object(_, let object):
             var expected: Int?
-            if let match = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), match != "*" {
+            if let match = request.headers["If-Match"]?.trimmingHTTPWhitespace, match != "*" {
                 guard let revision = Self.revision(ofETag: match) else {
                     throw CalendarObjectError.preconditionFailed("If-Match \(match) is not an entity tag of this resource.")
                 }

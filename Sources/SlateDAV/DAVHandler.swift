@@ -106,7 +106,7 @@ struct DAVHandler: Sendable {
         case "GET", "HEAD":
             return true
         case "PROPFIND":
-            return request.headers["Depth"]?.trimmingCharacters(in: .whitespaces) == "0"
+            return request.headers["Depth"]?.trimmingHTTPWhitespace == "0"
         case "REPORT":
             guard case .success(let element?) = body, element.is(Namespace.caldav, "calendar-multiget"),
                   element.children.count <= shortMultiget + 1 else { return false }
@@ -267,7 +267,7 @@ struct DAVContext {
 
     /// The revision an entity tag names (`"12"`, `W/"12"`), or nil for one Slate never gave.
     static func revision(ofETag tag: String) -> Int? {
-        var text = tag.trimmingCharacters(in: .whitespaces)
+        var text = tag.trimmingHTTPWhitespace
         if text.hasPrefix("W/") { text.removeFirst(2) }
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return Int(text) }
         return Int(text.dropFirst().dropLast())

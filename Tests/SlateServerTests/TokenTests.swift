@@ -95,4 +95,11 @@ import Testing
         _ = try await Self.send(api, .get, "/api/v1/tasks", token: token)
         #expect(try admin.tokens(of: "ana").first?.lastUsed == clock.read())
     }
+
+    /// The digest stored for a secret is its SHA-256 in lower-case hex (what every stored
+    /// token and app password is looked up by): the FIPS 180-2 examples.
+    @Test func aSecretsDigestIsItsSHA256InLowerCaseHex() {
+        #expect(Secrets.digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secrets.digest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
 }

@@ -14,7 +14,7 @@ enum RequestFraming {
         }
         let lengths = headers.values("Content-Length")
             .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map(\.trimmingHTTPWhitespace)
         let transferEncodings = headers.values("Transfer-Encoding")
         if !lengths.isEmpty, !transferEncodings.isEmpty {
             return refuse("Send either Content-Length or Transfer-Encoding, not both.", field: "Transfer-Encoding")
@@ -25,7 +25,7 @@ enum RequestFraming {
         if Set(lengths).count > 1 {
             return refuse("The request has more than one Content-Length (\(lengths.joined(separator: ", "))); send one.", field: "Content-Length")
         }
-        let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPWhitespace.lowercased() }
         if !codings.isEmpty, codings != ["chunked"] {
             return refuse("Transfer-Encoding must be 'chunked'; got '\(transferEncodings.joined(separator: ", "))'.", field: "Transfer-Encoding")
         }

@@ -66,7 +66,7 @@ enum ETag {
     /// The revision named by `If-Match`, nil when the header is absent or `*`; a 412 when
     /// it is not one of ours (it cannot match anything).
     static func expectedRevision(_ request: Request) throws -> Int? {
-        guard let header = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
+        guard let header = request.headers["If-Match"]?.trimmingHTTPWhitespace, header != "*" else { return nil }
         let tag = header.hasPrefix("W/") ? String(header.dropFirst(2)) : header
         guard tag.hasPrefix("\"r"), tag.hasSuffix("\""), let revision = Int(tag.dropFirst(2).dropLast()) else {
             throw HTTPError(.preconditionFailed, code: "stale", message: "If-Match \(header) matches no version of this resource.")

@@ -117,7 +117,7 @@ struct Authenticator: Sendable {
         // Trimming bridges through NSString: skipped when the ends are token characters.
         let raw = authorization.dropFirst(7)
         return raw.first.map(isTokenCharacter) == true && raw.last.map(isTokenCharacter) == true
-            ? String(raw) : String(raw).trimmingCharacters(in: .whitespaces)
+            ? String(raw) : raw.trimmingHTTPWhitespace
     }
 
     /// A character of a base64 or base64url token, which is never white space.
@@ -133,7 +133,7 @@ struct Authenticator: Sendable {
     static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers.values("Cookie") {
             for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = pair.split(separator: "=", maxSplits: 1).map(\.trimmingHTTPWhitespace)
                 if parts.count == 2, parts[0] == name { return parts[1] }
             }
         }

@@ -109,7 +109,7 @@ public struct BasicAuthenticator: Sendable {
 
     private func credentials(in request: Request) throws -> (String, String) {
         guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
-              let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let decoded = Data(base64Encoded: header.dropFirst(6).trimmingHTTPWhitespace),
               let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else {
             throw unauthorized("Sign in with your account name and its password or an app password (HTTP Basic).")

@@ -58,11 +58,17 @@ public enum Secrets {
         var output = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         let bytes = Array(secret.utf8)
         crypto_hash_sha256(&output, bytes, UInt64(bytes.count))
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(output.count * 2)
-        for byte in output { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
-        return String(decoding: text, as: UTF8.self)
+        // Two hex digits a byte, written in place (an array literal per byte made 32 arrays).
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: output.count * 2) { text in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in output.enumerated() {
+                    text[2 * index] = digits[Int(byte >> 4)]
+                    text[2 * index + 1] = digits[Int(byte & 0x0F)]
+                }
+            }
+            return output.count * 2
+        }
     }
 }
 
