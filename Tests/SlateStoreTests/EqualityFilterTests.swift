@@ -53,4 +53,48 @@ import Testing
         #expect(try context.fetchCount(descriptor) == 0)
         #expect(try context.fetch(descriptor).isEmpty)
     }
+
+    /// A descriptor of `where(_:is:)` filters alone is written once per shape
+    /// (`EqualityQueries`); the next of that shape, with other values, is the same query
+    /// as writing it out: text, bound values (none for a nil on PostgreSQL), fixed columns.
+    @Test func aShapeWrittenBeforeIsTheSameQueryAsWritingItAgain() throws {
+        func descriptor(_ project: UUID?, _ ranks: [Int]) -> FetchDescriptor<Item> {
+            var descriptor = FetchDescriptor<Item>()
+            descriptor.where(\.projectID, is: project)
+            for rank in ranks { descriptor.where(\.rank, is: rank) }
+            return descriptor
+        }
+        for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for ordered in [true, false] {
+                for project in [UUID(), nil] as [UUID?] {
+                    // The second and third have the first's shape; the third fixes a column
+                    // to two values (no fixed columns then), as the first does not.
+                    let descriptors = [descriptor(project, [3]), descriptor(project.map { _ in UUID() }, [7]),
+                                       descriptor(project, [1, 2]), descriptor(project, [5, 5])]
+                    for descriptor in descriptors + descriptors {
+                        let kept = try SelectQuery(descriptor, dialect: dialect, ordered: ordered)
+                        let written = try SelectQuery(translating: descriptor, dialect: dialect, ordered: ordered)
+                        #expect(kept.from == written.from && kept.whereSQL == written.whereSQL && kept.orderBy == written.orderBy)
+                        #expect(kept.arguments == written.arguments, "\(dialect) \(project == nil ? "nil" : "a project")")
+                        #expect(kept.equalities == written.equalities)
+                    }
+                }
+            }
+        }
+        let shape = try #require(EqualityQueries.shape(of: descriptor(nil, [3]), dialect: .postgreSQL, ordered: true))
+        #expect(EqualityQueries.shared.text(of: shape) != nil, "the shape was kept")
+    }
+
+    @Test func onlyEqualityFiltersAloneAreKeptByShape() {
+        var sorted = FetchDescriptor<Item>(sortKeys: [.ascending(\.title)])
+        sorted.where(\.rank, is: 1)
+        var searched = FetchDescriptor<Item>()
+        searched.where(\.rank, is: 1)
+        searched.searchText = "a"
+        var predicated = FetchDescriptor<Item>(predicate: #Predicate { $0.rank > 1 })
+        predicated.where(\.rank, is: 1)
+        for descriptor in [sorted, searched, predicated, FetchDescriptor<Item>()] {
+            #expect(EqualityQueries.shape(of: descriptor, dialect: .sqlite, ordered: true) == nil)
+        }
+    }
 }

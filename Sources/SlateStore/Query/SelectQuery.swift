@@ -18,6 +18,38 @@ struct SelectQuery<Model: PersistentModel> {
     /// `ordered: false` leaves out the descriptor's order (a count's), unless a translation
     /// key asks for the whole translation to be kept.
     init(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect = .sqlite, ordered: Bool = true) throws {
+        guard let shape = EqualityQueries.shape(of: descriptor, dialect: dialect, ordered: ordered) else {
+            try self.init(translating: descriptor, dialect: dialect, ordered: ordered)
+            return
+        }
+        let values = descriptor.equalityFilters.map(\.value)
+        if let text = EqualityQueries.shared.text(of: shape) {
+            self.init(text, values: values, dialect: dialect)
+            return
+        }
+        try self.init(translating: descriptor, dialect: dialect, ordered: ordered)
+        let columns = try descriptor.equalityFilters.map { try Model.schema.requiredColumn(for: $0.keyPath).name }
+        EqualityQueries.shared.remember(EqualityQueries.Text(from: from, whereSQL: whereSQL, orderBy: orderBy, columns: columns), of: shape)
+    }
+
+    /// A query of `where(_:is:)` filters alone whose text was written before
+    /// (`EqualityQueries`): the same arguments and fixed columns as writing it again.
+    private init(_ text: EqualityQueries.Text, values: [DatabaseValue], dialect: SQLDialect) {
+        (from, whereSQL, orderBy, orderArguments) = (text.from, text.whereSQL, text.orderBy, [])
+        self.dialect = dialect
+        // As `SQLDialect.sameValue` binds them: PostgreSQL writes `IS NULL` for a nil.
+        arguments = dialect == .postgreSQL ? values.filter { !$0.isNull } : values
+        var equalities: [String: DatabaseValue]? = [:]
+        for (column, value) in zip(text.columns, values) {
+            // A column fixed twice to different values matches nothing: left to SQL.
+            if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
+        }
+        self.equalities = equalities
+    }
+
+    /// The query written out from `descriptor`, never from a kept text (what the kept texts
+    /// are checked against).
+    init(translating descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws {
         let parts: TranslationCache.Parts
         if let key = descriptor.translationKey,
            let cached = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
