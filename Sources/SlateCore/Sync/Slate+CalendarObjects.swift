@@ -10,6 +10,10 @@ public struct CalendarObject: Sendable {
     public let revision: Int
     /// What a client stored, if a client did.
     let stored: CalendarResource?
+    /// The occurrence rows of the series, when they were read to find the object (its
+    /// revision depends on them): its bytes, made in the same snapshot, need not read them
+    /// again. Nil: not read.
+    var occurrences: [CalendarOccurrence]? = nil
 
     /// The entity tag, quoted: strong, and new whenever the served bytes may differ.
     public var etag: String { "\"\(revision)\"" }
@@ -154,8 +158,9 @@ extension Slate {
         for row in rows {
             if let found = try context.revisioned(TaskItem.self, id: row.id), found.model.accountID == accountID,
                found.model.listID == collection.listID {
-                let revision = try seriesRevision(found.revision, try occurrences(ofSeries: row.id, in: context), in: context)
-                return CalendarObject(name: name, task: found.model, revision: revision, stored: row)
+                let occurrences = try occurrences(ofSeries: row.id, in: context)
+                let revision = try seriesRevision(found.revision, occurrences, in: context)
+                return CalendarObject(name: name, task: found.model, revision: revision, stored: row, occurrences: occurrences)
             }
         }
         guard let id = Self.defaultNamedID(name),
@@ -178,16 +183,18 @@ extension Slate {
         }
         let data = body.isUnchanged(object.task) ? body.data
             : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
-        return try rewritingOccurrences(data, of: object.task.id)
+        return try rewritingOccurrences(data, of: object.task.id, rows: object.occurrences)
     }
 
     /// The series' bytes with each occurrence changed in Slate since the client stored it
     /// rewritten in its override (only the changed lines). The override of an occurrence
     /// deleted in Slate is removed, whole.
-    func rewritingOccurrences(_ data: Data, of seriesID: UUID) throws -> Data {
+    /// `rows`: the series' occurrence rows when they were read in this snapshot already.
+    func rewritingOccurrences(_ data: Data, of seriesID: UUID, rows: [CalendarOccurrence]? = nil) throws -> Data {
+        if rows?.isEmpty == true { return data }
         let context = makeContext()
         var data = data
-        for row in try occurrences(ofSeries: seriesID, in: context) {
+        for row in try rows ?? occurrences(ofSeries: seriesID, in: context) {
             guard let task = try context.model(TaskItem.self, id: row.id) else {
                 data = VTodoRendering.removingOverride(data, key: row.recurrenceKey, calendar: calendar)
                 continue
