@@ -19,6 +19,9 @@ struct ClientAlarmState: Equatable {
 
     /// The state in a VTODO's bytes (nil when it has none, or cannot be read).
     static func read(_ data: Data, calendar: Calendar) -> ClientAlarmState? {
+        // Only Thunderbird's properties hold a state: other clients' bytes (most) are not
+        // parsed again here, on the writer thread, after the PUT that stored them.
+        guard mentionsMozillaProperty(data) else { return nil }
         guard let roots = try? ICalendarText.parse(data),
               let todo = (roots + roots.flatMap(\.components)).first(where: { $0.name == "VTODO" })
         else { return nil }
@@ -29,6 +32,42 @@ struct ClientAlarmState: Equatable {
         }
         let state = ClientAlarmState(lastAcknowledged: moment("X-MOZ-LASTACK"), snoozedUntil: moment("X-MOZ-SNOOZE-TIME"))
         return state.lastAcknowledged == nil && state.snoozedUntil == nil ? nil : state
+    }
+
+    /// True when the text, unfolded as `ICalendarText.unfold` does (a line break, CR LF or
+    /// LF, before a space or tab is no break), holds `X-MOZ-` in any case: without it `read`
+    /// finds nothing. One pass over the bytes.
+    static func mentionsMozillaProperty(_ data: Data) -> Bool {
+        let wanted: StaticString = "X-MOZ-"
+        return wanted.withUTF8Buffer { wanted in
+            data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                func isBlank(_ index: Int) -> Bool { index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) }
+                var matched = 0
+                var index = 0
+                while index < bytes.count {
+                    if bytes[index] == 0x0A, isBlank(index + 1) {
+                        index += 2
+                        continue
+                    }
+                    if bytes[index] == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A, isBlank(index + 2) {
+                        index += 3
+                        continue
+                    }
+                    var byte = bytes[index]
+                    if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { byte -= 0x20 }
+                    if byte == wanted[matched] {
+                        matched += 1
+                        if matched == wanted.count { return true }
+                    } else {
+                        // "X" starts the word and appears nowhere else in it.
+                        matched = byte == wanted[0] ? 1 : 0
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
     }
 
     /// Applies the state to the scheduler's cursor: alerts firing up to the acknowledgement
