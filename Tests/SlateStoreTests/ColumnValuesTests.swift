@@ -125,4 +125,35 @@ import Testing
         let (context, anas, _) = try filled()
         #expect(throws: StoreError.self) { _ = try context.values(\Memo.text.count, ids: [anas[0].id], partition: anas[0].ownerID) }
     }
+
+    /// A row whose optional id is nil or set: the specialised reading of an optional id
+    /// column gives what the generic one gives.
+    @Test func anOptionalIdColumnReadsAsTheGenericFormReadsIt() throws {
+        let container = try ModelContainer(for: [Reply.self], configuration: TestDatabase.configuration())
+        let context = ModelContext(container)
+        let ana = UUID(), ben = UUID()
+        let replies = (0..<6).map { Reply(ownerID: ana, parentID: $0.isMultiple(of: 2) ? nil : UUID()) } + [Reply(ownerID: ben, parentID: UUID())]
+        replies.forEach(context.insert)
+        try context.save()
+        func generic<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Reply, Value>) throws -> [UUID: (value: Value, revision: Int)] {
+            try context.revisionedValues(keyPath, ids: replies.map(\.id), partition: ana)
+        }
+        let specialised = try context.revisionedValues(\Reply.parentID, ids: replies.map(\.id), partition: ana)
+        let general = try generic(\Reply.parentID)
+        #expect(specialised.count == 6 && general.count == 6, "only Ana's rows")
+        for reply in replies.prefix(6) {
+            #expect(specialised[reply.id]?.value == reply.parentID && specialised[reply.id]?.value == general[reply.id]?.value)
+            #expect(specialised[reply.id]?.revision == general[reply.id]?.revision)
+        }
+    }
+}
+
+/// A row with an optional id (for `ColumnValuesTests`).
+struct Reply: PersistentModel, Equatable {
+    var id = UUID()
+    var ownerID: UUID
+    var parentID: UUID?
+
+    static let schema = ModelSchema<Reply>(
+        table: "replies", columns: [.column(\.ownerID, "ownerID"), .column(\.parentID, "parentID")], partition: "ownerID")
 }
