@@ -143,7 +143,11 @@ private let patience: TimeInterval = 90
                 longest = max(longest, size)
             }
             #expect(longest > 100 * frame, "the log passed its bound")
-            #expect(longest <= (100 + 64) * frame + 32, "the log reached \(longest) bytes")
+            // A batch writes about 20 frames; a fold that finds the log busy leaves it for a
+            // later commit, so the log may pass its bound by a few commits (167 frames once,
+            // under a full test run; 117–131 alone). Never folded back, 200 batches would
+            // have grown it to about 4,000.
+            #expect(longest <= 2 * 100 * frame + 32, "the log reached \(longest) bytes")
             #expect(!shrank, "a fold emptied the file")
             container.foldWriteAheadLog()
             #expect(logSize() == 0)
