@@ -32,7 +32,7 @@ final class CollectionTagCache: Sendable {
     private struct Entries {
         var listings: [Key: Listing] = [:]
         var names = 0
-        var collections: [CollectionName: (revision: Int, info: CalendarCollectionInfo?)] = [:]
+        var collections: [CollectionName: (stamp: Int, info: CalendarCollectionInfo?)] = [:]
     }
 
     private struct CollectionName: Hashable {
@@ -83,21 +83,23 @@ final class CollectionTagCache: Sendable {
         }
     }
 
-    /// What the address segment `name` named at the account's `revision` (nil inside: no
-    /// collection), if it was looked up then. A list's name, colour and order, and the
-    /// collections' names, are the account's too: a change to any moves its revision.
-    func collection(named name: String, account: UUID, at revision: Int) -> CalendarCollectionInfo?? {
+    /// What the address segment `name` named at the collections' `stamp`
+    /// (`Slate.calendarCollectionsStamp`; nil inside: no collection), if it was looked up
+    /// then. The stamp moves with every change to a list or a collection's name, and with
+    /// nothing else: a task's change (every PUT) no longer makes the next request look its
+    /// collection up again.
+    func collection(named name: String, account: UUID, at stamp: Int) -> CalendarCollectionInfo?? {
         entries.withLock { entries in
-            guard let kept = entries.collections[CollectionName(account: account, name: name)], kept.revision == revision else { return nil }
+            guard let kept = entries.collections[CollectionName(account: account, name: name)], kept.stamp == stamp else { return nil }
             return .some(kept.info)
         }
     }
 
-    /// Keeps what `name` named at the account's `revision`.
-    func remember(_ info: CalendarCollectionInfo?, named name: String, account: UUID, at revision: Int) {
+    /// Keeps what `name` named at the collections' `stamp`.
+    func remember(_ info: CalendarCollectionInfo?, named name: String, account: UUID, at stamp: Int) {
         entries.withLock { entries in
             if entries.collections.count >= Self.collectionCapacity { entries.collections.removeAll(keepingCapacity: true) }
-            entries.collections[CollectionName(account: account, name: name)] = (revision, info)
+            entries.collections[CollectionName(account: account, name: name)] = (stamp, info)
         }
     }
 }

@@ -243,13 +243,15 @@ struct DAVContext {
     }
 
     /// The collection a segment names, or nil (`Slate.calendarCollection(named:)`); outside
-    /// a write, as last looked up at the account's current revision (`CollectionTagCache`).
+    /// a write, as last looked up while no list or collection name has changed since
+    /// (`Slate.calendarCollectionsStamp`, `CollectionTagCache`).
     func collectionInfo(named name: String) throws -> CalendarCollectionInfo? {
-        guard !slate.container.isInsideGroupCommit, let tagListings else { return try slate.calendarCollection(named: name) }
-        let revision = try slate.revision()
-        if let kept = tagListings.collection(named: name, account: slate.accountID, at: revision) { return kept }
+        guard !slate.container.isInsideGroupCommit, let tagListings, let stamp = try slate.calendarCollectionsStamp() else {
+            return try slate.calendarCollection(named: name)
+        }
+        if let kept = tagListings.collection(named: name, account: slate.accountID, at: stamp) { return kept }
         let found = try slate.calendarCollection(named: name)
-        tagListings.remember(found, named: name, account: slate.accountID, at: revision)
+        tagListings.remember(found, named: name, account: slate.accountID, at: stamp)
         return found
     }
 

@@ -29,7 +29,7 @@ import Testing
         cache.remember(nil, named: "gone", account: account, at: 3)
         #expect(cache.collection(named: "errands", account: account, at: 3) == .some(info))
         #expect(cache.collection(named: "gone", account: account, at: 3) == .some(nil), "looked up, and nothing is there")
-        #expect(cache.collection(named: "errands", account: account, at: 4) == nil, "the account changed since")
+        #expect(cache.collection(named: "errands", account: account, at: 4) == nil, "a list or a collection changed since")
         #expect(cache.collection(named: "errands", account: UUID(), at: 3) == nil, "another account")
     }
 }

@@ -93,4 +93,28 @@ struct KeptListingTests {
             #expect(try await displayName(dav, named) == "groceries")
         }
     }
+
+    @Test("A collection's address is kept across task changes, and not across its list's rename or deletion through this server")
+    func collectionKeptAcrossTaskChanges() async throws {
+        let dav = try DAVHarness()
+        let slate = dav.slate()
+        let list = try slate.createList(name: "Errands")
+        let address = "/dav/calendars/ana/\(list.id.uuidString.lowercased())/"
+        #expect(try await displayName(dav, address) == "Errands")
+        // Tasks change (a PUT here, a task made in Slate): the kept address still answers.
+        #expect(try await dav.put("milk.ics", DAVHarness.todo(uid: "milk", summary: "Milk"), in: list.id.uuidString.lowercased()).status == 201)
+        _ = try slate.addTask(TaskDraft(title: "Bread", listID: list.id))
+        #expect(try await displayName(dav, address) == "Errands")
+        // The list renamed in Slate, on the server's own store: the next answer has the new name.
+        try slate.updateList(list.id, name: "Shopping")
+        #expect(try await displayName(dav, address) == "Shopping")
+        #expect(try await dav.send("PROPPATCH", address, body: Self.rename("Market")).status == 207)
+        #expect(try await displayName(dav, address) == "Market")
+        try slate.deleteList(list.id, tasks: .deleteTasks)
+        #expect(try await dav.propfind(address, ["d:displayname"]).status == 404)
+    }
+
+    static func rename(_ name: String) -> String {
+        "<?xml version=\"1.0\"?><d:propertyupdate xmlns:d=\"DAV:\"><d:set><d:prop><d:displayname>\(name)</d:displayname></d:prop></d:set></d:propertyupdate>"
+    }
 }

@@ -28,6 +28,14 @@ extension Slate {
     /// The segment of the Inbox collection.
     public static let inboxCollectionName = "inbox"
 
+    /// A number that changes whenever a commit touches a list or a collection's name (all
+    /// that `calendarCollection(named:)` reads), in any account; nil while another
+    /// process's change has not been seen yet, when nothing read may be kept. Tasks'
+    /// changes leave it: what a collection's address names outlives them.
+    public func calendarCollectionsStamp() throws -> Int? {
+        try translatingErrors { try container.changeStamp(of: [TaskList.self, CalendarCollection.self]) }
+    }
+
     /// The Inbox and every list, in the manual order.
     public func calendarCollections() throws -> [CalendarCollectionInfo] {
         let accountID = self.accountID
