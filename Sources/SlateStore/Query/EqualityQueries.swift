@@ -11,52 +11,52 @@ import Synchronization
 /// key path's column looked up, each test formatted and joined — cost about 25,000
 /// instructions a query (callgrind), more than SQLite took to run it.
 final class EqualityQueries: Sendable {
-  struct Shape: Hashable, @unchecked Sendable {
-    // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
-    let model: ObjectIdentifier
-    let dialect: SQLDialect
-    let ordered: Bool
-    let keyPaths: [AnyKeyPath]
-    /// Which values are nil, on PostgreSQL only (SQLite's `IS ?` takes nil bound).
-    let nulls: [Bool]
-  }
-
-  /// What a shape's queries share.
-  struct Text: Sendable {
-    let from: String
-    let whereSQL: String
-    let orderBy: String
-    /// The column of each filter, in order (for `SelectQuery.equalities`).
-    let columns: [String]
-  }
-
-  /// Beyond this many shapes, the cache starts over (a program has a few dozen).
-  static let capacity = 512
-  static let shared = EqualityQueries()
-
-  private let texts = Mutex<[Shape: Text]>([:])
-
-  /// The shape of `descriptor` when it is one this cache serves, else nil.
-  static func shape<Model: PersistentModel>(
-    of descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool
-  ) -> Shape? {
-    guard descriptor.predicate == nil, descriptor.filters.isEmpty,
-      descriptor.membershipFilters.isEmpty,
-      descriptor.sortBy.isEmpty, descriptor.searchText == nil, descriptor.translationKey == nil,
-      !descriptor.equalityFilters.isEmpty
-    else { return nil }
-    return Shape(
-      model: ObjectIdentifier(Model.self), dialect: dialect, ordered: ordered,
-      keyPaths: descriptor.equalityFilters.map(\.keyPath),
-      nulls: dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : [])
-  }
-
-  func text(of shape: Shape) -> Text? { texts.withLock { $0[shape] } }
-
-  func remember(_ text: Text, of shape: Shape) {
-    texts.withLock { texts in
-      if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
-      texts[shape] = text
+    struct Shape: Hashable, @unchecked Sendable {
+        // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
+        let model: ObjectIdentifier
+        let dialect: SQLDialect
+        let ordered: Bool
+        let keyPaths: [AnyKeyPath]
+        /// Which values are nil, on PostgreSQL only (SQLite's `IS ?` takes nil bound).
+        let nulls: [Bool]
     }
-  }
+
+    /// What a shape's queries share.
+    struct Text: Sendable {
+        let from: String
+        let whereSQL: String
+        let orderBy: String
+        /// The column of each filter, in order (for `SelectQuery.equalities`).
+        let columns: [String]
+    }
+
+    /// Beyond this many shapes, the cache starts over (a program has a few dozen).
+    static let capacity = 512
+    static let shared = EqualityQueries()
+
+    private let texts = Mutex<[Shape: Text]>([:])
+
+    /// The shape of `descriptor` when it is one this cache serves, else nil.
+    static func shape<Model: PersistentModel>(
+        of descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool
+    ) -> Shape? {
+        guard descriptor.predicate == nil, descriptor.filters.isEmpty,
+            descriptor.membershipFilters.isEmpty,
+            descriptor.sortBy.isEmpty, descriptor.searchText == nil, descriptor.translationKey == nil,
+            !descriptor.equalityFilters.isEmpty
+        else { return nil }
+        return Shape(
+            model: ObjectIdentifier(Model.self), dialect: dialect, ordered: ordered,
+            keyPaths: descriptor.equalityFilters.map(\.keyPath),
+            nulls: dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : [])
+    }
+
+    func text(of shape: Shape) -> Text? { texts.withLock { $0[shape] } }
+
+    func remember(_ text: Text, of shape: Shape) {
+        texts.withLock { texts in
+            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
+            texts[shape] = text
+        }
+    }
 }
