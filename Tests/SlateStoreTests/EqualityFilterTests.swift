@@ -82,7 +82,7 @@ import Testing
             }
         }
         let shape = try #require(EqualityQueries.shape(of: descriptor(nil, [3]), dialect: .postgreSQL, ordered: true))
-        #expect(EqualityQueries.shared.text(of: shape) != nil, "the shape was kept")
+        #expect(EqualityQueries.shared.value(of: Item.self, dialect: .postgreSQL, key: shape) != nil, "the shape was kept")
     }
 
     @Test func onlyEqualityFiltersAloneAreKeptByShape() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The SQL of descriptors made of `where(_:is:)` filters alone (no predicate, membership
 /// list, order or search), by their shape: the model, the backend, the filtered key paths
@@ -10,11 +9,10 @@ import Synchronization
 /// occurrences of a series: a CalDAV GET makes three), and writing its SQL again — each
 /// key path's column looked up, each test formatted and joined — cost about 25,000
 /// instructions a query (callgrind), more than SQLite took to run it.
-final class EqualityQueries: Sendable {
+enum EqualityQueries {
+    /// What a descriptor's text follows from, beside its model and backend (the store's key).
     struct Shape: Hashable, @unchecked Sendable {
         // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
-        let model: ObjectIdentifier
-        let dialect: SQLDialect
         let ordered: Bool
         let keyPaths: [AnyKeyPath]
         /// Which values are nil, on PostgreSQL only (SQLite's `IS ?` takes nil bound).
@@ -30,33 +28,16 @@ final class EqualityQueries: Sendable {
         let columns: [String]
     }
 
-    /// Beyond this many shapes, the cache starts over (a program has a few dozen).
-    static let capacity = 512
-    static let shared = EqualityQueries()
-
-    private let texts = Mutex<[Shape: Text]>([:])
+    /// A program has a few dozen shapes.
+    static let shared = KeptQueries<Shape, Text>(capacity: 512)
 
     /// The shape of `descriptor` when it is one this cache serves, else nil.
-    static func shape<Model: PersistentModel>(
-        of descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool
-    ) -> Shape? {
-        guard descriptor.predicate == nil, descriptor.filters.isEmpty,
-            descriptor.membershipFilters.isEmpty,
-            descriptor.sortBy.isEmpty, descriptor.searchText == nil, descriptor.translationKey == nil,
-            !descriptor.equalityFilters.isEmpty
+    static func shape<Model: PersistentModel>(of descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) -> Shape? {
+        guard descriptor.predicate == nil, descriptor.filters.isEmpty, descriptor.membershipFilters.isEmpty,
+              descriptor.sortBy.isEmpty, descriptor.searchText == nil, descriptor.translationKey == nil,
+              !descriptor.equalityFilters.isEmpty
         else { return nil }
-        return Shape(
-            model: ObjectIdentifier(Model.self), dialect: dialect, ordered: ordered,
-            keyPaths: descriptor.equalityFilters.map(\.keyPath),
-            nulls: dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : [])
-    }
-
-    func text(of shape: Shape) -> Text? { texts.withLock { $0[shape] } }
-
-    func remember(_ text: Text, of shape: Shape) {
-        texts.withLock { texts in
-            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
-            texts[shape] = text
-        }
+        return Shape(ordered: ordered, keyPaths: descriptor.equalityFilters.map(\.keyPath),
+                     nulls: dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : [])
     }
 }

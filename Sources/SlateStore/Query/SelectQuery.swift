@@ -23,13 +23,14 @@ struct SelectQuery<Model: PersistentModel> {
             return
         }
         let values = descriptor.equalityFilters.map(\.value)
-        if let text = EqualityQueries.shared.text(of: shape) {
+        if let text = EqualityQueries.shared.value(of: Model.self, dialect: dialect, key: shape) {
             self.init(text, values: values, dialect: dialect)
             return
         }
         try self.init(translating: descriptor, dialect: dialect, ordered: ordered)
         let columns = try descriptor.equalityFilters.map { try Model.schema.requiredColumn(for: $0.keyPath).name }
-        EqualityQueries.shared.remember(EqualityQueries.Text(from: from, whereSQL: whereSQL, orderBy: orderBy, columns: columns), of: shape)
+        EqualityQueries.shared.remember(EqualityQueries.Text(from: from, whereSQL: whereSQL, orderBy: orderBy, columns: columns),
+                                        of: Model.self, dialect: dialect, key: shape)
     }
 
     /// A query of `where(_:is:)` filters alone whose text was written before
@@ -52,7 +53,7 @@ struct SelectQuery<Model: PersistentModel> {
     init(translating descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws {
         let parts: TranslationCache.Parts
         if let key = descriptor.translationKey,
-           let cached = TranslationCache.shared.parts(of: Model.self, dialect: dialect, key: key) {
+           let cached = TranslationCache.shared.value(of: Model.self, dialect: dialect, key: key) {
             parts = cached
         } else {
             parts = try Self.translate(descriptor, dialect: dialect, ordered: ordered || descriptor.translationKey != nil)

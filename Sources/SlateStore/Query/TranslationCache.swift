@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Walking a `#Predicate` tree costs far more than running the SQL it becomes (about
 /// 100,000 instructions for three conditions, against 10,000 for the indexed query).
-final class TranslationCache: Sendable {
+enum TranslationCache {
     /// What a `SelectQuery` is made of, without its model type.
     struct Parts: Sendable {
         let from: String
@@ -20,28 +20,35 @@ final class TranslationCache: Sendable {
         let equalities: [String: DatabaseValue]?
     }
 
+    static let shared = KeptQueries<AnyHashable, Parts>(capacity: 1024)
+}
+
+/// Whatever was written out for a query, by its model, its backend and a key naming all
+/// else its text depends on (`TranslationCache`, `EqualityQueries`). Beyond `capacity`
+/// entries it starts over. The key's own type is kept (not boxed as `AnyHashable`): boxed,
+/// a lookup of a CalDAV GET's three queries cost 3,000 instructions more each.
+final class KeptQueries<QueryKey: Hashable, Value: Sendable>: Sendable {
     private struct Key: Hashable, @unchecked Sendable {
-        // `@unchecked`: the caller's key is a value (`Hashable`) it gives up, never mutated here.
+        // `@unchecked`: the caller's key is a value it gives up, never mutated here.
         let model: ObjectIdentifier
         /// The same query is different SQL on each backend (a process may hold both: `slate migrate`).
         let dialect: SQLDialect
-        let key: AnyHashable
+        let key: QueryKey
     }
 
-    /// Beyond this many, the cache starts over.
-    static let capacity = 1024
-    static let shared = TranslationCache()
+    private let capacity: Int
+    private let entries = Mutex<[Key: Value]>([:])
 
-    private let entries = Mutex<[Key: Parts]>([:])
+    init(capacity: Int) { self.capacity = capacity }
 
-    func parts(of model: Any.Type, dialect: SQLDialect, key: AnyHashable) -> Parts? {
+    func value(of model: Any.Type, dialect: SQLDialect, key: QueryKey) -> Value? {
         entries.withLock { $0[Key(model: ObjectIdentifier(model), dialect: dialect, key: key)] }
     }
 
-    func remember(_ parts: Parts, of model: Any.Type, dialect: SQLDialect, key: AnyHashable) {
+    func remember(_ value: Value, of model: Any.Type, dialect: SQLDialect, key: QueryKey) {
         entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[Key(model: ObjectIdentifier(model), dialect: dialect, key: key)] = parts
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[Key(model: ObjectIdentifier(model), dialect: dialect, key: key)] = value
         }
     }
 }
