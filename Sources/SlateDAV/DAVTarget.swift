@@ -37,15 +37,16 @@ enum DAVTarget: Equatable {
                     return nil
                 }
                 let rest = UnsafeBufferPointer(start: whole.baseAddress! + prefix.count, count: whole.count - prefix.count)
-                var hasEscape = false
-                for byte in rest {
-                    if byte == UInt8(ascii: "/") { return nil }
-                    if byte == UInt8(ascii: "%") { hasEscape = true }
-                }
-                let text = String(decoding: rest, as: UTF8.self)
-                return hasEscape ? text.removingPercentEncoding ?? text : text
+                return rest.contains(UInt8(ascii: "/")) ? nil : decoded(rest)
             }
         }
+    }
+
+    /// A segment's bytes as text, percent-escapes decoded (left as they are when they do not
+    /// decode).
+    private static func decoded(_ segment: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: segment, as: UTF8.self)
+        return segment.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
     }
 
     /// The segments are found on the bytes (a `/` is never part of a longer UTF-8 sequence)
@@ -73,11 +74,7 @@ enum DAVTarget: Equatable {
         func part(_ segment: Range<Int>) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base + segment.lowerBound, count: segment.count)
         }
-        func text(_ segment: Range<Int>) -> String {
-            let part = part(segment)
-            let text = String(decoding: part, as: UTF8.self)
-            return part.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
-        }
+        func text(_ segment: Range<Int>) -> String { decoded(part(segment)) }
         /// True when the segment's bytes are ASCII without `%`: then it reads as another
         /// string exactly when their bytes are equal (String's `==` also equates differently
         /// composed accents, so any other segment is compared as text).

@@ -70,14 +70,14 @@ enum UndoJSON {
     /// when a value has no JSON form.
     static func row(_ row: Row, into out: inout [UInt8]) -> Bool {
         var ok = true
-        UndoJSON.literal("{\"values\":{", into: &out)
+        literal("{\"values\":{", into: &out)
         for (index, (column, value)) in row.values.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             string(column, into: &out)
             out.append(UInt8(ascii: ":"))
             ok = self.value(value, into: &out) && ok
         }
-        UndoJSON.literal("}}", into: &out)
+        literal("}}", into: &out)
         return ok
     }
 
@@ -85,24 +85,24 @@ enum UndoJSON {
     static func value(_ value: DatabaseValue, into out: inout [UInt8]) -> Bool {
         switch value {
         case .null:
-            UndoJSON.literal("{\"null\":{}}", into: &out)
+            literal("{\"null\":{}}", into: &out)
         case .integer(let number):
-            UndoJSON.literal("{\"integer\":{\"_0\":", into: &out)
+            literal("{\"integer\":{\"_0\":", into: &out)
             out.append(contentsOf: String(number).utf8)
-            UndoJSON.literal("}}", into: &out)
+            literal("}}", into: &out)
         case .real(let number):
             guard number.isFinite else { return false }
-            UndoJSON.literal("{\"real\":{\"_0\":", into: &out)
+            literal("{\"real\":{\"_0\":", into: &out)
             out.append(contentsOf: "\(number)".utf8)
-            UndoJSON.literal("}}", into: &out)
+            literal("}}", into: &out)
         case .text(let text):
-            UndoJSON.literal("{\"text\":{\"_0\":", into: &out)
+            literal("{\"text\":{\"_0\":", into: &out)
             string(text, into: &out)
-            UndoJSON.literal("}}", into: &out)
+            literal("}}", into: &out)
         case .blob(let data):
-            UndoJSON.literal("{\"blob\":{\"_0\":", into: &out)
+            literal("{\"blob\":{\"_0\":", into: &out)
             string(data.base64EncodedString(), into: &out)
-            UndoJSON.literal("}}", into: &out)
+            literal("}}", into: &out)
         }
         return true
     }
