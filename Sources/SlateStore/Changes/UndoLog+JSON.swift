@@ -124,10 +124,8 @@ enum UndoJSON {
                 default:
                     literal("\\u00", into: &out)
                     let hex: StaticString = "0123456789abcdef"
-                    hex.withUTF8Buffer { hex in
-                        out.append(hex[Int(byte >> 4)])
-                        out.append(hex[Int(byte & 0x0F)])
-                    }
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0x0F)])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
