@@ -24,9 +24,10 @@ final class Exchange: Sendable {
         case receiving
         /// A response went out before the body (413); later calls are ignored.
         case rejected
-        /// The connection is suspended while the responder works.
+        /// The responder works (the connection is suspended once it waits).
         case waiting
-        /// The responder answered; the connection was resumed to send this.
+        /// The responder answered; the connection is resumed (or, answered before it was
+        /// suspended, not suspended at all) to send this.
         case answered(Response)
         /// The response is queued with the library; nothing is left to do.
         case queued
@@ -39,6 +40,8 @@ final class Exchange: Sendable {
         var remoteAddress = ""
         var body = Data()
         var phase = Phase.receiving
+        /// Set once the connection is suspended: until then an answer is only left here.
+        var suspended = false
         /// The responder's Task, for shutdown to cancel.
         var task: Task<Void, Never>?
     }

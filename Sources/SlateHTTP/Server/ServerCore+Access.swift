@@ -71,9 +71,15 @@ extension ServerCore {
             return queue(error.response, on: connection)
         case .respond:
             watch.requestReceived(connection)
-            if suspendAndRespond(exchange) { return .YES }
-            exchange.state.withLock { $0.phase = .queued }
-            return queue(Self.unavailable, on: connection)
+            switch start(exchange) {
+            case .answered(let response):
+                return queue(response, on: connection)
+            case .suspended:
+                return .YES
+            case .closing:
+                exchange.state.withLock { $0.phase = .queued }
+                return queue(Self.unavailable, on: connection)
+            }
         case .queue(let response):
             return queue(response, on: connection)
         }

@@ -31,7 +31,8 @@ final class ServerCore: Sendable {
     let inFlight = Atomic(0)
     /// Resumes claimed in ``deliver(_:to:)`` and not yet made.
     let resumesUnderway = Atomic(0)
-    /// Connections registered as waiting in ``suspendAndRespond(_:)`` and not yet suspended.
+    /// Connections registered as waiting in ``start(_:)`` and not yet suspended (or answered
+    /// without suspending).
     let suspendsUnderway = Atomic(0)
     /// A lock-free copy of `registry.draining` for the per-response check.
     let draining = Atomic(false)
@@ -95,34 +96,66 @@ final class ServerCore: Sendable {
         inFlight.subtract(1, ordering: .releasing)
     }
 
-    /// The whole request is in: suspend the connection and run the responder in a Task.
-    /// Returns false when the server is closing and the caller should answer 503 instead.
-    func suspendAndRespond(_ exchange: Exchange) -> Bool {
+    /// What became of a request whose body is in.
+    enum Start {
+        /// The responder answered on the library's thread, without waiting: queue this.
+        case answered(Response)
+        /// The responder is waiting for something; the connection is suspended until it answers.
+        case suspended
+        /// The server is closing: answer 503 instead.
+        case closing
+    }
+
+    /// The whole request is in: run the responder in a Task started on this thread, which
+    /// runs until the responder first waits (`Task.immediate`). A responder that never
+    /// waits — a short read on SQLite, a refusal — answers here, and its response is queued
+    /// at once: no other thread is woken and the connection is never suspended (the hop to
+    /// Swift's pool and the resume back cost a single GET about as much as its read).
+    /// Otherwise the connection is suspended until ``deliver(_:to:)``.
+    ///
+    /// The responder's Task may answer on another thread before the suspension below is
+    /// made: then it only leaves the response, and this thread resumes the connection
+    /// itself once it is suspended.
+    func start(_ exchange: Exchange) -> Start {
         let registered = registry.withLock { registry in
             guard !registry.closing else { return false }
             registry.waiting[ObjectIdentifier(exchange)] = exchange
             suspendsUnderway.add(1, ordering: .relaxed)
             return true
         }
-        guard registered else { return false }
-        // Outside the lock: the library takes its own and, with epoll, makes a system call;
-        // held under ours it made every other request's suspend and resume wait (a tenth of
-        // a single GET's CPU went to that lock's slow path). The sweep waits for it.
-        MHD_suspend_connection(exchange.connection.pointer)
-        suspendsUnderway.subtract(1, ordering: .releasing)
+        guard registered else { return .closing }
         let request = exchange.makeRequest()
         let responder = self.responder
-        // Started after the suspension, so its resume always comes second.
-        let task = Task {
+        let task = Task.immediate {
             let response = await Self.respond(to: request, with: responder)
             self.deliver(response, to: exchange)
         }
-        exchange.state.withLock { $0.task = task }
-        return true
+        let answered = exchange.state.withLock { state -> Response? in
+            state.task = task
+            guard case .answered(let response) = state.phase else { return nil }
+            state.phase = .queued
+            return response
+        }
+        if let answered {
+            suspendsUnderway.subtract(1, ordering: .releasing)
+            return .answered(answered)
+        }
+        // Outside the registry's lock: the library takes its own and, with epoll, makes a
+        // system call; held under ours it made every other request's suspend and resume
+        // wait (a tenth of a single GET's CPU went to that lock's slow path). The sweep
+        // waits for it.
+        MHD_suspend_connection(exchange.connection.pointer)
+        let answeredMeanwhile = exchange.state.withLock { state -> Bool in
+            state.suspended = true
+            if case .answered = state.phase { return true } else { return false }
+        }
+        if answeredMeanwhile { MHD_resume_connection(exchange.connection.pointer) }
+        suspendsUnderway.subtract(1, ordering: .releasing)
+        return .suspended
     }
 
-    /// The responder answered: keep the response and resume the connection; the library
-    /// calls the access handler again, which queues it.
+    /// The responder answered: keep the response and, once the connection is suspended,
+    /// resume it; the library calls the access handler again, which queues it.
     func deliver(_ response: Response, to exchange: Exchange) {
         let claimed = registry.withLock { registry in
             // Gone when the shutdown sweep already answered 503 for this one.
@@ -131,8 +164,11 @@ final class ServerCore: Sendable {
             return true
         }
         guard claimed else { return response.body.abandon() }
-        exchange.state.withLock { $0.phase = .answered(response) }
-        MHD_resume_connection(exchange.connection.pointer)
+        let suspended = exchange.state.withLock { state -> Bool in
+            state.phase = .answered(response)
+            return state.suspended
+        }
+        if suspended { MHD_resume_connection(exchange.connection.pointer) }
         resumesUnderway.subtract(1, ordering: .releasing)
     }
 

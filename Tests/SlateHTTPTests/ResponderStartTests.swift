@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import SlateHTTP
+
+extension OverTheWire {
+    /// Where a responder runs: on the library's thread that received the request until it
+    /// first waits, and wherever it is resumed after that. Every answer reaches its client,
+    /// however early it arrives.
+    @Suite struct ResponderStartTests {
+        /// The name of the calling thread, as the kernel knows it.
+        static func threadName() -> String {
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unknown"
+            return name.trimmingCharacters(in: .newlines)
+        }
+
+        @Test func aResponderThatNeverWaitsAnswersOnTheThreadThatReceivedTheRequest() async throws {
+            var router = Router()
+            router.on(.get, "/here") { _ in .text(Self.threadName()) }
+            router.on(.get, "/after-a-wait") { _ in
+                await Task.yield()
+                return .text(Self.threadName())
+            }
+            try await withServer(router) { server in
+                let port = server.port
+                let (here, later) = try await offPool {
+                    let connection = try RawConnection(port: port)
+                    let here = try connection.exchange("GET /here HTTP/1.1\r\nHost: t\r\n\r\n")
+                    let later = try connection.exchange("GET /after-a-wait HTTP/1.1\r\nHost: t\r\n\r\n")
+                    return (here, later)
+                }
+                #expect(here.status == 200 && later.status == 200)
+                // libmicrohttpd names its threads; the responder ran on one of them.
+                #expect(here.text.hasPrefix("MHD"), "answered on \(here.text)")
+                #expect(!later.text.hasPrefix("MHD"), "resumed on \(later.text)")
+            }
+        }
+
+        /// Answers from other threads race the suspension of their connection: some arrive
+        /// before it is made, some after. A lost resume would leave a keep-alive connection
+        /// waiting for good, and its next read would time out.
+        @Test func everyAnswerIsDeliveredWhetherItComesBeforeOrAfterTheSuspension() async throws {
+            let handled = Atomic(0)
+            var router = Router()
+            router.on(.get, "/now/:n") { request in
+                handled.add(1, ordering: .relaxed)
+                return .text("now " + (request.parameters["n"] ?? ""))
+            }
+            router.on(.get, "/elsewhere/:n") { request in
+                // Resumed from another thread at once: often before this thread suspends.
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async { continuation.resume() }
+                }
+                handled.add(1, ordering: .relaxed)
+                return .text("elsewhere " + (request.parameters["n"] ?? ""))
+            }
+            router.on(.get, "/later/:n") { request in
+                try await Task.sleep(for: .milliseconds(1))
+                handled.add(1, ordering: .relaxed)
+                return .text("later " + (request.parameters["n"] ?? ""))
+            }
+            let kinds = ["now", "elsewhere", "later"]
+            let clients = 6, rounds = 150
+            try await withServer(router) { server in
+                let port = server.port
+                let mismatches = try await withThrowingTaskGroup(of: [String].self) { group in
+                    for client in 0..<clients {
+                        group.addTask {
+                            try await offPool {
+                                let connection = try RawConnection(port: port, timeout: 20)
+                                var mismatches: [String] = []
+                                for round in 0..<rounds {
+                                    let kind = kinds[(client + round) % kinds.count]
+                                    let number = "\(client)-\(round)"
+                                    let response = try connection.exchange("GET /\(kind)/\(number) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                    if response.status != 200 || response.text != "\(kind) \(number)" {
+                                        mismatches.append("\(kind) \(number): \(response.status) \(response.text)")
+                                    }
+                                }
+                                return mismatches
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+                #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+                #expect(handled.load(ordering: .relaxed) == clients * rounds)
+            }
+        }
+    }
+}
