@@ -96,6 +96,9 @@ final class ServerCore: Sendable {
         inFlight.subtract(1, ordering: .releasing)
     }
 
+    /// The largest body whose responder starts on the thread that received it.
+    static let immediateBodyLimit = 64 << 10
+
     /// What became of a request whose body is in.
     enum Start {
         /// The responder answered on the library's thread, without waiting: queue this.
@@ -107,7 +110,8 @@ final class ServerCore: Sendable {
     }
 
     /// The whole request is in: run the responder in a Task started on this thread, which
-    /// runs until the responder first waits (`Task.immediate`). A responder that never
+    /// runs until the responder first waits (`Task.immediate`; on Swift's pool when the
+    /// body is over ``immediateBodyLimit``). A responder that never
     /// waits — a short read on SQLite, a refusal — answers here, and its response is queued
     /// at once: no other thread is woken and the connection is never suspended (the hop to
     /// Swift's pool and the resume back cost a single GET about as much as its read).
@@ -126,10 +130,13 @@ final class ServerCore: Sendable {
         guard registered else { return .closing }
         let request = exchange.makeRequest()
         let responder = self.responder
-        let task = Task.immediate {
+        let work: @Sendable () async -> Void = {
             let response = await Self.respond(to: request, with: responder)
             self.deliver(response, to: exchange)
         }
+        // A large body (an import) may take its handler milliseconds to parse: that work
+        // starts on Swift's pool, not on the thread that serves every connection it holds.
+        let task = request.body.count <= Self.immediateBodyLimit ? Task.immediate(operation: work) : Task(operation: work)
         let answered = exchange.state.withLock { state -> Response? in
             state.task = task
             guard case .answered(let response) = state.phase else { return nil }
