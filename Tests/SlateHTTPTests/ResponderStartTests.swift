@@ -4,6 +4,10 @@ import Synchronization
 import Testing
 @testable import SlateHTTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension OverTheWire {
     /// Where a responder runs: on the library's thread that received the request until it
     /// first waits, and wherever it is resumed after that. Every answer reaches its client,
@@ -39,17 +43,48 @@ extension OverTheWire {
                 // libmicrohttpd names its threads; the responder ran on one of them.
                 #expect(here.text.hasPrefix("MHD"), "answered on \(here.text)")
                 #expect(small.text.hasPrefix("5 MHD"), "answered on \(small.text)")
-                #expect(!later.text.hasPrefix("MHD"), "resumed on \(later.text)")
                 // A large body's handler starts on Swift's pool: its parsing holds no
                 // connection of the library's thread waiting.
                 #expect(big.text.hasPrefix("\(large) ") && !big.text.contains("MHD"), "answered on \(big.text)")
             }
         }
 
+        /// With many connections open, a responder starts on Swift's pool, first come first
+        /// served, and the library's threads only read and write.
+        @Test func withManyConnectionsOpenRespondersStartOnSwiftsPool() async throws {
+            var router = Router()
+            router.on(.get, "/here") { _ in .text(Self.threadName()) }
+            try await withServer(router) { server in
+                let port = server.port
+                let (crowded, alone) = try await offPool {
+                    // Open and known to the server: each has been answered once.
+                    let others = try (0..<ServerCore.inPlaceConnections).map { _ in
+                        let connection = try RawConnection(port: port)
+                        _ = try connection.exchange("GET /here HTTP/1.1\r\nHost: t\r\n\r\n")
+                        return connection
+                    }
+                    let connection = try RawConnection(port: port)
+                    let crowded = try connection.exchange("GET /here HTTP/1.1\r\nHost: t\r\n\r\n")
+                    for other in others { try other.send("GET /here HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"); _ = try other.readResponse() }
+                    // Until the server has seen them closed, a request may still find them open.
+                    var alone = try connection.exchange("GET /here HTTP/1.1\r\nHost: t\r\n\r\n")
+                    for _ in 0..<200 where !alone.text.hasPrefix("MHD") {
+                        usleep(10_000)
+                        alone = try connection.exchange("GET /here HTTP/1.1\r\nHost: t\r\n\r\n")
+                    }
+                    return (crowded, alone)
+                }
+                #expect(crowded.status == 200 && !crowded.text.hasPrefix("MHD"), "answered on \(crowded.text)")
+                #expect(alone.text.hasPrefix("MHD"), "answered on \(alone.text) once the others closed")
+            }
+        }
+
         /// Answers from other threads race the suspension of their connection: some arrive
         /// before it is made, some after. A lost resume would leave a keep-alive connection
-        /// waiting for good, and its next read would time out.
-        @Test func everyAnswerIsDeliveredWhetherItComesBeforeOrAfterTheSuspension() async throws {
+        /// waiting for good, and its next read would time out. With few clients responders
+        /// start in place; with more than `inPlaceConnections`, on Swift's pool.
+        @Test(arguments: [4, ServerCore.inPlaceConnections + 4])
+        func everyAnswerIsDeliveredWhetherItComesBeforeOrAfterTheSuspension(clients: Int) async throws {
             let handled = Atomic(0)
             var router = Router()
             router.on(.get, "/now/:n") { request in
@@ -70,7 +105,7 @@ extension OverTheWire {
                 return .text("later " + (request.parameters["n"] ?? ""))
             }
             let kinds = ["now", "elsewhere", "later"]
-            let clients = 6, rounds = 150
+            let rounds = 120
             try await withServer(router) { server in
                 let port = server.port
                 let mismatches = try await withThrowingTaskGroup(of: [String].self) { group in

@@ -115,11 +115,17 @@ enum ServeCommand {
         let dav = CalDAVService(directory: AccountDirectory(container: slate.container), authenticate: { try await basic.accountID(for: $0) },
                                 identify: { try basic.rememberedAccountID(for: $0) },
                                 log: log, metrics: metrics)
-        let server = HTTPServer(configuration: settings.configuration, responder: DAVMount(dav: dav.router, other: service.router))
+        var configuration = settings.configuration
+        // On PostgreSQL every request waits for a round trip almost at once: started where
+        // it was received it costs that thread only its routing, and saves a hand-off (a
+        // node's CPU per GET 97–110 → 86–90 µs). On SQLite a short read would run to its
+        // end there, so under load requests start on Swift's pool.
+        configuration.startsInPlaceUnderLoad = !slate.container.readsWithoutWaiting
+        let server = HTTPServer(configuration: configuration, responder: DAVMount(dav: dav.router, other: service.router))
         do {
             try server.start()
         } catch {
-            throw SlateError.invalid(field: "port", message: "Cannot listen on \(settings.configuration.host):\(settings.configuration.port): \(error)")
+            throw SlateError.invalid(field: "port", message: "Cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         var metricsServer: HTTPServer?
         var counting: Task<Void, Never>?

@@ -98,6 +98,9 @@ final class ServerCore: Sendable {
 
     /// The largest body whose responder starts on the thread that received it.
     static let immediateBodyLimit = 64 << 10
+    /// The most open connections at which a responder starts on the thread that received
+    /// its request (see ``HTTPServer/Configuration/startsInPlaceUnderLoad``).
+    static let inPlaceConnections = 8
 
     /// What became of a request whose body is in.
     enum Start {
@@ -110,8 +113,10 @@ final class ServerCore: Sendable {
     }
 
     /// The whole request is in: run the responder in a Task started on this thread, which
-    /// runs until the responder first waits (`Task.immediate`; on Swift's pool when the
-    /// body is over ``immediateBodyLimit``). A responder that never
+    /// runs until the responder first waits (`Task.immediate`), while at most
+    /// ``inPlaceConnections`` are open; with more (unless the configuration
+    /// `startsInPlaceUnderLoad`), and for a body over ``immediateBodyLimit``, on Swift's
+    /// pool, as every responder did before. A responder that never
     /// waits — a short read on SQLite, a refusal — answers here, and its response is queued
     /// at once: no other thread is woken and the connection is never suspended (the hop to
     /// Swift's pool and the resume back cost a single GET about as much as its read).
@@ -134,9 +139,25 @@ final class ServerCore: Sendable {
             let response = await Self.respond(to: request, with: responder)
             self.deliver(response, to: exchange)
         }
-        // A large body (an import) may take its handler milliseconds to parse: that work
-        // starts on Swift's pool, not on the thread that serves every connection it holds.
-        let task = request.body.count <= Self.immediateBodyLimit ? Task.immediate(operation: work) : Task(operation: work)
+        // In place only while few connections are open (or the configuration says so), and
+        // never for a large body (an import), which may take its handler milliseconds to
+        // parse: that work starts on Swift's pool, not on the thread that serves every
+        // connection it holds.
+        let fewConnections = watch.open.load(ordering: .relaxed) <= Self.inPlaceConnections
+        let inPlace = request.body.count <= Self.immediateBodyLimit && (fewConnections || configuration.startsInPlaceUnderLoad)
+        guard inPlace else {
+            // Suspended first, so the responder's answer always finds it suspended. Started
+            // the other way round, on one busy core the new Task's thread often ran first
+            // and the connection was resumed by this thread (the slowest list pages 9–11 →
+            // 17–19 ms).
+            MHD_suspend_connection(exchange.connection.pointer)
+            exchange.state.withLock { $0.suspended = true }
+            suspendsUnderway.subtract(1, ordering: .releasing)
+            let task = Task(operation: work)
+            exchange.state.withLock { $0.task = task }
+            return .suspended
+        }
+        let task = Task.immediate(operation: work)
         let answered = exchange.state.withLock { state -> Response? in
             state.task = task
             guard case .answered(let response) = state.phase else { return nil }
