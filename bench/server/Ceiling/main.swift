@@ -1,5 +1,5 @@
 // http-ceiling: answers every request with 200 "ok" through SlateHTTP's libmicrohttpd
-// bridge (a Task started in place; it never waits, so nothing is suspended) — the ceiling the API benchmark is measured against.
+// bridge (suspend, Task, resume under load; in place with few connections open) — the ceiling the API benchmark is measured against.
 //   http-ceiling [port] [threads]   (default 8089 and the server's default pool;
 //                                    SIGINT or SIGTERM stops it)
 import Foundation
