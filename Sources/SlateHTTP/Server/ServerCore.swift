@@ -146,10 +146,11 @@ final class ServerCore: Sendable {
         let fewConnections = watch.open.load(ordering: .relaxed) <= Self.inPlaceConnections
         let inPlace = request.body.count <= Self.immediateBodyLimit && (fewConnections || configuration.startsInPlaceUnderLoad)
         guard inPlace else {
-            // Suspended first, so the responder's answer always finds it suspended. Started
-            // the other way round, on one busy core the new Task's thread often ran first
-            // and the connection was resumed by this thread (the slowest list pages 9–11 →
-            // 17–19 ms).
+            // Suspended first, as every request was before responders could start in place:
+            // the responder's answer always finds the connection suspended, and a busy
+            // core does its work in the order that measured best (a variant that started
+            // the Task first gave the slowest list pages on one core 17–19 ms, against
+            // 9–12).
             MHD_suspend_connection(exchange.connection.pointer)
             exchange.state.withLock { $0.suspended = true }
             suspendsUnderway.subtract(1, ordering: .releasing)
