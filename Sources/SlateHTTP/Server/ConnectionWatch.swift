@@ -49,7 +49,7 @@ final class ConnectionWatch: Sendable {
     /// Connections closed early, for tests and logs.
     let evictions = Atomic(0)
     /// Connections the library holds open, read without the lock (``ServerCore/start(_:)``).
-    let open = Atomic(0)
+    let openCount = Atomic(0)
     /// Open streams whose client may hang up while they wait for their next chunk.
     let hangUps = HangUpWatch()
 
@@ -67,7 +67,7 @@ final class ConnectionWatch: Sendable {
     func opened(_ connection: OpaquePointer) {
         let socket = slate_mhd_connection_fd(connection)
         let now = ContinuousClock.now
-        open.add(1, ordering: .relaxed)
+        openCount.add(1, ordering: .relaxed)
         state.withLock { state in
             state.connections[Self.key(connection)] = Tracked(socket: socket, opened: now, deadline: now + headerTimeout)
             state.live += 1
@@ -106,7 +106,7 @@ final class ConnectionWatch: Sendable {
     /// The library closed the connection (its socket is closed after this returns).
     func closed(_ connection: OpaquePointer) {
         hangUps.forget(UInt64(Self.key(connection)))
-        open.subtract(1, ordering: .relaxed)
+        openCount.subtract(1, ordering: .relaxed)
         state.withLock { state in
             guard let tracked = state.connections.removeValue(forKey: Self.key(connection)) else { return }
             if !tracked.evicted { state.live -= 1 }

@@ -143,7 +143,7 @@ final class ServerCore: Sendable {
         // never for a large body (an import), which may take its handler milliseconds to
         // parse: that work starts on Swift's pool, not on the thread that serves every
         // connection it holds.
-        let fewConnections = watch.open.load(ordering: .relaxed) <= Self.inPlaceConnections
+        let fewConnections = watch.openCount.load(ordering: .relaxed) <= Self.inPlaceConnections
         let inPlace = request.body.count <= Self.immediateBodyLimit && (fewConnections || configuration.startsInPlaceUnderLoad)
         guard inPlace else {
             // Suspended first, as every request was before responders could start in place:
@@ -151,9 +151,7 @@ final class ServerCore: Sendable {
             // core does its work in the order that measured best (a variant that started
             // the Task first gave the slowest list pages on one core 17–19 ms, against
             // 9–12).
-            MHD_suspend_connection(exchange.connection.pointer)
-            exchange.state.withLock { $0.suspended = true }
-            suspendsUnderway.subtract(1, ordering: .releasing)
+            suspend(exchange)
             let task = Task(operation: work)
             exchange.state.withLock { $0.task = task }
             return .suspended
@@ -169,10 +167,17 @@ final class ServerCore: Sendable {
             suspendsUnderway.subtract(1, ordering: .releasing)
             return .answered(answered)
         }
-        // Outside the registry's lock: the library takes its own and, with epoll, makes a
-        // system call; held under ours it made every other request's suspend and resume
-        // wait (a tenth of a single GET's CPU went to that lock's slow path). The sweep
-        // waits for it.
+        suspend(exchange)
+        return .suspended
+    }
+
+    /// Suspends the connection of an exchange registered by ``start(_:)``, and resumes it at
+    /// once when its responder answered before the suspension was made (``deliver(_:to:)``
+    /// only resumes a connection marked suspended). Outside the registry's lock: the library
+    /// takes its own and, with epoll, makes a system call; held under ours it made every
+    /// other request's suspend and resume wait (a tenth of a single GET's CPU went to that
+    /// lock's slow path). The shutdown sweep waits for it (``suspendsUnderway``).
+    private func suspend(_ exchange: Exchange) {
         MHD_suspend_connection(exchange.connection.pointer)
         let answeredMeanwhile = exchange.state.withLock { state -> Bool in
             state.suspended = true
@@ -180,7 +185,6 @@ final class ServerCore: Sendable {
         }
         if answeredMeanwhile { MHD_resume_connection(exchange.connection.pointer) }
         suspendsUnderway.subtract(1, ordering: .releasing)
-        return .suspended
     }
 
     /// The responder answered: keep the response and, once the connection is suspended,
