@@ -27,6 +27,6 @@ def per_request(cluster_dir, requests, top=8):
     for line in rows.splitlines():
         calls, total_ms, returned, query = line.split("\t", 3)
         statements.append({"calls_per_request": int(calls) / max(1, requests), "exec_us_per_request": float(total_ms) * 1000 / max(1, requests),
-                           "rows_per_call": int(returned) / max(1, int(calls)), "query": query[:300]})
+                           "rows_per_call": int(returned) / max(1, int(calls)), "query": query[:2000]})
     return {"statements_per_request": sum(s["calls_per_request"] for s in statements),
             "exec_us_per_request": sum(s["exec_us_per_request"] for s in statements), "top": statements[:top]}

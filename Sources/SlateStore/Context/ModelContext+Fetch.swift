@@ -376,16 +376,17 @@ extension ModelContext {
         var upserted = try fetchRows(
             Model.self, sql: "\(select) WHERE t.\(quote(column)) IS NULL AND t.\"_rev\" > ? ORDER BY t.\"_rev\", t.\"_pk\"",
             arguments: [since], in: database)
+        let dialect = database.dialect
+        let rows = dialect.commitsJoin(quote(table), as: "t", partition: quote(column), revision: "\"_rev\"")
         upserted += try fetchRows(
-            Model.self,
-            sql: "\(select) JOIN _slate_commits AS c ON c.partition = t.\(quote(column)) AND c.revision = t.\"_rev\" WHERE c.seq > ? ORDER BY c.seq, t.\"_pk\"",
+            Model.self, sql: "SELECT \(selectColumns(Model.self)) FROM \(rows) WHERE c.seq > ? ORDER BY c.seq, t.\"_pk\"",
             arguments: [since], in: database)
+        let tombstones = dialect.commitsJoin("_slate_tombstones", as: "d", partition: "partition", revision: "revision", filter: "d.table_name = ?")
         let deleted = try database.rows(
             """
             SELECT d.id FROM _slate_tombstones AS d WHERE d.table_name = ? AND d.partition IS NULL AND d.revision > ?
             UNION ALL
-            SELECT d.id FROM _slate_commits AS c JOIN _slate_tombstones AS d
-              ON d.table_name = ? AND d.partition = c.partition AND d.revision = c.revision WHERE c.seq > ?
+            SELECT d.id FROM \(tombstones) WHERE c.seq > ?
             """, [.text(table), since, .text(table), since]).compactMap { UUID.fromDatabaseValue($0["id"]) }
         return ChangeSet(upserted: upserted.map(\.model), deleted: deleted, revision: sequence)
     }

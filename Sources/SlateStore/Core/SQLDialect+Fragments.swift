@@ -63,6 +63,27 @@ extension SQLDialect {
         }
     }
 
+    /// The rows of `table`, as `alias`, that the commits after a store sequence stamped,
+    /// joined to those commits (as `c`): the row's `partition` and `revision` columns hold a
+    /// commit's partition and revision, and `filter` (on `alias`, with its own `?`s) holds.
+    /// The caller adds `WHERE c.seq > ?` and any ORDER BY.
+    ///
+    /// On PostgreSQL the rows are looked up commit by commit through the table's index on
+    /// the two columns. Left to choose, the planner joined the commits to a scan of the
+    /// whole table (its estimate of `c.seq > ?` is a third of the log): the alert
+    /// scheduler's look at the tasks the last hundred PATCHes changed took 34 ms at 10,000
+    /// tasks instead of 0.6, and the same look at 100,000 tombstones 27 ms instead of 2.
+    /// `OFFSET 0` keeps the lateral subquery from being merged back into such a join.
+    func commitsJoin(_ table: String, as alias: String, partition: String, revision: String, filter: String? = nil) -> String {
+        let also = filter.map { " AND \($0)" } ?? ""
+        switch self {
+        case .sqlite:
+            return "\(table) AS \(alias) JOIN _slate_commits AS c ON c.partition = \(alias).\(partition) AND c.revision = \(alias).\(revision)\(also)"
+        case .postgreSQL:
+            return "_slate_commits AS c CROSS JOIN LATERAL (SELECT * FROM \(table) AS \(alias) WHERE \(alias).\(partition) = c.partition AND \(alias).\(revision) = c.revision\(also) OFFSET 0) AS \(alias)"
+        }
+    }
+
     /// `LIMIT ? OFFSET ?` and its arguments: SQLite's "no limit" is -1, PostgreSQL's NULL.
     func limit(_ limit: Int?, offset: Int?) -> (sql: String, arguments: [DatabaseValue]) {
         let count: DatabaseValue = switch self {
