@@ -84,11 +84,13 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         connection = try location.connect()
         slate_pg_silence_notices(connection)
         // Byte order and UTF-8 everywhere; a writer waits for another's lock at most as long
-        // as SQLite's busy timeout; a session left idle inside a transaction is ended.
+        // as SQLite's busy timeout; a session left idle inside a transaction is ended. No JIT:
+        // the store's statements read a few indexed rows, and compiling one whose estimate
+        // crossed `jit_above_cost` took 5-100 ms where running it took 0.3 ms.
         let milliseconds = max(1, Int(lockTimeout * 1000))
         try execute("""
             SET client_encoding = 'UTF8'; SET lock_timeout = \(milliseconds); SET idle_in_transaction_session_timeout = 60000; \
-            SET extra_float_digits = 1
+            SET extra_float_digits = 1; SET jit = off
             """)
     }
 
