@@ -100,6 +100,26 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Item>()).map(\.title) == ["a"])
     }
 
+    @Test func aLowerLimitTrimsAHistoryThatIsLongerThanItByMoreThanOne() throws {
+        let folder = try TemporaryDirectory()
+        var configuration = TestDatabase.shared(path: folder.path("trim.sqlite"))
+        configuration.undoLimit = 5
+        do {
+            let context = ModelContext(try ModelContainer(for: allModels, configuration: configuration))
+            for title in ["a", "b", "c", "d", "e"] {
+                context.insert(Item(title: title))
+                try context.save(undoLabel: title)
+            }
+        }
+        configuration.undoLimit = 2
+        let context = ModelContext(try ModelContainer(for: allModels, configuration: configuration))
+        context.insert(Item(title: "f"))
+        try context.save(undoLabel: "f")
+        #expect(try context.undo()?.label == "f")
+        #expect(try context.undo()?.label == "e")
+        #expect(try context.undo() == nil, "the four older entries went with the one save")
+    }
+
     @Test func theUndoHistoryIsKeptInTheFileAcrossProcesses() throws {
         let folder = try TemporaryDirectory()
         let configuration = TestDatabase.shared(path: folder.path("undo.sqlite"))
