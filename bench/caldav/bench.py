@@ -7,6 +7,13 @@ the files committed once into the collection's git repository), because seeding 
 takes minutes per thousand. No server gets a warm-up request: each line's first timed
 request is that server's first of its kind after seeding (for Slate, right after the PUTs),
 and each line is the median of REPEATS.
+The servers take turns line by line: every collection is seeded first, then each line's
+REPEATS requests go to Slate, then to Radicale, then to Xandikos, and so on with the next
+line, so a change in the machine's load during the run (a build ending, another process)
+falls on every server alike. (Until 2026-12-07 each server ran all its lines before the
+next began. Taking turns request by request was tried and not kept: then every one of
+Slate's requests came after a second or more of idling while a peer worked, which no
+client's sync does, and measured waking an idle VM more than serving the request.)
 PUT throughput is timed separately on every server with the same 8 clients.
 """
 
@@ -82,13 +89,32 @@ def token_of(body):
     return text.split("sync-token>")[1].split("<")[0] if "sync-token>" in text else ""
 
 
-def timed(function):
+def timed(results, line, function):
+    """Times `function` REPEATS times in a row into results[line] (the median, ms), then
+    yields: the next server's turn (`in_turns`)."""
     times = []
     for _ in range(REPEATS):
         start = time.perf_counter()
         function()
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    results[line] = statistics.median(times)
+    yield
+
+
+def in_turns(runs):
+    """Runs the generators of `measure` one line each in turn until all end; returns their
+    results in order."""
+    results = [None] * len(runs)
+    active = list(enumerate(runs))
+    while active:
+        for entry in list(active):
+            index, run = entry
+            try:
+                next(run)
+            except StopIteration as end:
+                results[index] = end.value
+                active.remove(entry)
+    return results
 
 
 def put_many(base, user, password, collection, items, clients=8):
@@ -106,6 +132,7 @@ def put_many(base, user, password, collection, items, clients=8):
 
 
 def measure(name, base, user, password, collection, hrefs):
+    """A generator: one timed line per step (`timed`), the lines' results its return value."""
     client = Client(base, user, password)
     results = {}
 
@@ -113,10 +140,10 @@ def measure(name, base, user, password, collection, hrefs):
         assert status == expected, (name, status, body[:300])
         return body
 
-    results["PROPFIND Depth 1 (etags)"] = timed(lambda: ok(*client.request("PROPFIND", collection, PROPFIND_ETAGS, {"Depth": "1"})[:2]))
-    results["calendar-query, full data"] = timed(lambda: ok(*client.request("REPORT", collection, query(True), {"Depth": "1"})[:2]))
-    results["multiget of 100"] = timed(lambda: ok(*client.request("REPORT", collection, multiget(hrefs[:100]), {"Depth": "1"})[:2]))
-    results["sync-collection from scratch"] = timed(lambda: ok(*client.request("REPORT", collection, sync(""))[:2]))
+    yield from timed(results, "PROPFIND Depth 1 (etags)", lambda: ok(*client.request("PROPFIND", collection, PROPFIND_ETAGS, {"Depth": "1"})[:2]))
+    yield from timed(results, "calendar-query, full data", lambda: ok(*client.request("REPORT", collection, query(True), {"Depth": "1"})[:2]))
+    yield from timed(results, "multiget of 100", lambda: ok(*client.request("REPORT", collection, multiget(hrefs[:100]), {"Depth": "1"})[:2]))
+    yield from timed(results, "sync-collection from scratch", lambda: ok(*client.request("REPORT", collection, sync(""))[:2]))
     _, body, _ = client.request("REPORT", collection, sync(""))
     token = token_of(body)
     changed = hrefs[len(hrefs) // 2]
@@ -128,22 +155,24 @@ def measure(name, base, user, password, collection, hrefs):
     def incremental():
         body = ok(*client.request("REPORT", collection, sync(token))[:2])
         assert body.count(b"<d:response>") + body.count(b"<response>") + body.count(b":response>") >= 1, body[:500]
-    results["sync-collection after one change"] = timed(incremental)
+    yield from timed(results, "sync-collection after one change", incremental)
 
     def refresh():
         ok(*client.request("PROPFIND", collection, PROPFIND_CTAG, {"Depth": "0"})[:2])
         ok(*client.request("REPORT", collection, query(False), {"Depth": "1"})[:2])
         ok(*client.request("REPORT", collection, multiget(hrefs[:30]), {"Depth": "1"})[:2])
-    results["DAVx5-style refresh (ctag, query, multiget 30)"] = timed(refresh)
+    yield from timed(results, "DAVx5-style refresh (ctag, query, multiget 30)", refresh)
     return results
 
 
 def main():
     config = json.loads(sys.argv[1])
     report = {}
-    for server in config["servers"]:
-        name, base, user, password, collection = (server[k] for k in ("name", "base", "user", "password", "collection"))
-        for count in config["counts"]:
+    servers = config["servers"]
+    for count in config["counts"]:
+        runs = []
+        for server in servers:
+            name, base, user, password, collection = (server[k] for k in ("name", "base", "user", "password", "collection"))
             items = [(f"{server['prefix']}-{count}-{i}", i) for i in range(count)]
             path = f"{collection}{count}/"
             if server.get("seeded"):
@@ -154,8 +183,12 @@ def main():
                 assert status == 201, (status, body[:300])
                 put_many(base, user, password, path, items)
             hrefs = [f"{path}{uid}.ics" for uid, _ in items]
-            report[f"{name} {count}"] = measure(name, base, user, password, path, hrefs)
-            print(f"{name} {count}: " + ", ".join(f"{k} {v:.1f} ms" for k, v in report[f'{name} {count}'].items()), flush=True)
+            runs.append(measure(name, base, user, password, path, hrefs))
+        for server, results in zip(servers, in_turns(runs)):
+            report[f"{server['name']} {count}"] = results
+            print(f"{server['name']} {count}: " + ", ".join(f"{k} {v:.1f} ms" for k, v in results.items()), flush=True)
+    for server in servers:
+        name, base, user, password, collection = (server[k] for k in ("name", "base", "user", "password", "collection"))
         puts = [(f"{server['prefix']}-put-{uuid.uuid4().hex}", i) for i in range(config["put_count"])]
         put_path = server.get("put_collection") or f"{collection}puts/"
         if not server.get("put_collection"):
