@@ -43,9 +43,9 @@ struct DAVHandler: Sendable {
             return Response(status: .ok, headers: ["DAV": Self.capabilities, "Allow": Self.allow, "Content-Length": "0"])
         }
         let method = request.method.rawValue
-        // A small multiget's body is read first: what it asks decides where it runs. Any
-        // other body is read by its handler, once the request is signed in.
-        let body = Self.mayBeShortMultiget(request) ? Result { try DAVContext.xmlBody(of: request) } : nil
+        // A small multiget's or sync's body is read first: what it asks decides where it
+        // runs. Any other body is read by its handler, once the request is signed in.
+        let body = Self.mayBeShortReport(request) ? Result { try DAVContext.xmlBody(of: request) } : nil
         // A PUT's iCalendar is read here, on the request's thread, not on the one writer
         // thread that stores it (bounded by the server's body limit, as the multiget above).
         let upload = DAVContext.isCalendarUpload(request) ? CalendarUpload(request.body, calendar: calendar) : nil
@@ -95,10 +95,13 @@ struct DAVHandler: Sendable {
     /// True for a read short enough to run on the request's own thread, in one snapshot,
     /// instead of hopping to a reader thread and back: on SQLite (in WAL mode a read never
     /// waits for a writer; on PostgreSQL each statement is a round trip), a GET or HEAD of
-    /// one object, a PROPFIND of one resource (Depth 0), or a multiget of at most
+    /// one object, a PROPFIND of one resource (Depth 0), a multiget of at most
     /// `shortMultiget` objects asking only for stored properties (no CALDAV:expand or
-    /// partial retrieval, which compute). Such a read is a few indexed rows: it costs less
-    /// than the hops (as `GET /tasks/{id}` in the API). Listings, queries, syncs and every
+    /// partial retrieval, which compute), or a sync-collection from a token (what changed
+    /// since the client's last sync: an index range from the token on, usually a few rows;
+    /// a client's sync from scratch is a listing). Such a read costs less than the hops
+    /// (as `GET /tasks/{id}` in the API): an incremental sync of one change spent a fifth of
+    /// its server CPU switching threads. Listings, queries, syncs from scratch and every
     /// change still go to the board's threads.
     static func isShortRead(_ request: Request, body: Result<XMLElement?, any Error>?, on container: BoardStore) -> Bool {
         guard container.readsWithoutWaiting else { return false }
@@ -108,8 +111,11 @@ struct DAVHandler: Sendable {
         case "PROPFIND":
             return request.headers["Depth"]?.trimmingHTTPWhitespace == "0"
         case "REPORT":
-            guard case .success(let element?) = body, element.is(Namespace.caldav, "calendar-multiget"),
-                  element.children.count <= shortMultiget + 1 else { return false }
+            guard case .success(let element?) = body else { return false }
+            if element.is(Namespace.dav, "sync-collection") {
+                return element.child(Namespace.dav, "sync-token")?.text.trimmedWhitespace.isEmpty == false
+            }
+            guard element.is(Namespace.caldav, "calendar-multiget"), element.children.count <= shortMultiget + 1 else { return false }
             let asked = element.child(Namespace.dav, "prop")?.children ?? []
             return asked.allSatisfy { $0.children.isEmpty }
         default:
@@ -119,14 +125,15 @@ struct DAVHandler: Sendable {
 
     /// The largest REPORT body read before its handler (a multiget of `shortMultiget` long
     /// hrefs is about 30 KB).
-    static let shortMultigetBytes = 64 << 10
+    static let shortReportBytes = 64 << 10
 
-    /// True when `request` may be a short multiget: a REPORT body of at most
-    /// `shortMultigetBytes` that names the report early. Only such a body is parsed before
+    /// True when `request` may be a short multiget or sync: a REPORT body of at most
+    /// `shortReportBytes` that names the report early. Only such a body is parsed before
     /// the request is signed in, and then only once.
-    static func mayBeShortMultiget(_ request: Request) -> Bool {
-        guard request.method.rawValue == "REPORT", request.body.count <= shortMultigetBytes else { return false }
-        return request.body.prefix(512).range(of: Data("calendar-multiget".utf8)) != nil
+    static func mayBeShortReport(_ request: Request) -> Bool {
+        guard request.method.rawValue == "REPORT", request.body.count <= shortReportBytes else { return false }
+        let opening = request.body.prefix(512)
+        return opening.range(of: Data("calendar-multiget".utf8)) != nil || opening.range(of: Data("sync-collection".utf8)) != nil
     }
 
     /// The request for `accountID`, on a database thread (blocking reads and writes

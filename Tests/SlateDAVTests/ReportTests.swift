@@ -63,9 +63,10 @@ struct ReportTests {
         #expect(events.status == 207 && events.text.occurrences(of: "<d:response>") == 0)
     }
 
-    @Test("A malformed multiget body, small (read before the work) or large, is a 400 naming the fault; unsigned, a 401 first",
+    @Test("A malformed multiget or sync body, small (read before the work) or large, is a 400 naming the fault; unsigned, a 401 first",
           arguments: [
             "<c:calendar-multiget xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:href>/x.ics</d:href>",
+            "<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token>http://slate/sync/1</d:sync-token><d:sync-level>1</d:sync-collection>",
             "<!DOCTYPE c [<!ENTITY a \"a\">]><c:calendar-multiget xmlns:c=\"urn:ietf:params:xml:ns:caldav\"/>",
             "<c:calendar-multiget xmlns:c=\"urn:ietf:params:xml:ns:caldav\">" + String(repeating: "<d:href>/x.ics</d:href>", count: 4_000),
           ])
