@@ -102,7 +102,9 @@ struct DAVHandler: Sendable {
     /// a client's sync from scratch is a listing). Such a read costs less than the hops
     /// (as `GET /tasks/{id}` in the API): an incremental sync of one change spent a fifth of
     /// its server CPU switching threads. Listings, queries, syncs from scratch and every
-    /// change still go to the board's threads.
+    /// change still go to the board's threads. The one unbounded case: a token older than
+    /// every change of the collection costs what a sync from scratch does (about 5 ms at
+    /// 10,000 objects), here on the request's thread.
     static func isShortRead(_ request: Request, body: Result<XMLElement?, any Error>?, on container: BoardStore) -> Bool {
         guard container.readsWithoutWaiting else { return false }
         switch request.method.rawValue {
