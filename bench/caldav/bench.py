@@ -169,6 +169,11 @@ def measure(name, base, user, password, collection, hrefs):
     return results
 
 
+def connection_of(server):
+    """A server's name, address, account and collection folder, from the run's configuration."""
+    return tuple(server[k] for k in ("name", "base", "user", "password", "collection"))
+
+
 def main():
     config = json.loads(sys.argv[1])
     report = {}
@@ -176,7 +181,7 @@ def main():
     for count in config["counts"]:
         runs = []
         for server in servers:
-            name, base, user, password, collection = (server[k] for k in ("name", "base", "user", "password", "collection"))
+            name, base, user, password, collection = connection_of(server)
             items = [(f"{server['prefix']}-{count}-{i}", i) for i in range(count)]
             path = f"{collection}{count}/"
             if server.get("seeded"):
@@ -192,7 +197,7 @@ def main():
             report[f"{server['name']} {count}"] = results
             print(f"{server['name']} {count}: " + ", ".join(f"{k} {v:.1f} ms" for k, v in results.items()), flush=True)
     for server in servers:
-        name, base, user, password, collection = (server[k] for k in ("name", "base", "user", "password", "collection"))
+        name, base, user, password, collection = connection_of(server)
         puts = [(f"{server['prefix']}-put-{uuid.uuid4().hex}", i) for i in range(config["put_count"])]
         put_path = server.get("put_collection") or f"{collection}puts/"
         if not server.get("put_collection"):
