@@ -135,8 +135,11 @@ struct DAVHandler: Sendable {
     static func mayBeShortReport(_ request: Request) -> Bool {
         guard request.method.rawValue == "REPORT", request.body.count <= shortReportBytes else { return false }
         let opening = request.body.prefix(512)
-        return opening.range(of: Data("calendar-multiget".utf8)) != nil || opening.range(of: Data("sync-collection".utf8)) != nil
+        return shortReports.contains { opening.range(of: $0) != nil }
     }
+
+    /// The names of the reports that may be short reads (`isShortRead`), as their bodies spell them.
+    private static let shortReports = [Data("calendar-multiget".utf8), Data("sync-collection".utf8)]
 
     /// The request for `accountID`, on a database thread (blocking reads and writes
     /// allowed); `body`, the request's body as XML when it was read already. Throws what
