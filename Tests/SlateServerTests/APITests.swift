@@ -249,6 +249,25 @@ import Testing
         #expect(critical.json["total"] as? Int == 1)
     }
 
+    @Test(arguments: [0, 1, 3, 50, 62, 999, 123_456_789])
+    func cursorsAreURLSafeAndComeBackAsTheirOffset(offset: Int) throws {
+        let cursor = Cursor.encode(offset: offset)
+        #expect(cursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(Cursor.decode(cursor) == offset)
+        // A cursor handed out before they were base64url (standard, padded) still works.
+        #expect(Cursor.decode(Data("o:\(offset)".utf8).base64EncodedString()) == offset)
+    }
+
+    @Test func aCursorThatWasNotHandedOutIsRefusedByName() async throws {
+        let api = try APIHarness()
+        for text in ["bm9wZQ", "o:5", "%%%", "bzotMQ", String(repeating: "A", count: 100)] {
+            #expect(Cursor.decode(text) == nil)
+            let reply = try await api.send(.get, "/api/v1/tasks?cursor=\(text)")
+            #expect(reply.status == 400)
+            #expect(reply.errorField == "cursor")
+        }
+    }
+
     @Test func quickEntryIsParsedWithoutSaving() async throws {
         let api = try APIHarness()
         let reply = try await api.send(.post, "/api/v1/tasks/parse", json: ["text": "Storyboard the inciting incident tomorrow 5pm !high #Story"])

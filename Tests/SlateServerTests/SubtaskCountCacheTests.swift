@@ -23,31 +23,27 @@ import Testing
     @Test func aCountIsKeptUnderItsParentsRevisionAndCountedAgainAtAnother() {
         let cache = SubtaskCountCache()
         let counter = Counter([parent: SubtaskCount(active: 1, total: 2)])
-        let revisions = [parent: 7, childless: 3]
-        let first = cache.counts(of: [parent, childless], revisions: revisions, count: counter.count)
+        let page = [(id: parent, revision: 7), (id: childless, revision: 3)]
+        let first = cache.counts(of: page, count: counter.count)
         #expect(first == [parent: SubtaskCount(active: 1, total: 2)])
         #expect(counter.asked == [[parent, childless]])
 
         // The same revisions: nothing counted, a parent without subtasks still absent.
-        #expect(cache.counts(of: [parent, childless], revisions: revisions, count: counter.count) == first)
+        #expect(cache.counts(of: page, count: counter.count) == first)
         #expect(counter.asked.count == 1)
 
         // The parent moved (a subtask changed): counted again, alone.
-        _ = cache.counts(of: [parent, childless], revisions: [parent: 8, childless: 3], count: counter.count)
+        _ = cache.counts(of: [(parent, 8), (childless, 3)], count: counter.count)
         #expect(counter.asked.last == [parent])
     }
 
-    @Test func aParentWithoutARevisionOrReadInsideAWriteIsCountedEveryTime() {
+    @Test func whatWasCountedInsideAWriteIsCountedAgain() {
         let cache = SubtaskCountCache()
         let counter = Counter([parent: SubtaskCount(active: 0, total: 1)])
-        _ = cache.counts(of: [parent], revisions: [:], count: counter.count)
-        _ = cache.counts(of: [parent], revisions: [:], count: counter.count)
+        _ = cache.counts(of: [(parent, 4)], keep: false, count: counter.count)
+        _ = cache.counts(of: [(parent, 4)], count: counter.count)
+        #expect(counter.asked.count == 2, "what was counted inside a write was not kept")
+        _ = cache.counts(of: [(parent, 4)], count: counter.count)
         #expect(counter.asked.count == 2)
-
-        _ = cache.counts(of: [parent], revisions: [parent: 4], keep: false, count: counter.count)
-        _ = cache.counts(of: [parent], revisions: [parent: 4], count: counter.count)
-        #expect(counter.asked.count == 4, "what was counted inside a write was not kept")
-        _ = cache.counts(of: [parent], revisions: [parent: 4], count: counter.count)
-        #expect(counter.asked.count == 4)
     }
 }

@@ -21,13 +21,21 @@ public final class TaskRecordCache: Sendable {
         let zone: String
     }
 
-    /// A task and the bytes of its record between the fields written fresh.
-    struct Entry: Sendable {
+    /// A task and the bytes of its record between the fields written fresh. A class: a page
+    /// hands its entries from the cache to the writer, and a reference is one retain where
+    /// a copy of the task is one per field it holds.
+    final class Entry: Sendable {
         let task: TaskItem
         /// The task's row revision this record was written from.
         let revision: Int
         /// `segments[0]` … `{"alerts":…,"isOverdue":`, then `,"list":`, then `,"listId":…,"subtaskCount":`, then `,"tags":…}`.
         let segments: [[UInt8]]
+
+        init(task: TaskItem, revision: Int, segments: [[UInt8]]) {
+            self.task = task
+            self.revision = revision
+            self.segments = segments
+        }
     }
 
     /// Beyond this many records, the cache starts over.
@@ -95,10 +103,8 @@ public struct TaskRecords: Sendable {
     let entries: [TaskRecordCache.Entry]
     /// The tasks, in the page's order.
     public var tasks: [TaskItem] { entries.map(\.task) }
-    /// Each task's revision by id.
-    public var revisionsByID: [UUID: Int] {
-        Dictionary(entries.map { ($0.task.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
-    }
+    /// Each task's id and revision, in the page's order.
+    public var identities: [(id: UUID, revision: Int)] { entries.map { ($0.task.id, $0.revision) } }
 }
 
 extension Slate {

@@ -153,8 +153,7 @@ struct APIContext: Sendable {
     /// The subtask counts of the tasks `records` holds, counted again only for a task
     /// whose revision moved since (`SubtaskCountCache`).
     func subtaskCounts(of records: TaskRecords, _ slate: Slate) throws -> [UUID: SubtaskCount] {
-        try subtaskCounts.counts(of: records.tasks.map(\.id), revisions: records.revisionsByID,
-                                 keep: !container.isInsideGroupCommit) { missing in
+        try subtaskCounts.counts(of: records.identities, keep: !container.isInsideGroupCommit) { missing in
             try domain { try slate.subtaskCounts(of: missing) }
         }
     }

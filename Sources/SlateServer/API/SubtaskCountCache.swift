@@ -23,32 +23,31 @@ final class SubtaskCountCache: Sendable {
     private let cache = Mutex<[UUID: Entry]>([:])
 
     /// The counts of `parents` (a parent without subtasks is absent, as in
-    /// `Slate.subtaskCounts`), asking `count` only for those not kept at their revision in
-    /// `revisions` (a parent missing from it is always counted, and not kept). `keep`:
-    /// false inside a write, whose revisions are not committed (and a rolled-back one's
-    /// number may come again with other rows).
+    /// `Slate.subtaskCounts`), asking `count` only for those not kept at the revision
+    /// given with them. `keep`: false inside a write, whose revisions are not committed (and
+    /// a rolled-back one's number may come again with other rows).
     func counts(
-        of parents: [UUID], revisions: [UUID: Int], keep: Bool = true,
+        of parents: [(id: UUID, revision: Int)], keep: Bool = true,
         count: ([UUID]) throws -> [UUID: SubtaskCount]
     ) rethrows -> [UUID: SubtaskCount] {
         var known: [UUID: SubtaskCount] = [:]
-        let missing: [UUID] = cache.withLock { cache in
-            parents.filter { parent in
-                guard let revision = revisions[parent], let entry = cache[parent], entry.revision == revision else { return true }
-                if let count = entry.count { known[parent] = count }
-                return false
+        var missing: [(id: UUID, revision: Int)] = []
+        cache.withLock { cache in
+            for parent in parents {
+                guard let entry = cache[parent.id], entry.revision == parent.revision else {
+                    missing.append(parent)
+                    continue
+                }
+                if let count = entry.count { known[parent.id] = count }
             }
         }
         guard !missing.isEmpty else { return known }
-        let counted = try count(missing)
+        let counted = try count(missing.map(\.id))
         known.merge(counted) { _, new in new }
         guard keep else { return known }
         cache.withLock { cache in
             if cache.count + missing.count > Self.limit { cache.removeAll(keepingCapacity: true) }
-            for parent in missing {
-                guard let revision = revisions[parent] else { continue }
-                cache[parent] = Entry(revision: revision, count: counted[parent])
-            }
+            for parent in missing { cache[parent.id] = Entry(revision: parent.revision, count: counted[parent.id]) }
         }
         return known
     }

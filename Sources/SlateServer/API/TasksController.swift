@@ -182,16 +182,15 @@ struct TasksController {
     }
 }
 
-/// Opaque page cursors (an offset, base64url-encoded so clients do not build them).
+/// Opaque page cursors: an offset, base64url-encoded (RFC 4648 §5, no padding) so clients
+/// do not build them. Cursors of earlier versions (standard base64) still decode.
 enum Cursor {
     static func encode(offset: Int) -> String {
-        Data("o:\(offset)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("o:\(offset)".utf8))
     }
 
     static func decode(_ text: String) -> Int? {
-        var padded = text
-        while padded.count % 4 != 0 { padded += "=" }
-        guard let data = Data(base64Encoded: padded), let string = String(data: data, encoding: .utf8),
+        guard text.utf8.count <= 64, let data = Base64URL.decode(text), let string = String(data: data, encoding: .utf8),
               string.hasPrefix("o:"), let offset = Int(string.dropFirst(2)), offset >= 0 else { return nil }
         return offset
     }
