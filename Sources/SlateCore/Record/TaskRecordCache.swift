@@ -18,7 +18,6 @@ public final class TaskRecordCache: Sendable {
     struct Key: Hashable {
         let id: UUID
         let revision: Int
-        let zone: String
     }
 
     /// A task and the bytes of its record between the fields written fresh. A class: a page
@@ -40,24 +39,30 @@ public final class TaskRecordCache: Sendable {
 
     /// Beyond this many records, the cache starts over.
     public let capacity: Int
-    private let entries = Mutex<[Key: Entry]>([:])
+    /// By the calendar's zone, then by task and revision: a page looks its zone up once.
+    private let entries = Mutex<[String: [Key: Entry]]>([:])
 
     public init(capacity: Int = 20_000) { self.capacity = capacity }
 
     /// Records kept now (for tests).
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
-    func entry(id: UUID, revision: Int, zone: String) -> Entry? {
-        entries.withLock { $0[Key(id: id, revision: revision, zone: zone)] }
+    /// The kept entry of each of `identities` (nil where none is kept), under one lock.
+    func entries(for identities: [(id: UUID, revision: Int)], zone: String) -> [Entry?] {
+        entries.withLock { entries in
+            guard let kept = entries[zone] else { return Array(repeating: nil, count: identities.count) }
+            return identities.map { kept[Key(id: $0.id, revision: $0.revision)] }
+        }
     }
 
     /// The entry of `task` at `revision`, written now and kept (unless `keep` is false).
     func remember(_ task: TaskItem, revision: Int, calendar: Calendar, keep: Bool = true) -> Entry {
         let entry = Entry(task: task, revision: revision, segments: TaskRecord.staticSegments(of: task, calendar: calendar))
         guard keep else { return entry }
+        let zone = calendar.timeZone.identifier
         entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[Key(id: task.id, revision: revision, zone: calendar.timeZone.identifier)] = entry
+            if entries.values.reduce(0, { $0 + $1.count }) >= capacity { entries.removeAll() }
+            entries[zone, default: [:]][Key(id: task.id, revision: revision)] = entry
         }
         return entry
     }
@@ -103,6 +108,10 @@ public struct TaskRecords: Sendable {
     let entries: [TaskRecordCache.Entry]
     /// The tasks, in the page's order.
     public var tasks: [TaskItem] { entries.map(\.task) }
+    /// How many tasks the page holds.
+    public var count: Int { entries.count }
+    /// How many of them are not completed.
+    public var activeCount: Int { entries.count { !$0.task.isCompleted } }
     /// Each task's id and revision, in the page's order.
     public var identities: [(id: UUID, revision: Int)] { entries.map { ($0.task.id, $0.revision) } }
 }
@@ -131,7 +140,7 @@ extension Slate {
 
     private func records(for identities: [(id: UUID, revision: Int)], _ cache: TaskRecordCache) throws -> TaskRecords {
         let zone = calendar.timeZone.identifier
-        var entries = identities.map { cache.entry(id: $0.id, revision: $0.revision, zone: zone) }
+        var entries = cache.entries(for: identities, zone: zone)
         let missing = entries.indices.filter { entries[$0] == nil }
         if !missing.isEmpty {
             let accountID = self.accountID

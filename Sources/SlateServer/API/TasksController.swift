@@ -26,17 +26,16 @@ struct TasksController {
             let limit = query.limit ?? 50
             query.limit = limit
             if !wantsActive { try context.expectPage(of: query, slate) }
-            let records = try domain { try slate.tasks(query, records: context.records) }
-            let page = records.tasks
+            let page = try domain { try slate.tasks(query, records: context.records) }
             // A page short of its limit is the last one: its end is the total, no count needed
             // (a fresh search is usually such a page). An empty page past the end says nothing.
-            let whole = page.count < limit && (!page.isEmpty || query.offset == 0)
+            let whole = page.count < limit && (page.count > 0 || query.offset == 0)
             let totals = wantsActive ? try activeTotal(of: query, page: page, whole: whole, slate) : nil
             let total = whole ? query.offset + page.count : try totals?.all ?? context.count(query, slate)
             let next = query.offset + page.count < total ? Cursor.encode(offset: query.offset + page.count) : nil
             var body: [String: Any] = [
-                "tasks": TaskJSON(records: records, listNames: lists, now: slate.now, calendar: slate.calendar,
-                                  subtaskCounts: try context.subtaskCounts(of: records, slate)),
+                "tasks": TaskJSON(records: page, listNames: lists, now: slate.now, calendar: slate.calendar,
+                                  subtaskCounts: try context.subtaskCounts(of: page, slate)),
                 "total": total,
                 "nextCursor": next ?? NSNull(),
                 "revision": try domain { try slate.revision() },
@@ -50,8 +49,8 @@ struct TasksController {
     /// Read from the page itself when it holds every active task — it is the whole result,
     /// or the first page in the default order (active tasks first) reaches a completed one —
     /// else counted with the total in one grouped query.
-    private func activeTotal(of query: TaskQuery, page: [TaskItem], whole: Bool, _ slate: Slate) throws -> TaskTotals {
-        let active = page.count(where: { !$0.isCompleted })
+    private func activeTotal(of query: TaskQuery, page: TaskRecords, whole: Bool, _ slate: Slate) throws -> TaskTotals {
+        let active = page.activeCount
         if query.offset == 0, whole || (query.sort == .standard && active < page.count) {
             return TaskTotals(all: whole ? page.count : try context.count(query, slate), active: active)
         }

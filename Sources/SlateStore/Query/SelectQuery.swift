@@ -51,16 +51,29 @@ struct SelectQuery<Model: PersistentModel> {
     /// The query written out from `descriptor`, never from a kept text (what the kept texts
     /// are checked against).
     init(translating descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws {
-        let parts: TranslationCache.Parts
-        if let key = descriptor.translationKey,
-           let cached = TranslationCache.shared.value(of: Model.self, dialect: dialect, key: key) {
-            parts = cached
-        } else {
-            parts = try Self.translate(descriptor, dialect: dialect, ordered: ordered || descriptor.translationKey != nil)
-            if let key = descriptor.translationKey {
-                TranslationCache.shared.remember(parts, of: Model.self, dialect: dialect, key: key)
-            }
+        guard let key = descriptor.translationKey else {
+            try self.init(descriptor, parts: try Self.translate(descriptor, dialect: dialect, ordered: ordered), dialect: dialect)
+            return
         }
+        let filterShape = TranslationCache.FilterShape(descriptor, dialect: dialect)
+        guard let cached = TranslationCache.shared.value(of: Model.self, dialect: dialect, key: key) else {
+            let parts = try Self.translate(descriptor, dialect: dialect, ordered: true)
+            try self.init(descriptor, parts: parts, dialect: dialect, keepingUnder: key, filterShape: filterShape)
+            return
+        }
+        if let filterShape, let text = cached.filterText, text.shape == filterShape {
+            self.init(cached, text, values: descriptor.equalityFilters.map(\.value), dialect: dialect)
+        } else {
+            try self.init(descriptor, parts: cached, dialect: dialect)
+        }
+    }
+
+    /// `parts` with the equality filters and membership lists of `descriptor` written out
+    /// after them; kept under `key` (with the filters' text) when one is given.
+    private init(
+        _ descriptor: FetchDescriptor<Model>, parts: TranslationCache.Parts, dialect: SQLDialect,
+        keepingUnder key: AnyHashable? = nil, filterShape: TranslationCache.FilterShape? = nil
+    ) throws {
         (from, orderBy, orderArguments) = (parts.from, parts.orderBy, parts.orderArguments)
         self.dialect = dialect
         // Equality filters are not part of the cached translation (its key need not name
@@ -91,6 +104,29 @@ struct SelectQuery<Model: PersistentModel> {
         }
         self.whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         self.arguments = arguments
+        self.equalities = equalities
+        if let key {
+            // Kept with the text its equality filters made, for the next query of the key
+            // with filters on the same columns (nothing to look up or write out again).
+            var kept = parts
+            let columns = try descriptor.equalityFilters.map { try Model.schema.requiredColumn(for: $0.keyPath).name }
+            kept.filterText = filterShape.map { TranslationCache.FilterText(shape: $0, whereSQL: whereSQL, columns: columns) }
+            TranslationCache.shared.remember(kept, of: Model.self, dialect: dialect, key: key)
+        }
+    }
+
+    /// A kept translation and its equality filters' text (`TranslationCache.FilterText`):
+    /// the arguments and fixed columns the filters add, as the full path adds them.
+    private init(_ parts: TranslationCache.Parts, _ text: TranslationCache.FilterText, values: [DatabaseValue], dialect: SQLDialect) {
+        (from, orderBy, orderArguments, whereSQL) = (parts.from, parts.orderBy, parts.orderArguments, text.whereSQL)
+        self.dialect = dialect
+        // As `SQLDialect.sameValue` binds them: PostgreSQL writes `IS NULL` for a nil.
+        arguments = parts.arguments + (dialect == .postgreSQL ? values.filter { !$0.isNull } : values)
+        var equalities = parts.equalities
+        for (column, value) in zip(text.columns, values) {
+            // A column fixed twice to different values matches nothing: left to SQL.
+            if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
+        }
         self.equalities = equalities
     }
 
