@@ -4,7 +4,7 @@ extension ModelContext {
     /// The table of `Model`, built now if it was not (so that saving finds it by name
     /// without building every other table: `TableCatalog`).
     private func tableName<Model: PersistentModel>(_ model: Model.Type) -> String {
-        container.tables.table(for: model)?.tableName ?? Model.schema.tableName
+        container.tables.tableName(for: model) ?? Model.schema.tableName
     }
 
     /// Stages a new model. Saving fails with `.constraintViolation` if its id exists.

@@ -407,9 +407,9 @@ final class WriteSession {
             tableChanges.updated.remove(uuid)
         case .inserted:
             // Removed and made again in one commit: it existed before, and exists after.
-            if tableChanges.deleted.remove(uuid) != nil {
+            if !tableChanges.deleted.isEmpty, tableChanges.deleted.remove(uuid) != nil {
                 tableChanges.updated.insert(uuid)
-            } else if !tableChanges.inserted.contains(uuid) {
+            } else {
                 tableChanges.inserted.insert(uuid)
             }
         case .updated:

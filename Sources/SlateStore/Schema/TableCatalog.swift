@@ -36,6 +36,15 @@ final class TableCatalog: Sendable {
         }
     }
 
+    /// The name of `model`'s table (building it the first time), without copying the
+    /// table out: a bulk insert asks once per row.
+    func tableName<Model: PersistentModel>(for model: Model.Type) -> String? {
+        let key = ObjectIdentifier(model)
+        guard members.contains(key) else { return nil }
+        if let name = built.withLock({ $0.byModel[key]?.tableName }) { return name }
+        return table(for: model)?.tableName
+    }
+
     /// The table named `name`: one built already, else found among all of them.
     subscript(name: String) -> TableSchema? {
         if let table = built.withLock({ $0.byName[name] }) { return table }

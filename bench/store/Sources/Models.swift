@@ -81,3 +81,23 @@ extension TaskItem: RowReadable {
             isFlagged: try row.bool(10), sortOrder: try row.int(11), listID: try row.optionalUUID(12))
     }
 }
+
+// Both models also write their own column values (`RowWritable`), as Slate's task model
+// does: the public way SlateStore offers to save rows without a key path per column, and
+// what the raw loop does (each field bound by position). Runner checks the values equal
+// what the schema's key paths give, and that both sides read back the generated rows.
+
+extension TaskList: RowWritable {
+    var rowValues: [DatabaseValue] {
+        [id.databaseValue, name.databaseValue, colour.databaseValue, icon.databaseValue, sortOrder.databaseValue,
+         created.databaseValue]
+    }
+}
+
+extension TaskItem: RowWritable {
+    var rowValues: [DatabaseValue] {
+        [id.databaseValue, number.databaseValue, title.databaseValue, notes.databaseValue, isCompleted.databaseValue,
+         completedAt.databaseValue, created.databaseValue, modified.databaseValue, due.databaseValue,
+         priority.databaseValue, isFlagged.databaseValue, sortOrder.databaseValue, listID.databaseValue]
+    }
+}

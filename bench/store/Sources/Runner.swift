@@ -122,6 +122,12 @@ struct Runner {
     /// Before timing queries: both files hold exactly the generated rows, and both sides
     /// return equal Swift values in the same order. This also warms both connections.
     private func verify(context: ModelContext, raw: RawQueries) throws {
+        for task in dataset.tasks.prefix(1000) where task.rowValues != TaskItem.schema.columnValues(of: task) {
+            throw RawError(message: "TaskItem.rowValues differs from its schema's key paths for \(task.id)")
+        }
+        for list in dataset.lists where list.rowValues != TaskList.schema.columnValues(of: list) {
+            throw RawError(message: "TaskList.rowValues differs from its schema's key paths for \(list.id)")
+        }
         let stored = try context.fetch(FetchDescriptor<TaskItem>())
         guard stored == dataset.tasks else { throw RawError(message: "SlateStore did not read back the inserted tasks") }
         guard try raw.allTasks() == dataset.tasks else {
