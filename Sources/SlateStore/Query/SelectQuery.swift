@@ -48,8 +48,10 @@ struct SelectQuery<Model: PersistentModel> {
         self.equalities = equalities
     }
 
-    /// The query written out from `descriptor`, never from a kept text (what the kept texts
-    /// are checked against).
+    /// The query of `descriptor` written out, never from `EqualityQueries`' kept texts (what
+    /// they are checked against); a descriptor with a `translationKey` reuses what was kept
+    /// under its key (`TranslationCache`), the WHERE text too when its equality filters have
+    /// the shape of those it was written with.
     init(translating descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws {
         guard let key = descriptor.translationKey else {
             try self.init(descriptor, parts: try Self.translate(descriptor, dialect: dialect, ordered: ordered), dialect: dialect)
