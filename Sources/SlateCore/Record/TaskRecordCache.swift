@@ -106,8 +106,6 @@ extension TaskRecord {
 /// A page of tasks and their records, some from a `TaskRecordCache`.
 public struct TaskRecords: Sendable {
     let entries: [TaskRecordCache.Entry]
-    /// The tasks, in the page's order.
-    public var tasks: [TaskItem] { entries.map(\.task) }
     /// How many tasks the page holds.
     public var count: Int { entries.count }
     /// How many of them are not completed.

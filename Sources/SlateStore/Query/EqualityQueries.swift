@@ -11,12 +11,26 @@ import Foundation
 /// instructions a query (callgrind), more than SQLite took to run it.
 enum EqualityQueries {
     /// What a descriptor's text follows from, beside its model and backend (the store's key).
-    struct Shape: Hashable, @unchecked Sendable {
-        // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
+    struct Shape: Hashable, Sendable {
         let ordered: Bool
+        let filters: FilterShape
+    }
+
+    /// What the text of a descriptor's equality filters follows from: the filtered key
+    /// paths in order and, on PostgreSQL, which values are nil (written `IS NULL`; SQLite's
+    /// `IS ?` takes a nil bound). Also what a keyed translation's kept filter text is
+    /// reused for (`TranslationCache.FilterText`).
+    struct FilterShape: Hashable, @unchecked Sendable {
+        // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
         let keyPaths: [AnyKeyPath]
-        /// Which values are nil, on PostgreSQL only (SQLite's `IS ?` takes nil bound).
         let nulls: [Bool]
+
+        /// Nil when the descriptor has membership lists (written with their values' count).
+        init?<Model>(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) {
+            guard descriptor.membershipFilters.isEmpty else { return nil }
+            keyPaths = descriptor.equalityFilters.map(\.keyPath)
+            nulls = dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : []
+        }
     }
 
     /// What a shape's queries share.
@@ -33,11 +47,10 @@ enum EqualityQueries {
 
     /// The shape of `descriptor` when it is one this cache serves, else nil.
     static func shape<Model: PersistentModel>(of descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) -> Shape? {
-        guard descriptor.predicate == nil, descriptor.filters.isEmpty, descriptor.membershipFilters.isEmpty,
-              descriptor.sortBy.isEmpty, descriptor.searchText == nil, descriptor.translationKey == nil,
-              !descriptor.equalityFilters.isEmpty
+        guard descriptor.predicate == nil, descriptor.filters.isEmpty, descriptor.sortBy.isEmpty,
+              descriptor.searchText == nil, descriptor.translationKey == nil, !descriptor.equalityFilters.isEmpty,
+              let filters = FilterShape(descriptor, dialect: dialect)
         else { return nil }
-        return Shape(ordered: ordered, keyPaths: descriptor.equalityFilters.map(\.keyPath),
-                     nulls: dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : [])
+        return Shape(ordered: ordered, filters: filters)
     }
 }

@@ -22,9 +22,9 @@ struct SelectQuery<Model: PersistentModel> {
             try self.init(translating: descriptor, dialect: dialect, ordered: ordered)
             return
         }
-        let values = descriptor.equalityFilters.map(\.value)
         if let text = EqualityQueries.shared.value(of: Model.self, dialect: dialect, key: shape) {
-            self.init(text, values: values, dialect: dialect)
+            self.init(from: text.from, whereSQL: text.whereSQL, orderBy: text.orderBy, columns: text.columns,
+                      values: descriptor.equalityFilters.map(\.value), after: nil, dialect: dialect)
             return
         }
         try self.init(translating: descriptor, dialect: dialect, ordered: ordered)
@@ -33,19 +33,28 @@ struct SelectQuery<Model: PersistentModel> {
                                         of: Model.self, dialect: dialect, key: shape)
     }
 
-    /// A query of `where(_:is:)` filters alone whose text was written before
-    /// (`EqualityQueries`): the same arguments and fixed columns as writing it again.
-    private init(_ text: EqualityQueries.Text, values: [DatabaseValue], dialect: SQLDialect) {
-        (from, whereSQL, orderBy, orderArguments) = (text.from, text.whereSQL, text.orderBy, [])
+    /// A query whose WHERE text was kept — a descriptor of `where(_:is:)` filters alone
+    /// (`EqualityQueries`), or a keyed translation with its equality filters
+    /// (`TranslationCache`): `base`'s arguments and fixed columns first, then `values` bound
+    /// for `columns` as writing the filters out binds them.
+    private init(
+        from: String, whereSQL: String, orderBy: String, columns: [String], values: [DatabaseValue],
+        after base: TranslationCache.Parts?, dialect: SQLDialect
+    ) {
+        (self.from, self.whereSQL, self.orderBy) = (from, whereSQL, orderBy)
+        orderArguments = base?.orderArguments ?? []
         self.dialect = dialect
         // As `SQLDialect.sameValue` binds them: PostgreSQL writes `IS NULL` for a nil.
-        arguments = dialect == .postgreSQL ? values.filter { !$0.isNull } : values
-        var equalities: [String: DatabaseValue]? = [:]
-        for (column, value) in zip(text.columns, values) {
-            // A column fixed twice to different values matches nothing: left to SQL.
-            if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
-        }
+        arguments = (base?.arguments ?? []) + (dialect == .postgreSQL ? values.filter { !$0.isNull } : values)
+        var equalities: [String: DatabaseValue]? = if let base { base.equalities } else { [:] }
+        for (column, value) in zip(columns, values) { Self.fix(column, to: value, in: &equalities) }
         self.equalities = equalities
+    }
+
+    /// Notes that the query fixes `column` to `value`. A column fixed twice to different
+    /// values matches nothing: left to SQL, and no column counts as fixed.
+    private static func fix(_ column: String, to value: DatabaseValue, in equalities: inout [String: DatabaseValue]?) {
+        if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
     }
 
     /// The query of `descriptor` written out, never from `EqualityQueries`' kept texts (what
@@ -57,14 +66,15 @@ struct SelectQuery<Model: PersistentModel> {
             try self.init(descriptor, parts: try Self.translate(descriptor, dialect: dialect, ordered: ordered), dialect: dialect)
             return
         }
-        let filterShape = TranslationCache.FilterShape(descriptor, dialect: dialect)
+        let filterShape = EqualityQueries.FilterShape(descriptor, dialect: dialect)
         guard let cached = TranslationCache.shared.value(of: Model.self, dialect: dialect, key: key) else {
             let parts = try Self.translate(descriptor, dialect: dialect, ordered: true)
             try self.init(descriptor, parts: parts, dialect: dialect, keepingUnder: key, filterShape: filterShape)
             return
         }
         if let filterShape, let text = cached.filterText, text.shape == filterShape {
-            self.init(cached, text, values: descriptor.equalityFilters.map(\.value), dialect: dialect)
+            self.init(from: cached.from, whereSQL: text.whereSQL, orderBy: cached.orderBy, columns: text.columns,
+                      values: descriptor.equalityFilters.map(\.value), after: cached, dialect: dialect)
         } else {
             try self.init(descriptor, parts: cached, dialect: dialect)
         }
@@ -74,7 +84,7 @@ struct SelectQuery<Model: PersistentModel> {
     /// after them; kept under `key` (with the filters' text) when one is given.
     private init(
         _ descriptor: FetchDescriptor<Model>, parts: TranslationCache.Parts, dialect: SQLDialect,
-        keepingUnder key: AnyHashable? = nil, filterShape: TranslationCache.FilterShape? = nil
+        keepingUnder key: AnyHashable? = nil, filterShape: EqualityQueries.FilterShape? = nil
     ) throws {
         (from, orderBy, orderArguments) = (parts.from, parts.orderBy, parts.orderArguments)
         self.dialect = dialect
@@ -83,13 +93,14 @@ struct SelectQuery<Model: PersistentModel> {
         var conditions = parts.conditions
         var arguments = parts.arguments
         var equalities = parts.equalities
+        var filtered: [String] = []
         for (keyPath, value) in descriptor.equalityFilters {
-            let column = try Model.schema.requiredColumn(for: keyPath)
-            let test = dialect.sameValue("\(Self.alias).\(quote(column.name))", value)
+            let column = try Model.schema.requiredColumn(for: keyPath).name
+            let test = dialect.sameValue("\(Self.alias).\(quote(column))", value)
             conditions.append("(\(test.sql))")
             arguments += test.arguments
-            // A column fixed twice to different values matches nothing: left to SQL.
-            if let other = equalities?.updateValue(value, forKey: column.name), other != value { equalities = nil }
+            filtered.append(column)
+            Self.fix(column, to: value, in: &equalities)
         }
         // Membership lists, like equality filters, are written here every time: one `IN`
         // test of bound values (a NULL in the list matches a NULL column, as in Swift).
@@ -111,25 +122,9 @@ struct SelectQuery<Model: PersistentModel> {
             // Kept with the text its equality filters made, for the next query of the key
             // with filters on the same columns (nothing to look up or write out again).
             var kept = parts
-            let columns = try descriptor.equalityFilters.map { try Model.schema.requiredColumn(for: $0.keyPath).name }
-            kept.filterText = filterShape.map { TranslationCache.FilterText(shape: $0, whereSQL: whereSQL, columns: columns) }
+            kept.filterText = filterShape.map { TranslationCache.FilterText(shape: $0, whereSQL: whereSQL, columns: filtered) }
             TranslationCache.shared.remember(kept, of: Model.self, dialect: dialect, key: key)
         }
-    }
-
-    /// A kept translation and its equality filters' text (`TranslationCache.FilterText`):
-    /// the arguments and fixed columns the filters add, as the full path adds them.
-    private init(_ parts: TranslationCache.Parts, _ text: TranslationCache.FilterText, values: [DatabaseValue], dialect: SQLDialect) {
-        (from, orderBy, orderArguments, whereSQL) = (parts.from, parts.orderBy, parts.orderArguments, text.whereSQL)
-        self.dialect = dialect
-        // As `SQLDialect.sameValue` binds them: PostgreSQL writes `IS NULL` for a nil.
-        arguments = parts.arguments + (dialect == .postgreSQL ? values.filter { !$0.isNull } : values)
-        var equalities = parts.equalities
-        for (column, value) in zip(text.columns, values) {
-            // A column fixed twice to different values matches nothing: left to SQL.
-            if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
-        }
-        self.equalities = equalities
     }
 
     private static func translate(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect, ordered: Bool) throws -> TranslationCache.Parts {
@@ -175,10 +170,7 @@ struct SelectQuery<Model: PersistentModel> {
             conditions.append(clause.sql)
             arguments += clause.arguments
             if let fixed = clause.equalities, equalities != nil {
-                for (column, value) in fixed {
-                    // A column fixed twice to different values matches nothing: left to SQL.
-                    if let other = equalities?.updateValue(value, forKey: column), other != value { equalities = nil }
-                }
+                for (column, value) in fixed { fix(column, to: value, in: &equalities) }
             } else {
                 equalities = nil
             }

@@ -23,23 +23,9 @@ enum TranslationCache {
         var filterText: FilterText?
     }
 
-    /// What the text of a descriptor's equality filters follows from: the filtered key
-    /// paths in order and, on PostgreSQL, which values are nil (written `IS NULL`).
-    struct FilterShape: Hashable, @unchecked Sendable {
-        // `@unchecked`: key paths are immutable values; AnyKeyPath is not marked Sendable.
-        let keyPaths: [AnyKeyPath]
-        let nulls: [Bool]
-        /// Nil when the descriptor has membership lists (written with their values' count).
-        init?<Model>(_ descriptor: FetchDescriptor<Model>, dialect: SQLDialect) {
-            guard descriptor.membershipFilters.isEmpty else { return nil }
-            keyPaths = descriptor.equalityFilters.map(\.keyPath)
-            nulls = dialect == .postgreSQL ? descriptor.equalityFilters.map(\.value.isNull) : []
-        }
-    }
-
     /// The WHERE text of `Parts` with equality filters of one shape, and their columns.
     struct FilterText: Sendable {
-        let shape: FilterShape
+        let shape: EqualityQueries.FilterShape
         let whereSQL: String
         let columns: [String]
     }
