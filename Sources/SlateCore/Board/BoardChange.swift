@@ -117,6 +117,13 @@ extension ModelContainer {
         }
     }
 
+    /// Inside a change of the board (`BoardThreads.write`): the change reads the task with
+    /// `id` (`Slate.task(id:)`) before it writes. On PostgreSQL that read goes out with the
+    /// change's first statement instead of a round trip of its own.
+    public func expectTaskInWrite(_ id: UUID) {
+        expectInWrite([.revisioned(TaskItem.self, id: id)])
+    }
+
     /// A number that changes whenever a change touches tasks (`tasks`) or lists (`lists`);
     /// nil while another process's change has not been seen yet. See `changeStamp(of:)`.
     public func boardStamp(tasks: Bool = false, lists: Bool = false) throws -> Int? {

@@ -89,9 +89,14 @@ struct APIContext: Sendable {
 
     /// Runs the change `body` for the request's account in the next group commit, the
     /// credential checked on the writer thread as part of it. Returns once it is durable.
-    func write<T: Sendable>(_ request: Request, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
+    /// `task`: the id of a task `body` reads before it writes, if it reads one (it is then
+    /// asked for with the change's first statement, on a store with round trips).
+    func write<T: Sendable>(_ request: Request, task: UUID? = nil, _ body: @escaping @Sendable (Slate) throws -> T) async throws -> T {
         guard identify != nil else { return try await slate(for: request).write(body) }
-        return try await BoardThreads.shared.write(to: container) { try body(try self.slateHere(for: request)) }
+        return try await BoardThreads.shared.write(to: container) {
+            if let task { container.expectTaskInWrite(task) }
+            return try body(try self.slateHere(for: request))
+        }
     }
 
     /// The request's `Slate`, on a database thread (blocking reads allowed).

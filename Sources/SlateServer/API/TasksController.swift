@@ -105,7 +105,8 @@ struct TasksController {
     }
 
     @Sendable func update(_ request: Request) async throws -> Response {
-        return try await context.write(request) { slate in
+        // The id only names what to read ahead; a bad one is refused inside, after the credential.
+        return try await context.write(request, task: try? context.id(request)) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
@@ -121,7 +122,7 @@ struct TasksController {
     }
 
     @Sendable func delete(_ request: Request) async throws -> Response {
-        return try await context.write(request) { slate in
+        return try await context.write(request, task: try? context.id(request)) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             do {

@@ -23,11 +23,14 @@ enum ChangeLog {
 
     /// The store sequence of the last commit (0 for a new store).
     static func currentRevision(_ database: Database) throws -> Int {
-        // A PostgreSQL write transaction that holds the sequence's row knows it (no read).
-        if let held = (database as? PostgreSQLDatabase)?.sequenceHeld { return held }
+        let postgreSQL = database as? PostgreSQLDatabase
+        // A PostgreSQL write transaction that holds the sequence's row knows it (no read);
+        // one that read it by its last statement may answer with that read.
+        if let held = postgreSQL?.sequenceHeld ?? postgreSQL?.sequenceReadJustBefore { return held }
         guard case .integer(let value) = try database.scalar("SELECT value FROM _slate_meta WHERE key = 'revision'") else {
             return 0
         }
+        postgreSQL?.noteSequenceRead(Int(value))
         return Int(value)
     }
 
@@ -52,10 +55,22 @@ enum ChangeLog {
     /// time; the write announces its sequence to other processes when it is done
     /// (`announce(sequence:changes:in:)`).
     static func nextRevision(_ database: Database) throws -> Int {
-        guard case .integer(let value) = try database.scalar(
-            "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
-        else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
-        (database as? PostgreSQLDatabase)?.noteSequenceTaken(Int(value))
+        let value: Int64
+        if let postgreSQL = database as? PostgreSQLDatabase, let partition = postgreSQL.partitionToTakeWithSequence {
+            postgreSQL.partitionToTakeWithSequence = nil
+            let row = try postgreSQL.rows(sequenceWithPartitionSQL, [.text(partition)]).first
+            guard case .integer(let sequence)? = row?["sequence"], case .integer(let revision)? = row?["revision"]
+            else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
+            value = sequence
+            postgreSQL.noteSequenceTaken(Int(value))
+            postgreSQL.partitionTakenWithSequence = (partition, Int(sequence), Int(revision))
+        } else {
+            guard case .integer(let sequence) = try database.scalar(
+                "UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
+            else { throw StoreError.invalidSchema("the revision counter is missing from _slate_meta") }
+            value = sequence
+            (database as? PostgreSQLDatabase)?.noteSequenceTaken(Int(value))
+        }
         if value % 1_000 == 0 {
             let floor = DatabaseValue.integer(value - Int64(commitLogLength))
             try database.execute("DELETE FROM _slate_commits WHERE seq <= ?", [floor])
@@ -76,9 +91,26 @@ enum ChangeLog {
         try database.executeWithoutWaiting("SELECT pg_notify(\(PostgreSQLListener.channelSQL()), ?)", [.text(payload)])
     }
 
+    /// The store sequence and a partition's revision taken in one statement (PostgreSQL):
+    /// the partition's counter is updated from the sequence's row, so it is always taken
+    /// second, under the sequence's lock, as when they are two statements.
+    static let sequenceWithPartitionSQL = """
+        WITH s AS (UPDATE _slate_meta SET value = value + 1 WHERE key = 'revision' RETURNING value), \
+        p AS (INSERT INTO _slate_revisions(partition, value) \
+        SELECT ?, coalesce((SELECT value FROM _slate_meta WHERE key = 'revision_floor'), 0) + 1 FROM s \
+        ON CONFLICT(partition) DO UPDATE SET value = _slate_revisions.value + 1 RETURNING value) \
+        SELECT s.value AS sequence, p.value AS revision FROM s, p
+        """
+
     /// Takes the next revision of `partition` for the commit with store sequence `sequence`
     /// and records the pair in the commit log. Call once per partition and commit.
     static func nextRevision(partition: String, sequence: Int, in database: Database) throws -> Int {
+        let postgreSQL = database as? PostgreSQLDatabase
+        if let taken = postgreSQL?.partitionTakenWithSequence, taken.partition == partition, taken.sequence == sequence {
+            postgreSQL?.partitionTakenWithSequence = nil
+            try recordInCommitLog(sequence: sequence, partition: partition, revision: Int64(taken.revision), in: database)
+            return taken.revision
+        }
         // PostgreSQL wants the table's own `value` named in the update (it has `excluded.value` too).
         let current = database.dialect == .postgreSQL ? "_slate_revisions.value" : "value"
         guard case .integer(let value) = try database.scalar(
@@ -88,10 +120,14 @@ enum ChangeLog {
             ON CONFLICT(partition) DO UPDATE SET value = \(current) + 1 RETURNING value
             """, [.text(partition)])
         else { throw StoreError.invalidSchema("the revision counter of a partition could not be taken") }
+        try recordInCommitLog(sequence: sequence, partition: partition, revision: value, in: database)
+        return Int(value)
+    }
+
+    private static func recordInCommitLog(sequence: Int, partition: String, revision: Int64, in database: Database) throws {
         try database.executeWithoutWaiting(
             "INSERT INTO _slate_commits(seq, partition, revision) VALUES (?, ?, ?)",
-            [.integer(Int64(sequence)), .text(partition), .integer(value)])
-        return Int(value)
+            [.integer(Int64(sequence)), .text(partition), .integer(revision)])
     }
 
     /// The store sequence after which the commit log is complete.

@@ -71,4 +71,16 @@ extension ModelContainer {
     public func expectInSnapshot(_ reads: [ExpectedRead], thenUsuallyNothingElse: Bool = false) {
         pool.expectInSnapshot(reads, thenUsuallyNothingElse: thenUsuallyNothingElse)
     }
+
+    /// Inside a group write (`writeTogether`) on this thread: `reads` are made right after
+    /// the write's next statement that waits for an answer (often its change stamp, before
+    /// any change): on PostgreSQL they go out in its pipeline, and each answer is served if
+    /// asked for before the write runs any other statement, else dropped and read again.
+    /// Nothing outside a group write, or on SQLite.
+    ///
+    /// A read named here runs before the write takes the store sequence, as it would have
+    /// run there anyway; what must be read under that lock (a save's images) is read there.
+    public func expectInWrite(_ reads: [ExpectedRead]) {
+        pool.expectInWrite(reads)
+    }
 }

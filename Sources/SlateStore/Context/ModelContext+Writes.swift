@@ -65,7 +65,11 @@ extension ModelContext {
             try notifier.transaction(in: database, announcing: { (commit: Commit) in commit }) { nextRevision in
                 // The save reads the row it changes first right after taking the store
                 // sequence: on PostgreSQL in that statement's round trip.
-                if let first = changes.first.flatMap(imageRead) { (database as? PostgreSQLDatabase)?.expectInWrite([first]) }
+                if let postgreSQL = database as? PostgreSQLDatabase, let first = changes.first {
+                    if let read = imageRead(first) { postgreSQL.expectInWrite([read]) }
+                    // Its partition's revision is taken with the store sequence, in one statement.
+                    postgreSQL.partitionToTakeWithSequence = partition(of: first)
+                }
                 let session = WriteSession(
                     database: database, tables: tables, revision: try nextRevision(),
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
@@ -125,6 +129,19 @@ extension ModelContext {
         case .update(let table, let values, _, _), .upsert(let table, let values, _):
             guard let schema = container.tables[table], let id = values.first else { return nil }
             return ExpectedRead(sql: schema.selectImageSQL, arguments: [id])
+        default:
+            return nil
+        }
+    }
+
+    /// The partition of the row `change` writes, when its values name it.
+    private func partition(of change: PendingChange) -> String? {
+        switch change {
+        case .insert(let table, let values, _), .update(let table, let values, _, _), .upsert(let table, let values, _):
+            guard let position = container.tables[table]?.partitionPosition, position < values.count,
+                  case .text(let partition) = values[position]
+            else { return nil }
+            return partition
         default:
             return nil
         }

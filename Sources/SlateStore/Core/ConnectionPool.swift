@@ -66,6 +66,11 @@ enum ConnectionPool: Sendable {
         if case .postgreSQL(let pool) = self { pool.expectInSnapshot(reads, thenUsuallyNothingElse: thenUsuallyNothingElse) }
     }
 
+    /// Reads the write held on this thread makes after its next statement (PostgreSQL).
+    func expectInWrite(_ reads: [ExpectedRead]) {
+        if case .postgreSQL(let pool) = self { pool.expectInWrite(reads) }
+    }
+
     /// Runs `body` holding the writer connection: every read and write inside it on this
     /// thread uses it (group commit, `ModelContainer.writeTogether`).
     func group<T>(_ body: (Database) throws -> T) throws -> T {

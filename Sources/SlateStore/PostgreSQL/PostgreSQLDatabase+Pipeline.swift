@@ -28,6 +28,7 @@ extension PostgreSQLDatabase {
     /// or in a read transaction, at once.
     func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws {
         guard isInTransaction, !isReadOnlyTransaction else { return try execute(sql, arguments) }
+        noteStatementAsked()
         dropExpectedAnswers()  // it runs before any later read: what was read ahead may change
         if arguments.isEmpty {
             unsent.append(.command(sql))

@@ -28,8 +28,12 @@ extension PostgreSQLDatabase {
         settle()
         unsentBegin = "BEGIN"
         heldSequence = nil
+        forgetSequenceRead()
+        forgetPartitionTaken()
         defer {
             heldSequence = nil
+            forgetSequenceRead()
+            forgetPartitionTaken()
             expectedReads = []
             readsAfterRelease = nil
             dropExpectedAnswers()
@@ -84,6 +88,8 @@ extension PostgreSQLDatabase {
             readsAfterRelease = nil
             dropExpectedAnswers()
             heldSequence = sequenceBefore
+            // A bump rolled back is taken again, with the same numbers: what was taken is gone.
+            forgetPartitionTaken()
             if !unsent.isEmpty {
                 // Every send empties `unsent`, so the SAVEPOINT, first in it, is still unsent,
                 // and so is everything after it: none of it ran.
@@ -96,6 +102,12 @@ extension PostgreSQLDatabase {
             }
             throw error
         }
+    }
+
+    /// Forgets a partition to take with the store sequence, or taken with it.
+    func forgetPartitionTaken() {
+        partitionToTakeWithSequence = nil
+        partitionTakenWithSequence = nil
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ);

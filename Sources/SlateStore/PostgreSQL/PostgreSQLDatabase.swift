@@ -67,6 +67,45 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         return heldSequence
     }
 
+    /// The partition whose revision the write's next `ChangeLog.nextRevision` takes in the
+    /// same statement as the store sequence (a save that knows the partition of the first
+    /// row it writes): one round trip of every save fewer.
+    var partitionToTakeWithSequence: String?
+
+    /// What that statement took, until `ChangeLog.nextRevision(partition:sequence:in:)` asks
+    /// for it: forgotten when the transaction ends or the savepoint that took it rolls back.
+    var partitionTakenWithSequence: (partition: String, sequence: Int, revision: Int)?
+
+    /// Statements this connection was asked to run (`run`, `execute`, `executeWithoutWaiting`),
+    /// to tell whether anything ran between two of them.
+    private(set) var statementsAsked = 0
+
+    /// The store sequence as the open write transaction last read it, before taking it,
+    /// and `statementsAsked` then: see `sequenceReadJustBefore`.
+    private var sequenceRead: (value: Int, statement: Int)?
+
+    /// The store sequence this write transaction read by its last statement, when nothing
+    /// ran since (nil otherwise, and outside a write transaction). A second read right after
+    /// the first may be answered by it: nothing observed the store in between, so both
+    /// reads are as if made at the first one's moment (a request's credential and its time
+    /// zone each take a change stamp before the request's first write; that second read was
+    /// a round trip of every PostgreSQL write).
+    var sequenceReadJustBefore: Int? {
+        guard let sequenceRead, sequenceRead.statement == statementsAsked, !isReadOnlyTransaction, isInTransaction else { return nil }
+        return sequenceRead.value
+    }
+
+    /// Notes the store sequence a statement of the open write transaction just read.
+    func noteSequenceRead(_ sequence: Int) {
+        sequenceRead = !isReadOnlyTransaction && isInTransaction ? (sequence, statementsAsked) : nil
+    }
+
+    /// Forgets the sequence read (a transaction begins or ends).
+    func forgetSequenceRead() { sequenceRead = nil }
+
+    /// Counts a statement asked for (see `statementsAsked`).
+    func noteStatementAsked() { statementsAsked &+= 1 }
+
     /// Notes the store sequence a write just set by updating its row (`ChangeLog.nextRevision`);
     /// outside a write transaction the row is not held, and nothing is noted.
     func noteSequenceTaken(_ sequence: Int) {
@@ -111,6 +150,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     // MARK: Running statements
 
     func execute(_ sql: String) throws {
+        noteStatementAsked()
         try refuseAfterEarlyClose(sql)
         try sendPendingWork()
         roundTrips += 1
@@ -146,6 +186,7 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
     /// Prepares `sql` once per argument types, runs it, and returns the checked result:
     /// with what waits to be sent, in one pipeline, when something does.
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> OpaquePointer {
+        noteStatementAsked()
         settle()
         if !expectedAnswers.isEmpty {
             if let answer = expectedAnswers.removeValue(forKey: ExpectedRead(sql: sql, arguments: arguments)) {
@@ -155,6 +196,10 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
             if !isReadOnlyTransaction { dropExpectedAnswers() }
         }
         try refuseAfterEarlyClose(sql)
+        // A write's read asked for before its expected copy went out: not sent twice.
+        if !expectedReads.isEmpty, !isReadOnlyTransaction {
+            expectedReads.removeAll { $0.sql == sql && $0.arguments == arguments }
+        }
         let types = arguments.map(Self.typeOID)
         let key = Self.statementKey(sql, types)
         let name = try preparedName(key: key, sql: sql, types: types, arguments: arguments)

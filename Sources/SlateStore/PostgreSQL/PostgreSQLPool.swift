@@ -176,6 +176,12 @@ final class PostgreSQLPool: Sendable {
         pinnedReader.expectInRead(reads, thenClosing: thenUsuallyNothingElse && earlyCloses.shouldTry())
     }
 
+    /// Reads the write transaction held on this thread (`group`) makes after its next
+    /// statement that waits for an answer (`ModelContainer.expectInWrite`); nothing outside one.
+    func expectInWrite(_ reads: [ExpectedRead]) {
+        heldWriter?.expectInWrite(reads)
+    }
+
     /// Runs `body` with a reader inside one read transaction.
     func read<T>(_ body: (PostgreSQLDatabase) throws -> T) throws -> T {
         if let heldWriter { return try body(heldWriter) }
