@@ -82,7 +82,7 @@ struct TasksController {
     }
 
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
-        return try await context.write(request) { slate in
+        return try await context.write(request, task: try? context.id(request)) { slate in
             let parent = try domain { try slate.task(id: try context.id(request)) }.model
             let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
             try input.checkReferences(slate)
