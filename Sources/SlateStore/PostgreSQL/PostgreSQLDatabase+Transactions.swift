@@ -90,12 +90,13 @@ extension PostgreSQLDatabase {
             heldSequence = sequenceBefore
             // A bump rolled back is taken again, with the same numbers: what was taken is gone.
             forgetPartitionTaken()
-            if !unsent.isEmpty {
-                // Every send empties `unsent`, so the SAVEPOINT, first in it, is still unsent,
-                // and so is everything after it: none of it ran.
+            if let first = unsent.first, first.prepared == nil, first.sql == "SAVEPOINT \(name)" {
+                // Every send empties `unsent`, so a SAVEPOINT still first in it never went out,
+                // and nothing after it did: none of it ran.
                 unsent.removeAll()
             } else {
-                // What waits came after the SAVEPOINT: the rollback undoes it whether it ran or not.
+                // The SAVEPOINT went out, and maybe statements after it; what waits (queued after
+                // the last send) is dropped. The rollback undoes whatever of it ran.
                 unsent.removeAll()
                 try? execute("ROLLBACK TO SAVEPOINT \(name)")
                 try? execute("RELEASE SAVEPOINT \(name)")

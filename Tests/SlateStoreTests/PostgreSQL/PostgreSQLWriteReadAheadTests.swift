@@ -62,6 +62,26 @@ struct PostgreSQLWriteReadAheadTests {
         }
     }
 
+    /// A savepoint that sent work and then queued more before its body threw: the rollback
+    /// must undo what was sent. (It used to take a non-empty queue for a SAVEPOINT never
+    /// sent, drop the queue and roll nothing back: the sent UPDATE was committed.)
+    @Test func aSavepointThatSentWorkAndQueuedMoreRollsBackWhatWasSent() throws {
+        let (database, table) = try connection()
+        try database.transaction {
+            #expect(throws: Refused.self) {
+                try database.transaction {
+                    try database.execute("UPDATE \(table) SET n = n + 10", [])  // goes out with the SAVEPOINT
+                    try database.executeWithoutWaiting("INSERT INTO \(table) (n) VALUES (?)", [.integer(5)])  // waits
+                    throw Refused()
+                }
+            }
+            #expect(database.unsent.isEmpty)
+            #expect(try values(table, database) == [1])
+            try database.execute("UPDATE \(table) SET n = n + 100", [])
+        }
+        #expect(try values(table, database) == [101])
+    }
+
     @Test func anAnswerReadAheadInsideASavepointIsGoneWhenItRollsBack() throws {
         let (database, table) = try connection()
         try database.transaction {
