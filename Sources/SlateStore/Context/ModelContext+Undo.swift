@@ -59,46 +59,59 @@ extension ModelContext {
         let limit = container.configuration.undoLimit
         let notifier = container.notifier
         let departureHistory = container.configuration.departureHistory
-        let result: (Commit, String?)? = try container.pool.write { database in
-            try notifier.transaction(in: database, announcing: { $0?.0 }) { nextRevision -> (Commit, String?)? in
-                let popped: UndoLog.Entry?
-                if let revision {
-                    popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)
-                } else {
-                    popped = try UndoLog.pop(source, partition: partition, in: database)
-                }
-                guard let entry = popped else { return nil }
-                let session = WriteSession(database: database, tables: tables, revision: try nextRevision(), recordsImages: false)
-                session.departureHistory = departureHistory
-                if source == .undo {
-                    for image in entry.images.reversed() {
-                        try session.restore(image, expected: image.after, target: image.before)
+        let result: (Commit, String?)?
+        do {
+            result = try container.pool.write { database in
+                try notifier.transaction(in: database, announcing: { $0?.0 }) { nextRevision -> (Commit, String?)? in
+                    // The store sequence first, as every save takes it. Popped first, the entry's row
+                    // was held while waiting for the sequence, which a save of the same account on
+                    // another node holds while it waits to clear that stack: a deadlock on PostgreSQL.
+                    let sequence = try nextRevision()
+                    let popped: UndoLog.Entry?
+                    if let revision {
+                        popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)
+                    } else {
+                        popped = try UndoLog.pop(source, partition: partition, in: database)
                     }
-                    if let created = entry.created, let revision = entry.createdRevision {
-                        try database.withBulkPageCache {
-                            for (table, ids) in created.sorted(by: { $0.key > $1.key }) {
-                                let digests = entry.createdDigests?[table]?.split(separator: ",").map(String.init) ?? []
-                                try session.deleteCreated(table: table, ids: ids.split(separator: ",").map(String.init),
-                                                          digests: digests, revision: revision)
-                            }
-                            try session.applyDerivedChanges()
+                    // Nothing to replay: the sequence taken goes back with the rollback.
+                    guard let entry = popped else { throw NothingToReplay() }
+                    let session = WriteSession(database: database, tables: tables, revision: sequence, recordsImages: false)
+                    session.departureHistory = departureHistory
+                    if source == .undo {
+                        for image in entry.images.reversed() {
+                            try session.restore(image, expected: image.after, target: image.before)
                         }
-                        // Rows recorded by id cannot be put back: nothing goes onto the redo stack.
-                        return (session.commit(origin: origin), entry.label)
+                        if let created = entry.created, let revision = entry.createdRevision {
+                            try database.withBulkPageCache {
+                                for (table, ids) in created.sorted(by: { $0.key > $1.key }) {
+                                    let digests = entry.createdDigests?[table]?.split(separator: ",").map(String.init) ?? []
+                                    try session.deleteCreated(table: table, ids: ids.split(separator: ",").map(String.init),
+                                                              digests: digests, revision: revision)
+                                }
+                                try session.applyDerivedChanges()
+                            }
+                            // Rows recorded by id cannot be put back: nothing goes onto the redo stack.
+                            return (session.commit(origin: origin), entry.label)
+                        }
+                    } else {
+                        for image in entry.images {
+                            try session.restore(image, expected: image.before, target: image.after)
+                        }
                     }
-                } else {
-                    for image in entry.images {
-                        try session.restore(image, expected: image.before, target: image.after)
-                    }
+                    try session.applyDerivedChanges()
+                    let revision = partition.flatMap { session.revisions[$0] } ?? session.revision
+                    try UndoLog.push(entry, onto: destination, partition: partition, revision: revision, limit: limit, in: database)
+                    return (session.commit(origin: origin), entry.label)
                 }
-                try session.applyDerivedChanges()
-                let revision = partition.flatMap { session.revisions[$0] } ?? session.revision
-                try UndoLog.push(entry, onto: destination, partition: partition, revision: revision, limit: limit, in: database)
-                return (session.commit(origin: origin), entry.label)
             }
+        } catch is NothingToReplay {
+            return nil
         }
         guard let result else { return nil }
         container.notifier.publish(result.0)
         return result
     }
 }
+
+/// An undo or redo found its stack empty (its transaction is rolled back).
+private struct NothingToReplay: Error {}

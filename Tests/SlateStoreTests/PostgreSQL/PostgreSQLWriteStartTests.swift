@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestDatabases
 import Testing
 
@@ -170,5 +171,76 @@ struct PostgreSQLWriteStartTests {
         }
         #expect(read == ["Scout the location", "Scout the location"])
         #expect(trips.last == 1, "BEGIN, the sequence and the row in one round trip")
+    }
+
+    /// A redo takes the store sequence before it pops its entry, as every save does. It used
+    /// to pop first: it then held the entry's row while waiting for the sequence, which a save
+    /// of the same account on another node held while it waited to clear that redo stack.
+    @Test func aRedoWaitingForAnotherNodesSaveHoldsNothingThatSaveNeeds() throws {
+        let configuration = TestDatabase.shared(path: "redo-order-\(UUID().uuidString)")
+        let mine = try ModelContainer(for: [Memo.self], configuration: configuration)
+        let theirs = try ModelContainer(for: [Memo.self], configuration: configuration)
+        let ana = UUID(), ben = UUID()
+        var memo = Memo(ownerID: ana, text: "Rent the dolly")
+        let setup = ModelContext(mine)
+        setup.insert(memo)
+        setup.insert(Memo(ownerID: ben, text: "Ben's"))
+        try setup.save()
+        memo.text = "Rent the dolly and the track"
+        let edit = ModelContext(mine)
+        edit.update(memo)
+        try edit.save()
+        #expect(try ModelContext(mine).undo(in: ana) != nil)  // ana's redo stack holds the edit
+        let watcher = try PostgreSQLDatabase(location: PostgreSQLLocation(url: TestDatabase.postgreSQLURL!), lockTimeout: 5)
+        let myPID = try mine.pool.write { try $0.scalar("SELECT pg_backend_pid()", []) } ?? .null
+
+        // Their node holds the store sequence (a save of Ben's), then saves one of Ana's, which
+        // clears her redo stack.
+        let holding = DispatchSemaphore(value: 0)
+        let letGo = DispatchSemaphore(value: 0)
+        let theirOutcomes = Mutex<[(any Error)?]>([])
+        let theirsDone = DispatchSemaphore(value: 0)
+        let theirWrite = Thread {
+            let outcomes = theirs.writeTogether([{
+                let first = ModelContext(theirs)
+                first.insert(Memo(ownerID: ben, text: "Ben's second"))
+                try first.save()
+                holding.signal()
+                letGo.wait()
+                let second = ModelContext(theirs)
+                second.insert(Memo(ownerID: ana, text: "Book the grip truck"))
+                try second.save()
+            }])
+            theirOutcomes.withLock { $0 = outcomes }
+            theirsDone.signal()
+        }
+        theirWrite.start()
+        holding.wait()
+        // My redo of Ana's edit, meanwhile, waits for the sequence.
+        let redone = Mutex<Result<Bool, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let myRedo = Thread {
+            redone.withLock { $0 = Result { try ModelContext(mine).redo(in: ana) != nil } }
+            done.signal()
+        }
+        myRedo.start()
+        let deadline = Date().addingTimeInterval(4)
+        var waiting = false
+        while !waiting, Date() < deadline {
+            waiting = try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'", [myPID])
+                .flatMap(Int.fromDatabaseValue) == 1
+        }
+        #expect(waiting, "my redo never waited for the store sequence's row")
+        letGo.signal()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(theirsDone.wait(timeout: .now() + 20) == .success)
+        #expect(theirOutcomes.withLock { $0.allSatisfy { $0 == nil } }, "their save went through (no deadlock)")
+        switch redone.withLock({ $0 }) {
+        case .success(let didRedo)?: #expect(!didRedo, "their save cleared Ana's redo stack first: nothing to redo")
+        case .failure(let error)?: Issue.record("my redo failed: \(error)")
+        case nil: Issue.record("my redo never finished")
+        }
+        let texts = try ModelContext(mine).fetch(FetchDescriptor<Memo>()).filter { $0.ownerID == ana }.map(\.text).sorted()
+        #expect(texts == ["Book the grip truck", "Rent the dolly"])
     }
 }
