@@ -51,7 +51,8 @@ final class CommitNotifier: Sendable {
     }
 
     /// Runs a write transaction whose `body` takes the next revision through the function
-    /// it is given. The revision is marked as this container's own before the transaction
+    /// it is given (with, for a partition it names, that partition's next revision too,
+    /// where the backend takes both at once: `ChangeLog.nextRevision(_:takingRevisionOf:)`). The revision is marked as this container's own before the transaction
     /// commits, so that the watcher of other processes' commits never reports it as theirs
     /// (it used to, when it looked between the commit and `publish`); the mark goes again
     /// if the transaction rolls back.
@@ -60,18 +61,20 @@ final class CommitNotifier: Sendable {
     /// `body`, with the commit `announcing` finds in its result: on PostgreSQL, the other
     /// nodes then learn what changed without reading the commit log.
     func transaction<T>(
-        in database: Database, announcing: (T) -> Commit?, _ body: (_ nextRevision: () throws -> Int) throws -> T
+        in database: Database, announcing: (T) -> Commit?,
+        _ body: (_ nextRevision: (_ partition: String?) throws -> (sequence: Int, partitionRevision: Int?)) throws -> T
     ) throws -> T {
         var reserved: Int?
         do {
             return try database.transaction {
-                let result = try body {
-                    let revision = try ChangeLog.nextRevision(database)
+                let result = try body { partition in
+                    let taken = try ChangeLog.nextRevision(database, takingRevisionOf: partition)
+                    let revision = taken.sequence
                     state.withLock { state in
                         if revision > state.checkedRevision { state.ownRevisions.insert(revision) }
                     }
                     reserved = revision
-                    return revision
+                    return taken
                 }
                 if let reserved { try ChangeLog.announce(sequence: reserved, changes: announcing(result), in: database) }
                 return result

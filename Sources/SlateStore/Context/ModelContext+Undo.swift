@@ -66,7 +66,7 @@ extension ModelContext {
                     // The store sequence first, as every save takes it. Popped first, the entry's row
                     // was held while waiting for the sequence, which a save of the same account on
                     // another node holds while it waits to clear that stack: a deadlock on PostgreSQL.
-                    let sequence = try nextRevision()
+                    let sequence = try nextRevision(nil).sequence
                     let popped: UndoLog.Entry?
                     if let revision {
                         popped = try UndoLog.pop(source, revision: revision, partition: partition, in: database)

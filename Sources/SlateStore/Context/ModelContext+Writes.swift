@@ -65,14 +65,14 @@ extension ModelContext {
             try notifier.transaction(in: database, announcing: { (commit: Commit) in commit }) { nextRevision in
                 // The save reads the row it changes first right after taking the store
                 // sequence: on PostgreSQL in that statement's round trip.
-                if let postgreSQL = database as? PostgreSQLDatabase, let first = changes.first {
-                    if let read = imageRead(first) { postgreSQL.expectInWrite([read]) }
-                    // Its partition's revision is taken with the store sequence, in one statement.
-                    postgreSQL.partitionToTakeWithSequence = partition(of: first)
-                }
+                if let first = changes.first.flatMap(imageRead) { (database as? PostgreSQLDatabase)?.expectInWrite([first]) }
+                // So is the revision of its first row's partition, on PostgreSQL in the same statement.
+                let partition = changes.first.flatMap(partition(of:))
+                let taken = try nextRevision(partition)
                 let session = WriteSession(
-                    database: database, tables: tables, revision: try nextRevision(),
+                    database: database, tables: tables, revision: taken.sequence,
                     recordsImages: recordsImages, recordsInsertsByID: recordsInsertsByID)
+                if let partition, let revision = taken.partitionRevision { session.takenWithSequence = (partition, revision) }
                 session.departureHistory = departureHistory
                 for change in changes { try apply(change, in: session) }
                 try session.applyDerivedChanges()

@@ -44,6 +44,10 @@ final class WriteSession {
     /// Per table, whether it may hold tombstones: read once per session, set once the
     /// session leaves one (see `mayHaveTombstones`).
     var tombstoneTables: [String: Bool] = [:]
+    /// A partition's revision taken in the statement that took `revision`
+    /// (`ChangeLog.nextRevision(_:takingRevisionOf:)`), until the session first stamps a row of
+    /// that partition. It goes with the session: a save that fails takes it again.
+    var takenWithSequence: (partition: String, revision: Int)?
 
     init(database: Database, tables: TableCatalog, revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
@@ -58,7 +62,14 @@ final class WriteSession {
     func revision(for partition: String?) throws -> Int {
         guard let partition else { return revision }
         if let taken = revisions[partition] { return taken }
-        let taken = try ChangeLog.nextRevision(partition: partition, sequence: revision, in: database)
+        let taken: Int
+        if let early = takenWithSequence, early.partition == partition {
+            takenWithSequence = nil
+            try ChangeLog.recordInCommitLog(sequence: revision, partition: partition, revision: Int64(early.revision), in: database)
+            taken = early.revision
+        } else {
+            taken = try ChangeLog.nextRevision(partition: partition, sequence: revision, in: database)
+        }
         revisions[partition] = taken
         partitions.insert(partition)
         if let history = departureHistory, taken % max(1, min(1_000, history / 10)) == 0, taken > history {

@@ -27,13 +27,9 @@ extension PostgreSQLDatabase {
         if isInTransaction { return try savepoint(body) }
         settle()
         unsentBegin = "BEGIN"
-        heldSequence = nil
-        forgetSequenceRead()
-        forgetPartitionTaken()
+        forgetSequence()
         defer {
-            heldSequence = nil
-            forgetSequenceRead()
-            forgetPartitionTaken()
+            forgetSequence()
             expectedReads = []
             readsAfterRelease = nil
             dropExpectedAnswers()
@@ -88,8 +84,6 @@ extension PostgreSQLDatabase {
             readsAfterRelease = nil
             dropExpectedAnswers()
             heldSequence = sequenceBefore
-            // A bump rolled back is taken again, with the same numbers: what was taken is gone.
-            forgetPartitionTaken()
             if let first = unsent.first, first.prepared == nil, first.sql == "SAVEPOINT \(name)" {
                 // Every send empties `unsent`, so a SAVEPOINT still first in it never went out,
                 // and nothing after it did: none of it ran.
@@ -105,10 +99,10 @@ extension PostgreSQLDatabase {
         }
     }
 
-    /// Forgets a partition to take with the store sequence, or taken with it.
-    func forgetPartitionTaken() {
-        partitionToTakeWithSequence = nil
-        partitionTakenWithSequence = nil
+    /// Forgets the store sequence held or read (a transaction begins or ends).
+    private func forgetSequence() {
+        heldSequence = nil
+        forgetSequenceRead()
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot (REPEATABLE READ);

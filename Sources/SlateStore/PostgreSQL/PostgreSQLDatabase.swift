@@ -67,15 +67,6 @@ final class PostgreSQLDatabase: Database, @unchecked Sendable {
         return heldSequence
     }
 
-    /// The partition whose revision the write's next `ChangeLog.nextRevision` takes in the
-    /// same statement as the store sequence (a save that knows the partition of the first
-    /// row it writes): one round trip of every save fewer.
-    var partitionToTakeWithSequence: String?
-
-    /// What that statement took, until `ChangeLog.nextRevision(partition:sequence:in:)` asks
-    /// for it: forgotten when the transaction ends or the savepoint that took it rolls back.
-    var partitionTakenWithSequence: (partition: String, sequence: Int, revision: Int)?
-
     /// Statements this connection was asked to run (`run`, `execute`, `executeWithoutWaiting`),
     /// to tell whether anything ran between two of them.
     private(set) var statementsAsked = 0
