@@ -17,6 +17,13 @@ import Testing
 struct PostgreSQLWriteStartTests {
     struct Refused: Error {}
 
+    /// Saves `memos` as new rows, in one save.
+    func insert(_ memos: Memo..., into container: ModelContainer) throws {
+        let context = ModelContext(container)
+        for memo in memos { context.insert(memo) }
+        try context.save()
+    }
+
     func writerRoundTrips(_ container: ModelContainer) throws -> Int {
         try container.pool.write { ($0 as? PostgreSQLDatabase)?.roundTrips ?? 0 }
     }
@@ -42,10 +49,7 @@ struct PostgreSQLWriteStartTests {
         let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let ana = UUID(), ben = UUID()
         var memo = Memo(ownerID: ana, text: "Call the gaffer")
-        let first = ModelContext(container)
-        first.insert(memo)
-        first.insert(Memo(ownerID: ben, text: "Ben's"))
-        try first.save()
+        try insert(memo, Memo(ownerID: ben, text: "Ben's"), into: container)
         let bensBefore = try container.currentRevision(partition: ben)
         var counted: [Int] = []
         for text in ["Call the gaffer at 9", "Call the gaffer at 10"] {  // the first prepares the statements
@@ -79,9 +83,7 @@ struct PostgreSQLWriteStartTests {
         let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let ana = UUID()
         let memo = Memo(ownerID: ana, text: "Book the crane")
-        let first = ModelContext(container)
-        first.insert(memo)
-        try first.save()
+        try insert(memo, into: container)
         let stale = try #require(try ModelContext(container).revisioned(Memo.self, id: memo.id)).revision
         let touched = ModelContext(container)
         touched.update(Memo(id: memo.id, ownerID: ana, text: "Book the crane, 2 days"))
@@ -127,9 +129,7 @@ struct PostgreSQLWriteStartTests {
             let before = try writerRoundTrips(container)
             seen.append(try container.currentRevision())
             // Another node commits now; the next read, right after the first, is as if made with it.
-            let bump = ModelContext(other)
-            bump.insert(Memo(ownerID: UUID(), text: "Theirs"))
-            try bump.save()
+            try insert(Memo(ownerID: UUID(), text: "Theirs"), into: other)
             seen.append(try container.currentRevision())
             trips.append(try writerRoundTrips(container) - before)
             // Anything run in between and the sequence is read again: it sees their commit.
@@ -144,9 +144,7 @@ struct PostgreSQLWriteStartTests {
         let next = container.writeTogether([{ seen.append(try container.currentRevision()) }])
         #expect(next.allSatisfy { $0 == nil })
         #expect(seen[3] == seen[2])
-        let bump = ModelContext(other)
-        bump.insert(Memo(ownerID: UUID(), text: "Theirs again"))
-        try bump.save()
+        try insert(Memo(ownerID: UUID(), text: "Theirs again"), into: other)
         _ = container.writeTogether([{ seen.append(try container.currentRevision()) }])
         #expect(seen[4] == seen[3] + 1)
     }
@@ -154,9 +152,7 @@ struct PostgreSQLWriteStartTests {
     @Test func aReadNamedBeforeAWritesFirstStatementComesWithIt() throws {
         let container = try ModelContainer(for: [Memo.self], configuration: TestDatabase.configuration())
         let memo = Memo(ownerID: UUID(), text: "Scout the location")
-        let first = ModelContext(container)
-        first.insert(memo)
-        try first.save()
+        try insert(memo, into: container)
         var trips: [Int] = []
         var read: [String] = []
         for _ in 0..<2 {  // the first prepares the statements
@@ -182,10 +178,7 @@ struct PostgreSQLWriteStartTests {
         let theirs = try ModelContainer(for: [Memo.self], configuration: configuration)
         let ana = UUID(), ben = UUID()
         var memo = Memo(ownerID: ana, text: "Rent the dolly")
-        let setup = ModelContext(mine)
-        setup.insert(memo)
-        setup.insert(Memo(ownerID: ben, text: "Ben's"))
-        try setup.save()
+        try insert(memo, Memo(ownerID: ben, text: "Ben's"), into: mine)
         memo.text = "Rent the dolly and the track"
         let edit = ModelContext(mine)
         edit.update(memo)
