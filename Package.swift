@@ -60,6 +60,9 @@ let package = Package(
         .executableTarget(name: "store-crash-writer", dependencies: ["SlateStore", "StoreCrashModel"], path: "Tests/Support/StoreCrashWriter"),
         // Serves a fixed 200 "ok" through the same bridge: the ceiling for the API benchmark.
         .executableTarget(name: "http-ceiling", dependencies: ["SlateHTTP"], path: "bench/server/Ceiling"),
+        // bench/server's Server-Sent Events fan-out client: one thread, epoll, 10,000 streams.
+        .target(name: "CEventPoll", path: "bench/server/CEventPoll"),
+        .executableTarget(name: "sse-client", dependencies: ["CEventPoll"], path: "bench/server/SSEClient"),
         .executableTarget(name: "store-bench", dependencies: ["SlateStore", "CSQLite"], path: "bench/store/Sources"),
         // Seeds the same board for `slate` and Taskwarrior for bench/cli/run.
         .executableTarget(name: "slate-bench-seed", dependencies: ["SlateCore", "SlateStore"], path: "bench/cli/Seeder"),

@@ -229,6 +229,20 @@ async def sse_fanout(port, token, count, commit_path, first_body, second_body, t
     return {"first": first, "second": second, "closed_streams_released_ms": released_after}
 
 
+def sse_fanout_compiled(client, port, token, count, commit_path, first_body, second_body, timeout, server_pid):
+    """The same two fan-outs measured by `sse-client` (bench/server/SSEClient: one thread,
+    epoll), which stamps a stream's change when it reads it. The asyncio client above spends
+    tens of microseconds of Python per stream on the same two cores as the server, so with
+    10,000 streams its own work was most of the delay it measured (see BENCHMARKS.md)."""
+    answer = subprocess.run([client, "--port", str(port), "--token", token, "--streams", str(count),
+                             "--path", commit_path, "--first", json.dumps(first_body), "--second", json.dumps(second_body),
+                             "--server-pid", str(server_pid), "--timeout", str(timeout)],
+                            capture_output=True, text=True, timeout=20 * timeout + 120)
+    if answer.returncode != 0:
+        raise RuntimeError(f"sse-client failed ({answer.returncode}): {answer.stderr.strip()}")
+    return json.loads(answer.stdout)
+
+
 # --- Lost updates: concurrent If-Match writers ------------------------------------------
 
 async def if_match_counter(port, token, task_ids, writers, total):
@@ -325,6 +339,20 @@ def account_ids(api):
     return ids, list_id, sizes[list_id]
 
 
+def report_sse(sse):
+    fmt = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
+    for phase in ("first", "second"):
+        run = sse[phase]
+        d = run["delay_after_response_ms"]
+        cpu = f"; server CPU {run['server_cpu_ms']:.0f} ms" if run.get("server_cpu_ms") is not None else ""
+        print(f"  {phase}: opened {run['opened']}/{run['requested']} in {run['open_seconds']:.1f} s; commit {run['commit_status']!r} "
+              f"in {run['commit_round_trip_ms']:.1f} ms; change received by {run['received']}, within 200 ms: {run['within_200ms']}; "
+              f"delay after the response p50 {fmt(d['p50'])} ms, p99 {fmt(d['p99'])} ms, max {fmt(d['max'])} ms{cpu}", flush=True)
+        if run["failure_examples"]:
+            print(f"  open failures, e.g. {run['failure_examples']}")
+    print(f"  closed streams released by the server after {fmt(sse['closed_streams_released_ms'])} ms", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--slate", required=True)
@@ -337,6 +365,8 @@ def main():
     parser.add_argument("--memory-seconds", type=int, default=60)
     parser.add_argument("--sample-every", type=int, default=5)
     parser.add_argument("--sse", type=int, default=10000)
+    parser.add_argument("--sse-client", help="bench/server's compiled fan-out client (sse-client); without it, the asyncio one")
+    parser.add_argument("--sse-asyncio", action="store_true", help="also measure the fan-out with the asyncio client, after the compiled one")
     parser.add_argument("--if-match-writes", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)
@@ -448,20 +478,21 @@ def main():
         print(f"SSE: opening {args.sse} streams", flush=True)
         target = ids[len(ids) // 3]
         current = api.call("GET", f"/api/v1/tasks/{target}")
-        sse = asyncio.run(sse_fanout(args.port, args.token, args.sse, f"/api/v1/tasks/{target}",
-                                     {"isCompleted": not current["isCompleted"]}, {"isCompleted": current["isCompleted"]},
-                                     timeout=15, server_pid=server.pid))
+        bodies = ({"isCompleted": not current["isCompleted"]}, {"isCompleted": current["isCompleted"]})
+        if args.sse_client:
+            sse = sse_fanout_compiled(args.sse_client, args.port, args.token, args.sse, f"/api/v1/tasks/{target}",
+                                      *bodies, timeout=15, server_pid=server.pid)
+        else:
+            sse = asyncio.run(sse_fanout(args.port, args.token, args.sse, f"/api/v1/tasks/{target}", *bodies,
+                                         timeout=15, server_pid=server.pid))
+            sse["client"] = "asyncio (one Python process)"
         sse["rss_with_streams_kib"] = rss_kib(server.pid)["VmRSS"]
-        fmt = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
-        for phase in ("first", "second"):
-            run = sse[phase]
-            d = run["delay_after_response_ms"]
-            print(f"  {phase}: opened {run['opened']}/{run['requested']} in {run['open_seconds']:.1f} s; commit {run['commit_status']!r} "
-                  f"in {run['commit_round_trip_ms']:.1f} ms; change received by {run['received']}, within 200 ms: {run['within_200ms']}; "
-                  f"delay after the response p50 {fmt(d['p50'])} ms, p99 {fmt(d['p99'])} ms, max {fmt(d['max'])} ms", flush=True)
-            if run["failure_examples"]:
-                print(f"  open failures, e.g. {run['failure_examples']}")
-        print(f"  closed streams released by the server after {fmt(sse['closed_streams_released_ms'])} ms", flush=True)
+        report_sse(sse)
+        if args.sse_client and args.sse_asyncio:
+            print("SSE again, measured by the asyncio client", flush=True)
+            sse["asyncio"] = asyncio.run(sse_fanout(args.port, args.token, args.sse, f"/api/v1/tasks/{target}",
+                                                    *bodies, timeout=15, server_pid=server.pid))
+            report_sse(sse["asyncio"])
         server_alive = server.poll() is None
     finally:
         for process in (server, ceiling):

@@ -21,6 +21,9 @@ while True:
         d = c.recv(65536)
         if not d: break
         data += d
+    if not data:  # a probe that only connected
+        c.close()
+        continue
     if data.startswith(b"GET"):
         c.sendall(hello + chunk(b"id: 4\nevent: hello\nretry: 2000\ndata: {\"revision\":4}\n\n"))
         streams.append(c)
