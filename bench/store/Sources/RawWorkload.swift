@@ -19,12 +19,8 @@ enum RawWorkload {
     /// Inserts every list and task in one transaction. Like a SlateStore save, it
     /// takes the next store revision and stamps every row with it in `_rev`, and adds the
     /// new rows' text to the full-text index at the end, in one statement (the faster way:
-    /// a trigger per row makes FTS5 write a segment per row). Like a SlateStore save of
-    /// a thousand changes or more, it runs with a 64 MiB page cache instead of SQLite's
-    /// 2 MiB, so that the transaction's pages are not spilled to the log and read back.
+    /// a trigger per row makes FTS5 write a segment per row).
     static func insert(_ dataset: Dataset, into connection: RawConnection) throws {
-        try connection.execute("PRAGMA cache_size = -65536")
-        defer { try? connection.execute("PRAGMA cache_size = -2000") }
         try connection.execute("BEGIN IMMEDIATE")
         do {
             let revision = try nextRevision(connection)
