@@ -47,10 +47,6 @@ extension ModelContext {
         })
     }
 
-    /// The fewest changes for which a save runs with the bulk page cache
-    /// (`Database.withBulkPageCache`): an import's or a seed's.
-    static var bulkSave: Int { 1_000 }
-
     /// Writes every staged change in one transaction and returns the commit, or nil when
     /// nothing was staged. On any error nothing is written and the changes stay staged.
     ///
@@ -66,7 +62,6 @@ extension ModelContext {
         let notifier = container.notifier
         let departureHistory = container.configuration.departureHistory
         let commit = try container.pool.write { database in
-            try database.withBulkPageCache(if: changes.count >= Self.bulkSave) {
             try notifier.transaction(in: database, announcing: { (commit: Commit) in commit }) { nextRevision in
                 // The save reads the row it changes first right after taking the store
                 // sequence: on PostgreSQL in that statement's round trip.
@@ -97,7 +92,6 @@ extension ModelContext {
                 }
                 (database as? PostgreSQLDatabase)?.expectAfterSavepoint(readsAfterSave)
                 return session.commit(origin: .save)
-            }
             }
         }
         pending.removeAll()

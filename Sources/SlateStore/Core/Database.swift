@@ -145,14 +145,6 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     /// The rowid (`_pk` of a model table) of the row the last INSERT on this connection made.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// How many changed pages this connection has written out of its page cache in the
-    /// middle of a transaction (the cache was full), since it was opened.
-    var pagesSpilled: Int {
-        var current: Int32 = 0, highest: Int32 = 0
-        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_SPILL, &current, &highest, 0)
-        return Int(current)
-    }
-
     /// True inside a transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

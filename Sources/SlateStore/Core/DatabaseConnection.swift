@@ -49,8 +49,8 @@ extension Database {
     /// instead of 12: BENCHMARKS.md, Import). Only for bulk work: the cache goes back to its
     /// size after, so a server's connections do not each keep 64 MiB. PostgreSQL runs `body`
     /// as it is.
-    func withBulkPageCache<T>(if isBulk: Bool = true, _ body: () throws -> T) throws -> T {
-        guard isBulk, dialect == .sqlite, case .integer(let size)? = try scalar("PRAGMA cache_size") else { return try body() }
+    func withBulkPageCache<T>(_ body: () throws -> T) throws -> T {
+        guard dialect == .sqlite, case .integer(let size)? = try scalar("PRAGMA cache_size") else { return try body() }
         try execute("PRAGMA cache_size = -65536")
         defer { try? execute("PRAGMA cache_size = \(size)") }
         return try body()
