@@ -96,6 +96,15 @@ public final class DatabasePool: Sendable {
             // In WAL mode NORMAL is durable against application crashes (kill -9);
             // FULL also survives power loss, at the cost of an fsync per commit.
             try database.execute("PRAGMA synchronous = FULL")
+            // Savepoint and statement journals stay in memory. Kept in a temporary file once
+            // past 64 KiB (SQLite's default), the journal of a savepoint inside a group commit
+            // failed with "database or disk is full" on Debian 12's SQLite 3.40.1 with the
+            // disk far from full: SQLite copied the journal into a new file and gave up after
+            // the copy's empty last write (strace showed no failed call). Undoing an import of
+            // 30,000 tasks through the server failed that way, every time. A journal holds the
+            // pages a write changes, so it is as large as the write: a bulk write's is
+            // megabytes, for as long as it runs.
+            try database.execute("PRAGMA temp_store = MEMORY")
             // The WAL outlives the connection and is folded back after the commit that makes
             // it long (see `WriteAheadLog`): a commit costs one fsync.
             database.leaveWriteAheadLogOnClose()
