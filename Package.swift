@@ -24,6 +24,8 @@ let package = Package(
         // (libmicrohttpd-dev: its header).
         // Opens a library with dlopen on first use, for the four wrappers below that do.
         .target(name: "CLoader"),
+        // The allocator's free pages back to the system after bulk work (`slate serve`'s MemoryKeeper).
+        .target(name: "CMemory"),
         .target(name: "CMicroHTTPD", dependencies: ["CLoader"]),
         // gzip for static files: Foundation on Linux has no compression API.
         .systemLibrary(
@@ -51,7 +53,7 @@ let package = Package(
         // Web Push (RFC 8291 encryption, RFC 8292 VAPID) with OpenSSL's primitives, loaded with
         // dlopen by the first push, not linked into every command (libssl-dev: its headers).
         .target(name: "CCrypto", dependencies: ["CLoader"]),
-        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto"]),
+        .target(name: "SlateServer", dependencies: ["SlateHTTP", "SlateCore", "CSodium", "CCurl", "CCrypto", "CMemory"]),
         // CalDAV (VTODO) under /dav/, over SlateCore like the REST API.
         .target(name: "SlateDAV", dependencies: ["SlateHTTP", "SlateCore"]),
         .executableTarget(name: "slate", dependencies: ["SlateCLI"]),
@@ -89,7 +91,7 @@ let package = Package(
 // in about half the instructions (BENCHMARKS.md, CLI). Debug builds (tests) stay dynamic.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
     let staticRuntime: [String] = ["-static-stdlib"]
-    let cTargets: Set<String> = ["CLoader", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
+    let cTargets: Set<String> = ["CLoader", "CMemory", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
     for target in package.targets where (target.type == .regular || target.type == .executable) && !cTargets.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
         if target.type == .executable {
@@ -104,7 +106,7 @@ if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
 // all. Without it (every other build) the fuzz targets do not exist.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] == "1" {
     // Every system library stays (a module may gain one); of the other targets, the libraries.
-    let libraries: Set<String> = ["CLoader", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
+    let libraries: Set<String> = ["CLoader", "CMemory", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD", "SlateStore", "SlateCore", "SlateHTTP", "SlateServer", "SlateDAV"]
     package.targets.removeAll { $0.type != .system && !libraries.contains($0.name) }
     package.products = []
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "fuzz/Targets/CLibFuzzer"))

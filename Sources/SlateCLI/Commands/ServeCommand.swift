@@ -173,12 +173,14 @@ enum ServeCommand {
             scheduler.deliveryCounts().map { ([("channel", $0.channel), ("outcome", $0.outcome)], Double($0.count)) }
         }
         let alerts = Task { await scheduler.run() }
+        let memory = MemoryKeeper().run()
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.waitUntilStopped()
             await metricsServer?.waitUntilStopped()
             watcher.cancel()
             alerts.cancel()
+            memory.cancel()
             counting?.cancel()
             stopped.signal()
         }
