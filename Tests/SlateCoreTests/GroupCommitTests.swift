@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestDatabases
 import Testing
 
 @testable import SlateCore
@@ -18,13 +19,21 @@ import Testing
 
     /// Runs `blocked` as a first change that waits until `changes` are all queued behind
     /// it, so that they make up exactly the next group; returns their results.
-    private func queuedBehindOne<T: Sendable>(_ slate: Slate, _ count: Int,
+    /// The line that wrote a `queuedBehindOne`'s changes, and its statistics before them.
+    final class LineSeen: Sendable {
+        let seen = Mutex<(line: WriteLine, before: (groups: Int, changes: Int))?>(nil)
+    }
+
+    private func queuedBehindOne<T: Sendable>(_ slate: Slate, _ count: Int, line found: LineSeen? = nil,
                                               _ change: @escaping @Sendable (Slate, Int) throws -> T) async throws
         -> [Result<T, any Error>] {
-        let line = BoardThreads.shared.writeLineForTests(slate.container)
         let started = Atomic(false)
         let first = Task {
             try await slate.write { _ in
+                // The line writing this change (looked up now: a process with many stores
+                // forgets idle lines, and before this change the store's was idle).
+                let line = BoardThreads.shared.writeLineForTests(slate.container)
+                found?.seen.withLock { $0 = (line, line.statistics) }
                 started.store(true, ordering: .releasing)
                 try Self.wait { line.queuedCount == count }
             }
@@ -44,11 +53,38 @@ import Testing
         return results
     }
 
+    // Seventy-one stores: on PostgreSQL that many schemas and connections, for what the backend does not change.
+    @Test(.enabled(if: !TestDatabase.isPostgreSQL, "seventy-one stores"))
+    func aLineWritingIsKeptWhenAProcessWithManyStoresForgetsIdleOnes() async throws {
+        let (slate, _) = try makeSlate()
+        let others = try (0..<70).map { _ in try makeSlate().0 }
+        let release = Atomic(false)
+        let found = LineSeen()
+        let writing = Task {
+            try await slate.write { _ in
+                let line = BoardThreads.shared.writeLineForTests(slate.container)
+                found.seen.withLock { $0 = (line, line.statistics) }
+                try Self.wait { release.load(ordering: .acquiring) }
+            }
+        }
+        try await Task.detached { try Self.wait { found.seen.withLock { $0 != nil } } }.value
+        // Seventy other stores' lines: past the 64 at which idle lines are forgotten.
+        let idle = others.map { BoardThreads.shared.writeLineForTests($0.container) }
+        let writingLine = try #require(found.seen.withLock { $0?.line })
+        #expect(BoardThreads.shared.writeLineForTests(slate.container) === writingLine, "the line writing is still the store's")
+        #expect(BoardThreads.shared.writeLineForTests(others[0].container) !== idle[0], "an idle one was forgotten")
+        release.store(true, ordering: .releasing)
+        try await writing.value
+    }
+
     @Test func changesThatArriveWhileOneIsWrittenCommitTogetherAsTheNextGroup() async throws {
         let (slate, _) = try makeSlate()
-        let before = BoardThreads.shared.groupStatistics(of: slate.container)
-        let results = try await queuedBehindOne(slate, 20) { slate, index in try slate.addTask(TaskDraft(title: "Task \(index)")).id }
-        let after = BoardThreads.shared.groupStatistics(of: slate.container)
+        // The statistics of the line that wrote them (read while the blocking change runs,
+        // before its group is counted).
+        let found = LineSeen()
+        let results = try await queuedBehindOne(slate, 20, line: found) { slate, index in try slate.addTask(TaskDraft(title: "Task \(index)")).id }
+        let (line, before) = try #require(found.seen.withLock { $0 })
+        let after = line.statistics
         #expect(after.groups - before.groups == 2, "the blocking change, then one group of the twenty")
         #expect(after.changes - before.changes == 21)
         let ids = try results.map { try $0.get() }

@@ -62,9 +62,12 @@ public final class BoardThreads: Sendable {
         writers.withLock { writers in
             let key = ObjectIdentifier(store)
             if let line = writers[key] { return line }
-            // A server has one store; a process that opened many (tests) starts over now and
-            // then. A store's writes stay serialised by its own connection lock regardless.
-            if writers.count >= 64 { writers.removeAll() }
+            // A server has one store; a process that opened many (tests) forgets the idle
+            // lines now and then. A line with changes queued or being written is kept:
+            // forgotten, the changes that arrive after would start a second line for the same
+            // store and not join its next group (its writes would stay serialised by the
+            // store's connection lock, but not grouped).
+            if writers.count >= 64 { writers = writers.filter { !$0.value.isIdle } }
             let line = WriteLine()
             writers[key] = line
             return line
@@ -117,6 +120,9 @@ final class WriteLine: Sendable {
 
     /// Changes waiting for the next group.
     var queuedCount: Int { waiting.withLock { $0.jobs.count } }
+
+    /// True when no change is queued or being written.
+    var isIdle: Bool { waiting.withLock { $0.jobs.isEmpty && !$0.draining } }
 
     /// Queues a change; the writer thread starts on it unless it is busy with a group,
     /// in which case the change joins the next one.
