@@ -211,13 +211,8 @@ struct PostgreSQLWriteReadAheadTests {
             done.signal()
         }
         myWrite.start()
-        // Until my writer waits on the row lock (other tests' writers may wait too: only mine counts).
-        let deadline = Date().addingTimeInterval(4)
-        var waiting = false
-        while !waiting, Date() < deadline {
-            waiting = try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'", [writerPID])
-                .flatMap(Int.fromDatabaseValue) == 1
-        }
+        // Until my writer waits on the row lock.
+        let waiting = try watcher.seesWaitingOnALock(writerPID)
         #expect(waiting, "my save never waited for the store sequence's row")
         letGo.signal()
         done.wait()

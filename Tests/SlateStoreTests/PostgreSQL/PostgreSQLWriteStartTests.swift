@@ -217,12 +217,7 @@ struct PostgreSQLWriteStartTests {
             done.signal()
         }
         myRedo.start()
-        let deadline = Date().addingTimeInterval(4)
-        var waiting = false
-        while !waiting, Date() < deadline {
-            waiting = try watcher.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'", [myPID])
-                .flatMap(Int.fromDatabaseValue) == 1
-        }
+        let waiting = try watcher.seesWaitingOnALock(myPID)
         #expect(waiting, "my redo never waited for the store sequence's row")
         letGo.signal()
         #expect(done.wait(timeout: .now() + 20) == .success)
