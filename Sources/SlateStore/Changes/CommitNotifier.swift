@@ -52,10 +52,11 @@ final class CommitNotifier: Sendable {
 
     /// Runs a write transaction whose `body` takes the next revision through the function
     /// it is given (with, for a partition it names, that partition's next revision too,
-    /// where the backend takes both at once: `ChangeLog.nextRevision(_:takingRevisionOf:)`). The revision is marked as this container's own before the transaction
-    /// commits, so that the watcher of other processes' commits never reports it as theirs
-    /// (it used to, when it looked between the commit and `publish`); the mark goes again
-    /// if the transaction rolls back.
+    /// where the backend takes both at once: `ChangeLog.nextRevision(_:takingRevisionOf:)`).
+    /// The revision is marked as this container's own before the transaction commits, so
+    /// that the watcher of other processes' commits never reports it as theirs (it used to,
+    /// when it looked between the commit and `publish`); the mark goes again if the
+    /// transaction rolls back.
     ///
     /// A revision taken is announced to other processes (`ChangeLog.announce`) at the end of
     /// `body`, with the commit `announcing` finds in its result: on PostgreSQL, the other

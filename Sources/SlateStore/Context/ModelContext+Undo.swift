@@ -59,10 +59,10 @@ extension ModelContext {
         let limit = container.configuration.undoLimit
         let notifier = container.notifier
         let departureHistory = container.configuration.departureHistory
-        let result: (Commit, String?)?
+        let result: (Commit, String?)
         do {
             result = try container.pool.write { database in
-                try notifier.transaction(in: database, announcing: { $0?.0 }) { nextRevision -> (Commit, String?)? in
+                try notifier.transaction(in: database, announcing: { $0.0 }) { nextRevision -> (Commit, String?) in
                     // The store sequence first, as every save takes it. Popped first, the entry's row
                     // was held while waiting for the sequence, which a save of the same account on
                     // another node holds while it waits to clear that stack: a deadlock on PostgreSQL.
@@ -107,7 +107,6 @@ extension ModelContext {
         } catch is NothingToReplay {
             return nil
         }
-        guard let result else { return nil }
         container.notifier.publish(result.0)
         return result
     }
