@@ -22,10 +22,15 @@ extension WriteSession {
     /// save touches the row) and `after` are its tracked values, nil for absent.
     func noteDerived(_ table: TableSchema, pk: Int64, before: () throws -> [DatabaseValue]?, after: [DatabaseValue]?) rethrows {
         guard keepsDerived(table) else { return }
-        if derived[table.tableName]?[pk] != nil {
-            derived[table.tableName]![pk]!.after = after
+        try Self.note(pk, before: before, after: after, in: &derived[table.tableName, default: [:]])
+    }
+
+    private static func note(_ pk: Int64, before: () throws -> [DatabaseValue]?, after: [DatabaseValue]?,
+                             in rows: inout [Int64: DerivedRow]) rethrows {
+        if rows[pk] != nil {
+            rows[pk]!.after = after
         } else {
-            derived[table.tableName, default: [:]][pk] = DerivedRow(before: try before(), after: after)
+            rows[pk] = DerivedRow(before: try before(), after: after)
         }
     }
 
@@ -37,7 +42,7 @@ extension WriteSession {
     }
 
     /// The rowid of the row the last INSERT made (SQLite; the derived indexes are keyed by it).
-    var lastInsertedRowID: Int64 { (database as? SQLiteDatabase)?.lastInsertedRowID ?? 0 }
+    var lastInsertedRowID: Int64 { sqlite?.lastInsertedRowID ?? 0 }
 
     /// The tracked values of a row given by all its values, in `table.columns` order.
     func tracked(_ table: TableSchema, values: [DatabaseValue]) -> [DatabaseValue] {
@@ -88,31 +93,42 @@ extension WriteSession {
     }
 
     private func updateSearchIndex(_ table: TableSchema, _ rows: [Int64: DerivedRow]) throws {
-        let text = { (values: [DatabaseValue]?) in values.map { values in table.searchPositions.map { values[$0] } } }
-        if try rebuildsSearchIndex(table, removing: rows.values.count { $0.before != nil && text($0.before) != text($0.after) }) {
-            return
+        let positions = table.searchPositions
+        // Compared and read at their positions, without an array per row: a bulk insert's
+        // rows are all new, and their text is read back from the table below.
+        func sameText(_ old: [DatabaseValue]?, _ new: [DatabaseValue]?) -> Bool {
+            switch (old, new) {
+            case (nil, nil): return true
+            case (let old?, let new?): return positions.allSatisfy { old[$0] == new[$0] }
+            default: return false
+            }
         }
+        var removed = 0
+        for row in rows.values where row.before != nil && !sameText(row.before, row.after) { removed += 1 }
+        if try rebuildsSearchIndex(table, removing: removed) { return }
         var added: [Int64] = []
-        var addedText: [[DatabaseValue]] = []
+        var low = Int64.max, high = Int64.min
         let delete = table.searchDeleteSQL
-        for (pk, row) in rows {
-            let old = text(row.before), new = text(row.after)
-            guard old != new else { continue }
-            if let old { try database.execute(delete, [.integer(pk)] + old) }
-            if let new {
+        for (pk, row) in rows where !sameText(row.before, row.after) {
+            if let old = row.before { try database.execute(delete, [.integer(pk)] + positions.map { old[$0] }) }
+            if row.after != nil {
                 added.append(pk)
-                addedText.append(new)
+                low = min(low, pk)
+                high = max(high, pk)
             }
         }
         guard !added.isEmpty else { return }
         // A bulk insert's rows have consecutive rowids: their text is read from the table
         // in one statement, as a hand-written loader would.
-        if added.count > 1, let low = added.min(), let high = added.max(), high - low + 1 == Int64(added.count) {
+        if added.count > 1, high - low + 1 == Int64(added.count) {
             try database.execute(table.searchInsertRangeSQL, [.integer(low), .integer(high)])
             return
         }
         let insert = table.searchInsertSQL
-        for (pk, text) in zip(added, addedText) { try database.execute(insert, [.integer(pk)] + text) }
+        for pk in added {
+            guard let new = rows[pk]?.after else { continue }
+            try database.execute(insert, [.integer(pk)] + positions.map { new[$0] })
+        }
     }
 
     /// Rebuilds the full-text index from the table when the save took more indexed rows out

@@ -16,6 +16,8 @@ struct RowImage: Codable, Sendable {
 /// what the commit notification and the undo log need.
 final class WriteSession {
     let database: Database
+    /// `database` when it is SQLite (for what only SQLite has: rowids, binding without copying).
+    let sqlite: SQLiteDatabase?
     let tables: TableCatalog
     /// The commit's store sequence (see `ChangeLog`).
     let revision: Int
@@ -51,6 +53,7 @@ final class WriteSession {
 
     init(database: Database, tables: TableCatalog, revision: Int, recordsImages: Bool, recordsInsertsByID: Bool = false) {
         self.database = database
+        self.sqlite = database as? SQLiteDatabase
         self.tables = tables
         self.revision = revision
         self.recordsImages = recordsImages
@@ -407,10 +410,13 @@ final class WriteSession {
     // made cost 0.4M instructions (its generic class's metadata), a tenth of a one-task save.
     func record(_ table: TableSchema, _ id: DatabaseValue, _ kind: RowChange) {
         guard let uuid = UUID.fromDatabaseValue(id) else { return }
-        // Taken out of the dictionary so that the sets are uniquely referenced: copying them
-        // out left a second reference, and every insert copied the whole set (quadratic in
-        // the rows of one save).
-        var tableChanges = changes.removeValue(forKey: table.tableName) ?? TableChanges()
+        // Changed in place (the dictionary's `default:` subscript yields its value without a
+        // copy): a set copied out and back in left a second reference, and every insert copied
+        // the whole set (quadratic in the rows of one save).
+        Self.record(uuid, kind, in: &changes[table.tableName, default: TableChanges()])
+    }
+
+    private static func record(_ uuid: UUID, _ kind: RowChange, in tableChanges: inout TableChanges) {
         switch kind {
         case .deleted:
             // A row created and deleted in one commit never existed for anyone else.
@@ -426,7 +432,6 @@ final class WriteSession {
         case .updated:
             if !tableChanges.inserted.contains(uuid) { tableChanges.updated.insert(uuid) }
         }
-        changes[table.tableName] = tableChanges
     }
 
     /// The commit notification for what this session wrote.

@@ -6,6 +6,8 @@ final class Statement {
     let handle: OpaquePointer
     let sql: String
     unowned let database: SQLiteDatabase
+    /// How many parameters the statement has (`?` marks).
+    let parameterCount: Int
 
     init(database: SQLiteDatabase, sql: String) throws {
         var handle: OpaquePointer?
@@ -16,39 +18,47 @@ final class Statement {
         self.handle = handle
         self.sql = sql
         self.database = database
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Clears previous bindings and binds `arguments` in order.
-    func bind(_ arguments: [DatabaseValue]) throws {
+    /// Binds `arguments` in order, then `last` when given (a row's values and its stamp,
+    /// without a new array for the two). Earlier bindings are cleared only when fewer
+    /// values than parameters are given: otherwise every one is bound over.
+    func bind(_ arguments: [DatabaseValue], last: DatabaseValue? = nil) throws {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        let count = arguments.count + (last == nil ? 0 : 1)
+        if count < parameterCount { sqlite3_clear_bindings(handle) }
         for (offset, value) in arguments.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
-            case .real(let double): code = sqlite3_bind_double(handle, index, double)
-            case .text(let text):
-                // With its byte length: as a C string (-1) SQLite would stop at the first NUL.
-                var text = text
-                code = text.withUTF8 { bytes in
-                    guard let base = bytes.baseAddress, bytes.count > 0 else {
-                        return sqlite3_bind_text(handle, index, "", 0, slate_sqlite_transient())
-                    }
-                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), slate_sqlite_transient())
-                    }
+            try bind(value, at: Int32(offset + 1), arguments: arguments)
+        }
+        if let last { try bind(last, at: Int32(arguments.count + 1), arguments: arguments) }
+    }
+
+    private func bind(_ value: DatabaseValue, at index: Int32, arguments: [DatabaseValue]) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+        case .real(let double): code = sqlite3_bind_double(handle, index, double)
+        case .text(let text):
+            // With its byte length: as a C string (-1) SQLite would stop at the first NUL.
+            var text = text
+            code = text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, bytes.count > 0 else {
+                    return sqlite3_bind_text(handle, index, "", 0, slate_sqlite_transient())
                 }
-            case .blob(let data):
-                code = data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), slate_sqlite_transient())
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), slate_sqlite_transient())
                 }
             }
-            guard code == SQLITE_OK else { throw database.error(code: code, sql: sql, arguments: arguments) }
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), slate_sqlite_transient())
+            }
         }
+        guard code == SQLITE_OK else { throw database.error(code: code, sql: sql, arguments: arguments) }
     }
 
     /// Advances to the next row; false when done.
@@ -64,9 +74,9 @@ final class Statement {
         }
     }
 
-    /// Runs the statement to completion with `arguments`.
-    func execute(_ arguments: [DatabaseValue] = []) throws {
-        try bind(arguments)
+    /// Runs the statement to completion with `arguments` (and `last` after them).
+    func execute(_ arguments: [DatabaseValue] = [], last: DatabaseValue? = nil) throws {
+        try bind(arguments, last: last)
         defer { sqlite3_reset(handle) }
         while try step(arguments: arguments) {}
     }
