@@ -2,7 +2,11 @@ import Foundation
 
 /// A model's schema without its Swift type: what DDL, delete rules, change tracking
 /// and undo need.
-struct TableSchema: Sendable {
+///
+/// A class (immutable, so shared safely): a save looks its table up for every row it
+/// writes, and a copy of a struct of this many stored properties retained and released
+/// each of them.
+final class TableSchema: Sendable {
     /// The columns the store adds to every model table: `_pk` (the row's key and insertion
     /// order) and `_rev` (its revision). An index may name them; a migration keeps them.
     static let hiddenColumnNames = ["_pk", "_rev"]
@@ -44,6 +48,8 @@ struct TableSchema: Sendable {
     let countPositions: [[Int]]
     /// `SELECT "_pk", "_rev", <tracked columns> FROM <table> WHERE "id" = ?`.
     let selectTrackedSQL: String
+    /// Positions (in `columns`) of the columns the store numbers (kept: an insert asks for every row).
+    let sequencePositions: [Int]
 
     init<Model: PersistentModel>(_ model: Model.Type) {
         let schema = Model.schema
@@ -62,9 +68,11 @@ struct TableSchema: Sendable {
         let table = quote(schema.tableName)
         let names = schema.columns.map { quote($0.name) }
         let marks = Array(repeating: "?", count: names.count + 1).joined(separator: ", ")
-        insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", ")), \"_rev\") VALUES (\(marks))"
+        let insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", ")), \"_rev\") VALUES (\(marks))"
+        self.insertSQL = insertSQL
         let assignments = names.dropFirst().map { "\($0) = ?" } + ["\"_rev\" = ?"]
-        updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?"
+        let updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?"
+        self.updateSQL = updateSQL
         selectImageSQL = "SELECT \"_pk\", \(names.joined(separator: ", ")), \"_rev\" FROM \(table) WHERE \"id\" = ?"
         postgreSQLRows = PostgreSQLRowStatements(table: table, names: names, searchable: !schema.searchableColumns.isEmpty,
                                                  insertSQL: insertSQL, updateSQL: updateSQL)
@@ -77,6 +85,7 @@ struct TableSchema: Sendable {
         searchPositions = positions(schema.searchableColumns)
         countPositions = schema.countIndexes.map { positions($0.columns) }
         selectTrackedSQL = "SELECT \"_pk\", \"_rev\"" + tracked.map { ", " + names[$0] }.joined() + " FROM \(table) WHERE \"id\" = ?"
+        sequencePositions = schema.columns.indices.filter { schema.columns[$0].isSequence }
     }
 
     /// The model's type name, for error messages: `String(describing:)` of a type reflects
@@ -85,8 +94,6 @@ struct TableSchema: Sendable {
     var modelName: String { String(describing: model) }
 
     var columnNames: [String] { columns.map(\.name) }
-    /// Positions (in `columns`) of the columns the store numbers.
-    var sequencePositions: [Int] { columns.indices.filter { columns[$0].isSequence } }
     var ftsTableName: String { tableName + "_fts" }
 
     /// Checks the declaration for mistakes that would otherwise surface as odd SQL errors.
