@@ -9,7 +9,7 @@ extension ModelContext {
 
     /// Stages a new model. Saving fails with `.constraintViolation` if its id exists.
     public func insert<Model: PersistentModel>(_ model: Model) {
-        pending.append(.insert(table: tableName(Model.self), values: encode(model), check: check(model)))
+        pending.append(.insert(table: tableName(Model.self), row: StagedRow(model), check: check(model)))
     }
 
     /// Stages a change to an existing model.
@@ -95,14 +95,15 @@ extension ModelContext {
             }
         }
         pending.removeAll()
+        checksStaged.removeAll()
         container.notifier.publish(commit)
         return commit
     }
 
     private func apply(_ change: PendingChange, in session: WriteSession) throws {
         switch change {
-        case .insert(let table, let values, let check):
-            try session.insert(try schema(table), values)
+        case .insert(let table, let row, let check):
+            try session.insert(try schema(table), row.values)
             try check?.run(session.database)
         case .update(let table, let values, let expectedRevision, let check):
             try session.update(try schema(table), values, expectedRevision: expectedRevision)
@@ -137,14 +138,20 @@ extension ModelContext {
     /// The partition of the row `change` writes, when its values name it.
     private func partition(of change: PendingChange) -> String? {
         switch change {
-        case .insert(let table, let values, _), .update(let table, let values, _, _), .upsert(let table, let values, _):
-            guard let position = container.tables[table]?.partitionPosition, position < values.count,
-                  case .text(let partition) = values[position]
-            else { return nil }
-            return partition
+        case .insert(let table, let row, _):
+            return partition(in: table, values: row.values)
+        case .update(let table, let values, _, _), .upsert(let table, let values, _):
+            return partition(in: table, values: values)
         default:
             return nil
         }
+    }
+
+    private func partition(in table: String, values: [DatabaseValue]) -> String? {
+        guard let position = container.tables[table]?.partitionPosition, position < values.count,
+              case .text(let partition) = values[position]
+        else { return nil }
+        return partition
     }
 
     private func schema(_ table: String) throws -> TableSchema {
@@ -155,18 +162,21 @@ extension ModelContext {
     }
 
     func encode<Model: PersistentModel>(_ model: Model) -> [DatabaseValue] {
-        if let write = Model.rowWriter { return write(model) }
-        return Model.schema.columnValues(of: model)
+        StagedRow.encode(model)
     }
 
     /// The once-per-model consistency check, or nil when this model type passed it already.
+    ///
+    /// One staged row of a type carries it: the rows staged after it are saved with it, in
+    /// the same transaction, after it (a bulk insert of 100,000 rows otherwise made and ran
+    /// a check for each, each holding a copy of its model).
     private func check<Model: PersistentModel>(_ model: Model) -> ModelCheck? {
         let key = ObjectIdentifier(Model.self)
-        guard !container.checkedModels.withLock({ $0.contains(key) }) else { return nil }
+        guard !checksStaged.contains(key), !container.checkedModels.withLock({ $0.contains(key) }) else { return nil }
+        checksStaged.insert(key)
         let container = self.container
         return ModelCheck { database in
-            // Staged before the first save ran the check: once one row passed, skip the rest
-            // (a bulk insert of 100,000 rows otherwise reads every one of them back).
+            // Another context's save may have run the check since this one was staged.
             guard !container.checkedModels.withLock({ $0.contains(key) }) else { return }
             let stored = try ModelContext.fetchRows(Model.self, sql: "SELECT \(ModelContext.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" = ?", arguments: [model.id.databaseValue], in: database)
             guard let readBack = stored.first else { return }

@@ -24,6 +24,9 @@ public final class ModelContext {
     /// reverts the rest of the commit; it cannot be redone.
     public var recordsInsertsByID = false
     var pending: [PendingChange] = []
+    /// The model types whose consistency check is staged in `pending` already: one row of a
+    /// type is checked (see `check`), so the rest of a bulk insert carries none.
+    var checksStaged: Set<ObjectIdentifier> = []
 
     /// A context on `container`. Undo recording is on unless `undo` is false
     /// (bulk imports turn it off to save the before-images).
@@ -42,12 +45,16 @@ public final class ModelContext {
     public var readsAfterSave: [ExpectedRead] = []
 
     /// Discards all staged changes.
-    public func rollback() { pending.removeAll() }
+    public func rollback() {
+        pending.removeAll()
+        checksStaged.removeAll()
+    }
 }
 
-/// A staged change, already encoded to column values.
+/// A staged change: an inserted model, encoded to column values when the save writes it;
+/// the others already encoded.
 enum PendingChange {
-    case insert(table: String, values: [DatabaseValue], check: ModelCheck?)
+    case insert(table: String, row: StagedRow, check: ModelCheck?)
     case update(table: String, values: [DatabaseValue], expectedRevision: Int?, check: ModelCheck?)
     case upsert(table: String, values: [DatabaseValue], check: ModelCheck?)
     case delete(table: String, id: UUID, expectedRevision: Int?)
@@ -58,4 +65,23 @@ enum PendingChange {
 /// paths wrote, once per model type: catches a column name that is not the coding key.
 struct ModelCheck {
     let run: (Database) throws -> Void
+}
+
+/// A model staged for insertion, kept as the model until the save writes it.
+///
+/// A bulk insert stages every row before its save: kept as column values, each row was an
+/// array of them and a string per id (about 500 bytes a task against the model's 150),
+/// made long before the save read them back, cold, to bind them.
+struct StagedRow {
+    private let model: any PersistentModel
+
+    init(_ model: some PersistentModel) { self.model = model }
+
+    /// The model's column values, in its schema's order.
+    var values: [DatabaseValue] { Self.encode(model) }
+
+    static func encode<Model: PersistentModel>(_ model: Model) -> [DatabaseValue] {
+        if let write = Model.rowWriter { return write(model) }
+        return Model.schema.columnValues(of: model)
+    }
 }
