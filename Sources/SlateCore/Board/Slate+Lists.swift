@@ -56,7 +56,10 @@ extension Slate {
 
     /// The list named `name` (ignoring case and surrounding spaces), or nil.
     public func list(named name: String) throws -> TaskList? {
-        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        // A name holds no line break (`TaskRules`), so trimming them too changes nothing, and
+        // this trim reaches for NSString only when an end needs it (770,000 instructions the
+        // first time in a process: `slate add … #List` asks for every add).
+        let wanted = TaskRules.trimmedWhitespace(name).lowercased()
         return try listsWithoutCounts().first { $0.name.lowercased() == wanted }
     }
 
