@@ -37,8 +37,11 @@ final class Session {
         let colorAllowed = terminalWidth != nil && !parsed.flag("no-color") && environment()["NO_COLOR"].map(\.isEmpty) ?? true
         style = Style(isEnabled: colorAllowed)
         width = terminalWidth
-        databasePath = parsed.value("database") ?? parsed.value("db") ?? environment()["SLATE_DATABASE"] ?? environment()["SLATE_DB"]
-            ?? Self.defaultDatabasePath(environment())
+        // An empty variable is an unset one (`SLATE_DB= slate …`); an empty --db is refused
+        // when the database is opened (SQLite would open a throwaway one, and lose every write).
+        let chosen = parsed.value("database") ?? parsed.value("db")
+            ?? [environment()["SLATE_DATABASE"], environment()["SLATE_DB"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        databasePath = chosen ?? Self.defaultDatabasePath(environment())
         passwordFile = parsed.value("database-password-file")
     }
 
@@ -72,9 +75,25 @@ final class Session {
         return environment["SLATE_DATABASE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Set for a command that only reads (`SlateCommandLine.readingCommands`): it creates no
+    /// folder for its database, so a mistyped path is an error, not a new empty board.
+    var readsOnly = false
+
+    /// Refuses an empty database path, and a reading command's database in a missing folder.
+    private func checkDatabasePath() throws {
+        guard !databasePath.isEmpty else {
+            throw SlateError.invalid(field: "db", message: "--db is empty: give the database file's path (or, with --database, a postgresql:// URL).")
+        }
+        guard readsOnly, !isServerDatabase else { return }
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+        throw SlateError.notFound("database at \(databasePath): the folder \(folder) does not exist")
+    }
+
     /// Opens the store alone (for commands that need no account), as `slate()` would.
     func openContainer() throws -> BoardStore {
-        try Slate.openContainer(path: databasePath, password: try databasePassword(), maximumReaders: databasePool)
+        try checkDatabasePath()
+        return try Slate.openContainer(path: databasePath, password: try databasePassword(), maximumReaders: databasePool)
     }
 
     /// `$XDG_DATA_HOME/slate/slate.sqlite`, or `~/.local/share/slate/slate.sqlite`.
@@ -106,7 +125,8 @@ final class Session {
     /// The task board, opening the database (and creating its folder) on first use.
     func slate() throws -> Slate {
         if let openedSlate { return openedSlate }
-        try Self.createDatabaseFolder(for: databasePath)
+        try checkDatabasePath()
+        if !readsOnly { try Self.createDatabaseFolder(for: databasePath) }
         let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
                                    isLongRunning: isLongRunning, makeCalendar: makeCalendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {

@@ -28,6 +28,10 @@ public enum SlateCommandLine {
             ServiceCommands.backup, ServiceCommands.restore, MigrateCommand.spec, AlertCommands.alerts,
         ])
 
+    /// The commands that only read the board: they create no folder for a database (a
+    /// mistyped `--db` is reported, not made).
+    static let readingCommands: Set<[String]> = [["list"], ["show"], ["stats"], ["export"], ["lists"]]
+
     /// Runs `slate` with `arguments` (without the program name) and returns the exit
     /// code; what it prints is in `console`.
     ///
@@ -56,6 +60,7 @@ public enum SlateCommandLine {
             }
             let session = Session(console: console, environment: environment, parsed: parsed,
                                   terminalWidth: terminalWidth, calendar: calendar, clock: clock)
+            session.readsOnly = readingCommands.contains(parsed.path)
             try command.run?(parsed, session)
             return ExitCode.success
         } catch let error as UsageError {

@@ -182,6 +182,31 @@ import Testing
         #expect((try FileManager.default.attributesOfItem(atPath: cli.database)[.size] as? NSNumber)?.intValue == 0)
     }
 
+    @Test func anEmptyDatabasePathIsRefusedAndAnEmptyVariableIsUnset() throws {
+        let cli = try CLIHarness()
+        let empty = cli.run(["--db", "", "add", "Vanishing task"], withDatabase: false)
+        #expect(empty.code == 1 && empty.err == "error: --db is empty: give the database file's path (or, with --database, a postgresql:// URL).\n")
+        // SLATE_DB= is unset: the default database under XDG_DATA_HOME takes the task, and keeps it.
+        cli.environment = ["SLATE_DB": "", "XDG_DATA_HOME": cli.folder.appendingPathComponent("xdg").path]
+        #expect(cli.run(["add", "Kept task"], withDatabase: false).code == 0)
+        let listed = cli.run(["list"], withDatabase: false)
+        #expect(listed.code == 0 && listed.out.contains("Kept task"))
+        #expect(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("xdg/slate/slate.sqlite").path))
+    }
+
+    @Test func aReadingCommandMakesNoFolderForAMistypedDatabase() throws {
+        let cli = try CLIHarness()
+        let missing = cli.folder.appendingPathComponent("typo/dir").path
+        for words in [["list"], ["stats"], ["lists"], ["show", "1"], ["export"]] {
+            let result = cli.run(["--db", missing + "/slate.sqlite"] + words, withDatabase: false)
+            #expect(result.code == 1 && result.err == "error: No database at \(missing)/slate.sqlite: the folder \(missing) does not exist.\n", "\(words)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("typo").path))
+        // A command that writes still makes the folder and the board.
+        #expect(cli.run(["--db", missing + "/slate.sqlite", "add", "First task"], withDatabase: false).code == 0)
+        #expect(cli.run(["--db", missing + "/slate.sqlite", "list"], withDatabase: false).out.contains("First task"))
+    }
+
     @Test func theFolderSlateCreatesForItsDatabaseIsTheOwnersAlone() throws {
         let cli = try CLIHarness()
         let folder = cli.folder.appendingPathComponent("data/slate").path
