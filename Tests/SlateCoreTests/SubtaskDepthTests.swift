@@ -19,6 +19,20 @@ import Testing
         message: "Subtasks can be at most 16 levels deep (a task without a parent is level 1); this parent would put a subtask deeper.")
     private let cycle = SlateError.invalid(field: "parentID", message: "A task cannot be a subtask of itself or of its own subtasks.")
 
+    @Test func aNewSubtaskGoesInItsParentsListUnlessItNamesOne() throws {
+        let (slate, _) = try makeSlate()
+        let story = try slate.createList(name: "Story")
+        let notes = try slate.createList(name: "Notes")
+        let parent = try slate.addTask(TaskDraft(title: "Draft the outline", listID: story.id))
+        let child = try slate.addTask(TaskDraft(title: "Act one", parentID: parent.id))
+        #expect(child.listID == story.id)
+        #expect(try slate.tasks(TaskQuery(scope: .list(story.id))).map(\.id).contains(child.id))
+        let elsewhere = try slate.addTask(TaskDraft(title: "Research", listID: notes.id, parentID: parent.id))
+        #expect(elsewhere.listID == notes.id)
+        let inboxParent = try slate.addTask(TaskDraft(title: "Loose end"))
+        #expect(try slate.addTask(TaskDraft(title: "Tie it", parentID: inboxParent.id)).listID == nil)
+    }
+
     @Test func creatingASubtaskBelowTheDeepestLevelIsRefused() throws {
         let (slate, _) = try makeSlate()
         let tasks = try chain(slate, TaskRules.maximumSubtaskDepth)

@@ -82,7 +82,13 @@ extension Slate {
         let title = try TaskRules.validTitle(draft.title)
         let notes = try TaskRules.validNotes(draft.notes)
         if let listID = draft.listID { _ = try list(id: listID) }
-        if let parentID = draft.parentID { try checkParent(parentID, for: nil) }
+        var listID = draft.listID
+        if let parentID = draft.parentID {
+            try checkParent(parentID, for: nil)
+            // A new subtask goes in its parent's list unless it names one: on every surface
+            // (the API's subtask route, a task posted with a parent, `slate add --parent`).
+            if listID == nil { listID = try task(id: parentID).model.listID }
+        }
         let created = now
         // A repeating task needs a first occurrence: today, as in Reminders.
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
@@ -91,8 +97,8 @@ extension Slate {
         return TaskItem(
             accountID: accountID, title: title, notes: notes, created: created, modified: created,
             due: due?.date, isAllDay: due?.isAllDay ?? false, priority: draft.priority,
-            isFlagged: draft.isFlagged, listID: draft.listID, parentID: draft.parentID,
-            order: try order ?? nextOrder(in: draft.listID), tags: try TaskRules.validTags(draft.tags),
+            isFlagged: draft.isFlagged, listID: listID, parentID: draft.parentID,
+            order: try order ?? nextOrder(in: listID), tags: try TaskRules.validTags(draft.tags),
             recurrence: try TaskRules.validRecurrence(draft.recurrence), alerts: alerts)
     }
 

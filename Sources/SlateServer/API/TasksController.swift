@@ -88,7 +88,6 @@ struct TasksController {
             try input.checkReferences(slate)
             var draft = try input.draft()
             draft.parentID = parent.id
-            if draft.listID == nil { draft.listID = parent.listID }
             let task = try domain { try slate.addRevisionedTask(draft) }
             return context.stamped(try representation(task.model, revision: task.revision, slate: slate, status: .created), by: slate)
         }
