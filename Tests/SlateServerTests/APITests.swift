@@ -291,6 +291,10 @@ import Testing
         let changes = try await api.send(.get, "/api/v1/changes?since=\(revision)")
         #expect(Set((changes.json["tasks"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []) == [ids[0], ids[1]])
         #expect(try await api.send(.post, "/api/v1/tasks/clear-completed", json: [:]).json["deleted"] as? Int == 2)
+        // A revision the board has not reached (a client of a board since restored): resync.
+        let ahead = try await api.send(.get, "/api/v1/changes?since=\(revision + 1000)")
+        #expect(ahead.status == 409 && ahead.errorField == "since")
+        #expect((ahead.json["error"] as? [String: Any])?["code"] as? String == "resync_required")
         let afterClear = try await api.send(.get, "/api/v1/changes?since=\(revision)")
         #expect(Set(afterClear.json["deletedTaskIds"] as? [String] ?? []) == [ids[0], ids[1]])
         #expect(try await api.send(.post, "/api/v1/undo").json["undone"] as? String == "Clear 2 completed")

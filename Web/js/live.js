@@ -37,8 +37,10 @@ export class Live {
     this.source = source;
     source.addEventListener("hello", (event) => {
       const revision = revisionIn(event);
-      // Reconnected after missing changes: read what changed since (one request).
-      if (this.revision !== null && revision !== null && revision > this.revision) this.catchUp(revision);
+      // Reconnected after missing changes: read what changed since (one request). A board
+      // behind this tab (restored from a backup) is read again whole.
+      if (this.revision !== null && revision !== null && revision < this.revision) this.resync(revision);
+      else if (this.revision !== null && revision !== null && revision > this.revision) this.catchUp(revision);
       else if (this.revision === null) this.revision = revision;
       this.app.setOffline(false);
     });

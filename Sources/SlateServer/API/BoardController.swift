@@ -129,6 +129,13 @@ struct BoardController {
                 throw HTTPError(.badRequest, code: "invalid_parameter", message: "'since' must be a revision (a whole number ≥ 0); got '\(sinceText)'.", field: "since")
             }
             let changes = try domain { try slate.changes(since: since) }
+            // A revision this board has not reached (a client of a board since restored from a
+            // backup): answering "nothing changed" would leave the client behind for good.
+            guard since <= changes.revision else {
+                throw HTTPError(.conflict, code: "resync_required",
+                                message: "'since' is revision \(since), which this board has not reached (it is at \(changes.revision): restored from a backup?); read everything again with since=0.",
+                                field: "since")
+            }
             let lists = try context.listNames(slate)
             let summaries = try domain { try slate.lists() }.filter { summary in changes.lists.contains { $0.id == summary.list.id } }
             var body: [String: Any] = [

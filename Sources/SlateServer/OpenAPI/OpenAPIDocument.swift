@@ -148,7 +148,7 @@ enum OpenAPIDocument {
                                  parameters: [query("since", ["type": "integer", "minimum": 0]),
                                               query("counts", ["type": "boolean", "description": "also the sidebar's counts (as GET /counts answers)"]),
                                               timeZone],
-                                 responses: ["200": content(Schemas.ref("Changes"))]),
+                                 responses: ["200": content(Schemas.ref("Changes")), "409": error]),
             ],
             "/api/v1/counts": [
                 "get": operation("counts", "Each smart list's count and each list's active count, in one request",
