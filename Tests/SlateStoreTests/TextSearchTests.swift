@@ -66,5 +66,23 @@ import Testing
 
     @Test func blankSearchMatchesEverything() throws {
         #expect(try titles(try searchContext(), "   ").count == 4)
+        #expect(try titles(try searchContext(), "\u{0} \u{1}").count == 4)
+    }
+
+    /// A search with no letter or digit has nothing in the index (its tokenizer keeps words):
+    /// it finds the text itself, in titles and notes, instead of matching every row.
+    @Test func aSearchOfSymbolsFindsThemAsWritten() throws {
+        let context = try searchContext()
+        context.insert(Item(title: "Launch day 🚀", notes: nil))
+        context.insert(Item(title: "Budget", notes: "Cut costs -- see 🚀 memo"))
+        context.insert(Item(title: "Rate it ***", notes: nil))
+        try context.save()
+        #expect(Set(try titles(context, "🚀")) == ["Launch day 🚀", "Budget"])
+        #expect(try titles(context, "***") == ["Rate it ***"])
+        #expect(try titles(context, "-- 🚀") == ["Budget"], "every piece must occur")
+        #expect(try titles(context, "👩").isEmpty)
+        var counted = FetchDescriptor<Item>()
+        counted.searchText = "🚀"
+        #expect(try context.fetchCount(counted) == 2)
     }
 }

@@ -161,6 +161,20 @@ struct SelectQuery<Model: PersistentModel> {
             conditions.append("\(fts) MATCH ?")
             arguments.append(.text(query))
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
+        } else if let pieces = TextSearch.symbols(of: descriptor.searchText) {
+            // Nothing the index holds (its tokenizer keeps letters and digits): each piece is
+            // looked for in the searchable text itself. Without this the search was dropped
+            // and every row matched.
+            equalities = nil
+            guard !schema.searchableColumns.isEmpty else {
+                throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
+            }
+            let find = dialect == .sqlite ? "instr" : "strpos"
+            for piece in pieces {
+                let tests = schema.searchableColumns.map { "\(find)(\(alias).\(quote($0)), ?) > 0" }
+                conditions.append("(" + tests.joined(separator: " OR ") + ")")
+                arguments += Array(repeating: .text(piece), count: tests.count)
+            }
         }
         // The predicate, then the filters, without an array of them: this runs unspecialised
         // for every fetch, and each generic array costs a run-time metadata lookup.

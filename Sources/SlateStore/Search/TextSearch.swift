@@ -22,6 +22,15 @@ enum TextSearch {
         return words.isEmpty ? nil : words
     }
 
+    /// The pieces of a search that has no word to look up in the index but is not blank
+    /// (`🚀`, `*`, `--`): each must occur in the text as it is. Nil when there is a word (the
+    /// index answers) or nothing at all (no search).
+    static func symbols(of text: String?) -> [String]? {
+        guard let text, words(of: text) == nil else { return nil }
+        let pieces = text.split(whereSeparator: separatesWords).map(String.init)
+        return pieces.isEmpty ? nil : pieces
+    }
+
     private static func separatesWords(_ character: Character) -> Bool {
         character.isWhitespace || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
