@@ -186,6 +186,7 @@ import Testing
          "list 1: The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'."),
         (#"{"format":"slate","version":3,"tasks":[]}"#, "The file is version 3 of Slate's format; this Slate reads versions 1 to 2."),
         (#"{"format":"slate","tasks":[{"title":"a"}"#, nil),
+        ("{\"format\":\"slate\",\n\"tasks\":[{\"title\":\"a\"},]}", "line 2: The file is not valid JSON: a comma follows the last member of an object or array."),
     ] as [(String, String?)])
     func aMalformedFileChangesNothingAndSaysWhere(file: String, message: String?) throws {
         let (slate, clock) = try makeSlate()

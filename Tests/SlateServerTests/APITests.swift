@@ -82,6 +82,18 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 0)
     }
 
+    @Test func aCommaAfterTheLastMemberIsMalformedJSONAndWritesNothing() async throws {
+        let api = try APIHarness()
+        for body in [#"{"title":"x",}"#, #"{"title":"x","tags":["a",]}"#, "{\"title\":\"x\",\n  }"] {
+            let reply = try await api.send(.post, "/api/v1/tasks", raw: body, headers: ["Content-Type": "application/json"])
+            #expect(reply.status == 400 && reply.errorCode == "malformed_json" && reply.errorField == "body", "\(body)")
+        }
+        // A comma inside a string is text.
+        let fine = try await api.send(.post, "/api/v1/tasks", raw: #"{"title":"x,}", "notes":",]"}"#, headers: ["Content-Type": "application/json"])
+        #expect(fine.status == 201 && fine.json["title"] as? String == "x,}")
+        #expect(try await api.send(.get, "/api/v1/tasks").json["total"] as? Int == 1)
+    }
+
     @Test func batchDeleteOfATaskWithItsSubtaskAndARepeatedIdDeletesThemAll() async throws {
         let api = try APIHarness()
         let parent = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "Parent"]).json["id"] as? String)

@@ -28,6 +28,9 @@ enum JSONValue: Sendable, Equatable {
             }
             throw ImportError(.file, field: nil, "The file is not valid JSON: \(detail)")
         }
+        if let line = JSONTrailingComma.line(in: data) {
+            throw ImportError(.line(line), field: nil, "The file is not valid JSON: a comma follows the last member of an object or array.")
+        }
         if let duplicate = JSONDuplicateKey.first(in: data) {
             throw ImportError(.line(duplicate.line), field: duplicate.key,
                               "\"\(duplicate.key)\" is given twice in one object; give each key once.")

@@ -39,6 +39,10 @@ struct JSONBody {
         } catch {
             throw HTTPError(.badRequest, code: "malformed_json", message: "The body is not valid JSON.", field: "body")
         }
+        if JSONTrailingComma.line(in: request.body) != nil {
+            throw HTTPError(.badRequest, code: "malformed_json",
+                            message: "The body is not valid JSON: a comma follows the last member of an object or array.", field: "body")
+        }
         if let duplicate = JSONDuplicateKey.first(in: request.body) {
             throw HTTPError(.badRequest, code: "duplicate_key",
                             message: "'\(duplicate.key)' is given twice in the body; give each field once.", field: duplicate.key)
