@@ -186,6 +186,19 @@ import Testing
         #expect(cli.run("import", cli.folder.appendingPathComponent("missing.json").path).err.hasPrefix("error: No file at "))
     }
 
+    /// A folder where a file belongs, or a folder that is missing, is said in words, not as
+    /// Foundation's "(NSCocoaErrorDomain error 512.)".
+    @Test func aFileThatCannotBeReadOrWrittenIsExplained() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Existing")
+        let folder = cli.folder.path
+        #expect(cli.run("import", folder).err == "error: Cannot read \(folder): it is a folder; give a file's path.\n")
+        #expect(cli.run("export", "-o", folder).err == "error: Cannot write \(folder): it is a folder; give a file's path.\n")
+        let missing = folder + "/no/such/board.json"
+        let result = cli.run("export", "-o", missing)
+        #expect(result.code == 1 && result.err == "error: Cannot write \(missing): no such file or folder.\n")
+    }
+
     @Test func everyFormatExports() throws {
         let cli = try CLIHarness()
         cli.run("sample")

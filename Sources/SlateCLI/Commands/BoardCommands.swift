@@ -49,10 +49,13 @@ enum BoardCommands {
             let format = try session.choice(parsed, option: "format", TransferFormat.self) ?? .json
             let data = try session.slate().export(format)
             if let path = parsed.value("output") {
+                if FileReason.isFolder(path) {
+                    throw SlateError.invalid(field: "output", message: "Cannot write \(path): it is a folder; give a file's path.")
+                }
                 do {
                     try data.write(to: URL(fileURLWithPath: path), options: .atomic)
                 } catch {
-                    throw SlateError.invalid(field: "output", message: "Cannot write \(path): \(error.localizedDescription)")
+                    throw SlateError.invalid(field: "output", message: "Cannot write \(path): \(FileReason.of(error)).")
                 }
                 session.console.err("Exported to \(path).\n")
             } else {
@@ -72,15 +75,22 @@ enum BoardCommands {
             if path == "-" {
                 handle = FileHandle.standardInput
             } else {
+                if FileReason.isFolder(path) {
+                    throw SlateError.invalid(field: "file", message: "Cannot read \(path): it is a folder; give a file's path.")
+                }
                 guard let file = FileHandle(forReadingAtPath: path) else { throw SlateError.notFound("file at \(path)") }
                 handle = file
             }
             // One byte past the limit is enough to refuse the file (importData says how).
             var data = Data()
-            while data.count <= TransferFormat.maximumImportBytes,
-                  let chunk = try handle.read(upToCount: min(1 << 20, TransferFormat.maximumImportBytes + 1 - data.count)),
-                  !chunk.isEmpty {
-                data += chunk
+            do {
+                while data.count <= TransferFormat.maximumImportBytes,
+                      let chunk = try handle.read(upToCount: min(1 << 20, TransferFormat.maximumImportBytes + 1 - data.count)),
+                      !chunk.isEmpty {
+                    data += chunk
+                }
+            } catch {
+                throw SlateError.invalid(field: "file", message: "Cannot read \(path): \(FileReason.of(error)).")
             }
             let summary = try session.slate().importData(data, format: format)
             if session.wantsJSON {
@@ -89,6 +99,27 @@ enum BoardCommands {
                 session.console.line("Imported \(summary.tasksCreated) new task\(summary.tasksCreated == 1 ? "" : "s"), updated \(summary.tasksUpdated), created \(summary.listsCreated) list\(summary.listsCreated == 1 ? "" : "s").")
             }
         })
+}
+
+/// Why a file could not be read or written, in words: Foundation's own description on
+/// Linux is "(NSCocoaErrorDomain error 512.)" or a dump of its user info.
+enum FileReason {
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The system's reason (strerror) when the error carries one, else Foundation's description.
+    static func of(_ error: Error) -> String {
+        let error = error as NSError
+        for candidate in [error, error.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code))).lowercased()
+        }
+        if error.code == NSFileWriteNoPermissionError || error.code == NSFileReadNoPermissionError { return "permission denied" }
+        if error.code == NSFileNoSuchFileError || error.code == NSFileReadNoSuchFileError { return "no such file or folder" }
+        if error.code == NSFileWriteOutOfSpaceError { return "the disk is full" }
+        return error.localizedDescription
+    }
 }
 
 /// The statistics screen in a terminal, with bar charts.
