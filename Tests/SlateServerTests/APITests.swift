@@ -110,6 +110,35 @@ import Testing
         #expect(completed.status == 200, "\(completed.errorMessage ?? "")")
     }
 
+    /// A stale If-Match on a list, for a change or a deletion, is a 412 with the list as it is now.
+    @Test func aStaleListETagIsA412WithTheCurrentList() async throws {
+        let api = try APIHarness()
+        let created = try await api.send(.post, "/api/v1/lists", json: ["name": "Story"])
+        let list = try #require(created.json["id"] as? String)
+        let etag = try #require(created.headers["ETag"])
+        #expect(try await api.send(.patch, "/api/v1/lists/\(list)", json: ["name": "Script"]).status == 200)
+        for (method, target, body) in [(HTTPMethod.patch, "/api/v1/lists/\(list)", ["name": "Mine"] as [String: Any]?),
+                                       (.delete, "/api/v1/lists/\(list)?tasks=keep", nil)] {
+            let stale = try await api.send(method, target, json: body, headers: ["If-Match": etag])
+            #expect(stale.status == 412, "\(method)")
+            let current = (stale.json["error"] as? [String: Any])?["current"] as? [String: Any]
+            #expect(current?["name"] as? String == "Script", "\(method)")
+        }
+    }
+
+    /// An unknown field's error lists what a request may send: a new task cannot be completed,
+    /// and reminderOffset is read only to say what replaced it.
+    @Test func anUnknownFieldsErrorListsOnlyWhatIsAccepted() async throws {
+        let api = try APIHarness()
+        let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "T", "colour": "red"])
+        #expect(created.errorCode == "unknown_field")
+        let message = try #require(created.errorMessage)
+        #expect(message.contains("title") && !message.contains("isCompleted") && !message.contains("reminderOffset"))
+        let id = try #require(try await api.send(.post, "/api/v1/tasks", json: ["title": "T"]).json["id"] as? String)
+        let changed = try #require(try await api.send(.patch, "/api/v1/tasks/\(id)", json: ["colour": "red"]).errorMessage)
+        #expect(changed.contains("isCompleted") && !changed.contains("reminderOffset"))
+    }
+
     /// List names are remembered between requests: a rename or a deletion shows at once.
     @Test func aTaskNamesItsListAsItIsNow() async throws {
         let api = try APIHarness()

@@ -28,7 +28,9 @@ struct JSONBody {
 
     let object: [String: Any]
 
-    init(_ request: Request, allowed: Set<String>) throws {
+    /// The request's JSON object, refused when it names a field outside `allowed`; the error
+    /// lists `listed` (`allowed` unless given) as what is accepted.
+    init(_ request: Request, allowed: Set<String>, listed: Set<String>? = nil) throws {
         if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json") {
             throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
                             message: "Send the body as application/json; got \(type).", field: "Content-Type")
@@ -52,7 +54,7 @@ struct JSONBody {
         }
         if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw HTTPError(.unprocessableContent, code: "unknown_field",
-                            message: "'\(unknown)' is not a field here; accepted: \(allowed.sorted().joined(separator: ", ")).",
+                            message: "'\(unknown)' is not a field here; accepted: \((listed ?? allowed).sorted().joined(separator: ", ")).",
                             field: unknown)
         }
         self.object = object

@@ -51,16 +51,9 @@ struct ListsController {
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             let body = try JSONBody(request, allowed: ["name", "color", "icon"])
-            do {
-                try domain {
-                    _ = try slate.updateList(id, name: try body.string("name").value, color: try body.string("color").value,
-                                             icon: try body.string("icon").value, expectedRevision: expected)
-                }
-            } catch var error as HTTPError where error.status == .preconditionFailed {
-                if let current = try? slate.lists().first(where: { $0.list.id == id }) {
-                    error.details = JSONSerialization.body(["current": representation(current)])
-                }
-                throw error
+            try withCurrentOnConflict(id, slate) {
+                _ = try slate.updateList(id, name: try body.string("name").value, color: try body.string("color").value,
+                                         icon: try body.string("icon").value, expectedRevision: expected)
             }
             return context.stamped(try response(for: id, slate: slate), by: slate)
         }
@@ -75,8 +68,21 @@ struct ListsController {
                                 message: "'tasks' must say what happens to the list's tasks: keep (they move to the Inbox) or delete.", field: "tasks")
             }
             let expected = try ETag.expectedRevision(request)
-            try domain { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
+            try withCurrentOnConflict(id, slate) { try slate.deleteList(id, tasks: choice, expectedRevision: expected) }
             return context.stamped(Response(status: .noContent), by: slate)
+        }
+    }
+
+    /// Runs a change of list `id`; a 412 it answers carries the list as it is now (`current`),
+    /// as a task's does, so that the client can show what changed without another read.
+    private func withCurrentOnConflict(_ id: UUID, _ slate: Slate, _ change: () throws -> Void) throws {
+        do {
+            try domain(change)
+        } catch var error as HTTPError where error.status == .preconditionFailed {
+            if let current = try? slate.lists().first(where: { $0.list.id == id }) {
+                error.details = JSONSerialization.body(["current": representation(current)])
+            }
+            throw error
         }
     }
 

@@ -8,6 +8,10 @@ struct TaskInput {
         "title", "notes", "listId", "priority", "due", "isFlagged", "isCompleted", "tags", "recurrence",
         "parentId", "reminderOffset", "alerts",
     ]
+    /// The fields an unknown field's error names as accepted: `reminderOffset` is read only to
+    /// say what replaced it, and a new task cannot be completed.
+    static let listedWhenCreating = fields.subtracting(["reminderOffset", "isCompleted"])
+    static let listedWhenChanging = fields.subtracting(["reminderOffset"])
 
     let body: JSONBody
     let calendar: Calendar

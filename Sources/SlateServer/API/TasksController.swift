@@ -72,7 +72,7 @@ struct TasksController {
 
     @Sendable func create(_ request: Request) async throws -> Response {
         return try await context.write(request) { slate in
-            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields, listed: TaskInput.listedWhenCreating), calendar: slate.calendar, now: slate.now)
             try input.checkReferences(slate)
             let task = try domain { try slate.addRevisionedTask(try input.draft()) }
             var response = try representation(task.model, revision: task.revision, slate: slate, status: .created)
@@ -84,7 +84,7 @@ struct TasksController {
     @Sendable func createSubtask(_ request: Request) async throws -> Response {
         return try await context.write(request, task: try? context.id(request)) { slate in
             let parent = try domain { try slate.task(id: try context.id(request)) }.model
-            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields, listed: TaskInput.listedWhenCreating), calendar: slate.calendar, now: slate.now)
             try input.checkReferences(slate)
             var draft = try input.draft()
             draft.parentID = parent.id
@@ -108,7 +108,7 @@ struct TasksController {
         return try await context.write(request, task: try? context.id(request)) { slate in
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
-            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields), calendar: slate.calendar, now: slate.now)
+            let input = TaskInput(body: try JSONBody(request, allowed: TaskInput.fields, listed: TaskInput.listedWhenChanging), calendar: slate.calendar, now: slate.now)
             let patch = try input.patch()
             try input.checkReferences(slate)
             do {
