@@ -106,7 +106,10 @@ enum Schemas {
             "title": ["type": "string", "minLength": 1, "maxLength": TaskRules.maximumTitleLength],
             "notes": nullable(["type": "string", "maxLength": TaskRules.maximumNotesLength]),
             "listId": nullable(uuid),
-            "priority": priority,
+            "priority": priority.merging([
+                "default": Priority.medium.name,
+                "description": "A new task without one is medium, as the web app's full form; quick entry (POST /tasks/parse, slate add) and CalDAV make none unless stated.",
+            ]) { _, new in new },
             "due": nullable(["type": "string", "description": "YYYY-MM-DD (all day), an ISO 8601 date-time, or a phrase such as 'tomorrow 5pm'"]),
             "isFlagged": ["type": "boolean"],
             "tags": ["type": "array", "items": ["type": "string", "maxLength": TaskRules.maximumTagLength]],
