@@ -64,6 +64,23 @@ import Testing
         #expect(!cli.run("list", "--no-color").out.contains("\u{1B}["))
     }
 
+    /// Wide characters (CJK, emoji) take two terminal columns: the columns after a title
+    /// still line up, and a cut title still fits the terminal.
+    @Test func wideCharactersKeepTheColumnsAligned() throws {
+        let cli = try CLIHarness()
+        for title in ["日本語のタスク名前がとても長いです", "Launch day 🚀", "Plain title", "한국어 할 일"] {
+            #expect(cli.run("add", title, "tomorrow").code == 0)
+        }
+        let piped = cli.run("list").out.split(separator: "\n").filter { $0.hasSuffix("Tomorrow") }
+        #expect(piped.count == 4)
+        #expect(Set(piped.map { displayWidth($0) }).count == 1, "\(piped.map { displayWidth($0) })")
+        cli.terminalWidth = 40
+        let cut = cli.run("list").out.split(separator: "\n").filter { $0.contains("Tomorrow") }
+        #expect(cut.count == 4 && cut.allSatisfy { visibleWidth(String($0)) <= 40 }, "\(cut.map { visibleWidth(String($0)) })")
+        #expect(cut.contains { $0.contains("日本語") && $0.contains("…") })
+        #expect(displayWidth("日本") == 4 && displayWidth("🚀") == 2 && displayWidth("é") == 1 && displayWidth("👩‍💻") == 2)
+    }
+
     @Test func completeUndoRedoAndTheCompletedSection() throws {
         let cli = try CLIHarness()
         cli.run("sample")

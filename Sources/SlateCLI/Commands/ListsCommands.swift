@@ -18,7 +18,7 @@ enum ListsCommands {
                 session.console.line("No lists — add one with: slate lists add <name> --color #RRGGBB")
                 return
             }
-            let width = summaries.map(\.list.name.count).max() ?? 0
+            let width = summaries.map { displayWidth($0.list.name) }.max() ?? 0
             let countWidth = summaries.map { String($0.activeCount).count }.max() ?? 1
             for summary in summaries {
                 let list = summary.list

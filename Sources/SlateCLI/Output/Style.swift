@@ -36,8 +36,8 @@ struct Style {
     }
 }
 
-/// Visible width of text: ANSI codes do not count, and each character counts one
-/// (wide East Asian characters and emoji are rare in task titles; counted as one).
+/// Visible width of text in terminal columns: ANSI codes do not count, wide East Asian
+/// characters and emoji take two columns (`columns(of:)`).
 func visibleWidth(_ text: String) -> Int {
     var count = 0
     var inEscape = false
@@ -47,17 +47,52 @@ func visibleWidth(_ text: String) -> Int {
         } else if character == "\u{1B}" {
             inEscape = true
         } else {
-            count += 1
+            count += columns(of: character)
         }
     }
     return count
 }
 
-/// `text` cut to `width` characters, ending in "…" when cut.
+/// Width in terminal columns of text without escape codes.
+func displayWidth(_ text: some StringProtocol) -> Int {
+    text.reduce(0) { $0 + columns(of: $1) }
+}
+
+/// The columns a terminal gives a character: two for wide and full-width East Asian
+/// characters (Unicode's East Asian Width W and F: CJK, kana, Hangul, full-width forms)
+/// and for emoji shown as emoji; none for a control character; one otherwise. A table of
+/// ranges as `wcwidth` keeps it, without the C locale it needs.
+func columns(of character: Character) -> Int {
+    guard let first = character.unicodeScalars.first else { return 0 }
+    let value = first.value
+    if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+    if value < 0x1100 { return 1 }
+    if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") && first.properties.isEmoji {
+        return 2
+    }
+    return wideRanges.contains { $0.contains(value) } ? 2 : 1
+}
+
+private let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+    0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+]
+
+/// `text` cut to `width` columns, ending in "…" when cut (a wide character that would
+/// straddle the edge goes too).
 func truncate(_ text: String, to width: Int) -> String {
     guard width > 0 else { return "" }
-    guard text.count > width else { return text }
-    return String(text.prefix(max(0, width - 1))) + "…"
+    guard displayWidth(text) > width else { return text }
+    var kept = ""
+    var used = 0
+    for character in text {
+        let next = columns(of: character)
+        if used + next > width - 1 { break }
+        kept.append(character)
+        used += next
+    }
+    return kept + "…"
 }
 
 /// `text` padded with spaces to `width` visible characters.

@@ -15,8 +15,8 @@ struct TaskRenderer {
         let due = session.dueFormatter
         let dueTexts = tasks.map { task in task.due.map { due.string($0, isAllDay: task.isAllDay) } ?? "" }
         let listTexts = tasks.map { task in task.listID.flatMap { lists[$0]?.name } ?? "" }
-        let dueWidth = dueTexts.map(\.count).max() ?? 0
-        var listWidth = min(listTexts.map(\.count).max() ?? 0, 16)
+        let dueWidth = dueTexts.map(displayWidth).max() ?? 0
+        var listWidth = min(listTexts.map(displayWidth).max() ?? 0, 16)
         let priorityWidth = tasks.contains { $0.priority != .none } ? (tasks.map(\.priority.rawValue).max() ?? 0) : 0
         // "  #12 ", the box and the flag (8 + digits), then each column after a two-space gap.
         func fixedWidth() -> Int {
@@ -29,7 +29,7 @@ struct TaskRenderer {
         // On a terminal the title fills what the other columns leave; piped, nothing is
         // cut and the columns still line up.
         let titleWidth = session.width.map { max(12, $0 - fixed) }
-            ?? (tasks.map { ($0.parentID == nil ? 0 : 2) + $0.title.count }.max() ?? 0)
+            ?? (tasks.map { ($0.parentID == nil ? 0 : 2) + displayWidth($0.title) }.max() ?? 0)
 
         return tasks.enumerated().map { index, task in
             var line = "  " + String(repeating: " ", count: numberWidth - String(task.number).count)
@@ -59,7 +59,7 @@ struct TaskRenderer {
         let preview = showsPreview ? task.notes.split(whereSeparator: \.isNewline).first.map(String.init) ?? "" : ""
         let titleText = truncate(marker + task.title, to: width)
         let styled = task.isCompleted ? style.completed(titleText) : titleText
-        let room = width - titleText.count - 2
+        let room = width - displayWidth(titleText) - 2
         guard !preview.isEmpty, room >= 8 else { return styled }
         return styled + style.dim("  " + truncate(preview, to: room))
     }
