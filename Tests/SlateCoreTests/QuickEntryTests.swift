@@ -73,6 +73,10 @@ struct ExpectedEntry: Sendable, Equatable, CustomStringConvertible {
         ("Gym every other day 7am", ExpectedEntry("Gym", due: "2026-11-29 07:00", recurrence: Recurrence(.daily, interval: 2))),
         ("Standup every monday", ExpectedEntry("Standup", due: "2026-11-30", recurrence: Recurrence(.weekly))),
         ("Standup every monday 9am", ExpectedEntry("Standup", due: "2026-11-30 09:00", recurrence: Recurrence(.weekly))),
+        // Today is Sunday, 10:15: a weekday's time already gone today starts the series next week.
+        ("Review every sunday 9am", ExpectedEntry("Review", due: "2026-12-06 09:00", recurrence: Recurrence(.weekly))),
+        ("Review every sunday 11am", ExpectedEntry("Review", due: "2026-11-29 11:00", recurrence: Recurrence(.weekly))),
+        ("Review every sunday", ExpectedEntry("Review", due: "2026-11-29", recurrence: Recurrence(.weekly))),
         ("Backup every week fri 6pm", ExpectedEntry("Backup", due: "2026-12-04 18:00", recurrence: Recurrence(.weekly))),
         ("Weekly review", ExpectedEntry("Weekly review")),
         ("Daily standup tomorrow", ExpectedEntry("Daily standup", due: "2026-11-30")),

@@ -127,8 +127,14 @@ public struct QuickEntryParser: Sendable {
             var due = dueMatch?.match
             var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
             if let (span, match) = recurrence, let weekday = match.weekday, due?.day == nil, due?.moment == nil {
-                // "every monday [9am]": the first occurrence is the coming Monday.
-                due = DateMatch(day: grammar.nextWeekday(weekday), time: due?.time)
+                // "every monday [9am]": the first occurrence is the coming Monday; today only
+                // while its time is still ahead (on a Monday at noon, "every monday 9am" starts
+                // next week, not overdue).
+                var day = grammar.nextWeekday(weekday)
+                if let first = day, let time = due?.time, let moment = grammar.date(at: time, on: first), moment <= grammar.now {
+                    day = grammar.calendar.date(byAdding: .day, value: 7, to: first)
+                }
+                due = DateMatch(day: day, time: due?.time)
                 dueRange = dueRange ?? Self.range(of: span, in: tokens)
             }
             entry.due = due.flatMap(grammar.resolve)
