@@ -81,6 +81,20 @@ import Testing
         #expect(displayWidth("日本") == 4 && displayWidth("🚀") == 2 && displayWidth("é") == 1 && displayWidth("👩‍💻") == 2)
     }
 
+    /// An action that leaves a task as it was says so instead of claiming it did something.
+    @Test func anActionOnATaskAlreadyInThatStateSaysSo() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Budget")
+        #expect(cli.run("reopen", "1").out == "#1 “Budget” was not completed\n")
+        #expect(cli.run("unflag", "1").out == "#1 “Budget” was not flagged\n")
+        #expect(cli.run("done", "1").out == "Completed #1 “Budget”\n")
+        #expect(cli.run("done", "1").out == "#1 “Budget” was already completed\n")
+        #expect(cli.run("flag", "1").out == "Flagged #1 “Budget”\n")
+        #expect(cli.run("flag", "1").out == "#1 “Budget” was already flagged\n")
+        let itself = cli.run("move", "1", "--before", "1")
+        #expect(itself.code == 1 && itself.err == "error: A task cannot be moved before itself.\n")
+    }
+
     @Test func completeUndoRedoAndTheCompletedSection() throws {
         let cli = try CLIHarness()
         cli.run("sample")
@@ -133,7 +147,7 @@ import Testing
         cli.run("lists", "add", "Story", "--color", "#ff6b6b", "--icon", "book")
         cli.run("lists", "add", "Sound")
         cli.run("add", "Foley", "#Sound")
-        #expect(cli.run("lists", "add", "story").err == "error: A list named \"story\" already exists.\n")
+        #expect(cli.run("lists", "add", "story").err == "error: A list named \"Story\" already exists.\n")
         #expect(cli.run("lists", "rename", "Sound", "Audio").out == "Renamed list to ● Audio\n")
         #expect(cli.run("lists", "edit", "audio", "--color", "#A8E6CF").code == 0)
         cli.run("lists", "move", "Audio", "--before", "Story")

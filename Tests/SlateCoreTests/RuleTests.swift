@@ -20,12 +20,13 @@ import Testing
         let (slate, _) = try makeSlate()
         let story = try slate.createList(name: " Story ", color: "ff6b6b")
         #expect(story.name == "Story" && story.color == "#FF6B6B")
-        #expect(throws: SlateError.duplicateListName("STORY")) { try slate.createList(name: "STORY") }
+        // The error names the list that has the name, as it is spelled there.
+        #expect(throws: SlateError.duplicateListName("Story")) { try slate.createList(name: "STORY") }
         let error = #expect(throws: SlateError.self) { try slate.createList(name: "Sound", color: "red") }
         #expect(error?.field == "color")
         #expect(error?.description == "The colour must be #RRGGBB, six hexadecimal digits such as #FF6B6B; got 'red'.")
         let sound = try slate.createList(name: "Sound")
-        #expect(throws: SlateError.duplicateListName("story")) { try slate.updateList(sound.id, name: "story") }
+        #expect(throws: SlateError.duplicateListName("Story")) { try slate.updateList(sound.id, name: "story") }
     }
 
     @Test func overdueMeansPastDueAndNotCompletedWithAllDayTasksOverdueOnlyAfterTheirDay() throws {

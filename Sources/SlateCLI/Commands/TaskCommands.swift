@@ -150,7 +150,10 @@ enum TaskCommands {
         })
 
     /// `done`, `reopen`, `flag`, `unflag`, `delete`: one action on one or more tasks, as one change.
-    static func action(_ name: String, _ abstract: String, verb: String,
+    ///
+    /// `unchanged` says, for a task the action leaves as it was (completing a completed one),
+    /// what to print instead of the verb: "#3 “Budget” was already completed".
+    static func action(_ name: String, _ abstract: String, verb: String, unchanged: (@Sendable (TaskItem) -> String?)? = nil,
                        _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> Void) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract,
@@ -163,15 +166,29 @@ enum TaskCommands {
                     session.console.out(PublicJSON.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
                     return
                 }
-                for task in tasks { session.console.line("\(verb) #\(task.number) “\(task.title)”") }
+                for task in tasks {
+                    if let state = unchanged?(task) {
+                        session.console.line("#\(task.number) “\(task.title)” \(state)")
+                    } else {
+                        session.console.line("\(verb) #\(task.number) “\(task.title)”")
+                    }
+                }
                 if name == "delete" { session.console.line(session.style.dim("Undo with: slate undo")) }
             })
     }
 
-    static let done = action("done", "Complete tasks", verb: "Completed") { try $0.setCompleted($1.map(\.id), true) }
-    static let reopen = action("reopen", "Mark completed tasks as not done", verb: "Reopened") { try $0.setCompleted($1.map(\.id), false) }
-    static let flag = action("flag", "Flag tasks", verb: "Flagged") { try $0.setFlagged($1.map(\.id), true) }
-    static let unflag = action("unflag", "Remove the flag from tasks", verb: "Unflagged") { try $0.setFlagged($1.map(\.id), false) }
+    static let done = action("done", "Complete tasks", verb: "Completed", unchanged: { $0.isCompleted ? "was already completed" : nil }) {
+        try $0.setCompleted($1.map(\.id), true)
+    }
+    static let reopen = action("reopen", "Mark completed tasks as not done", verb: "Reopened", unchanged: { $0.isCompleted ? nil : "was not completed" }) {
+        try $0.setCompleted($1.map(\.id), false)
+    }
+    static let flag = action("flag", "Flag tasks", verb: "Flagged", unchanged: { $0.isFlagged ? "was already flagged" : nil }) {
+        try $0.setFlagged($1.map(\.id), true)
+    }
+    static let unflag = action("unflag", "Remove the flag from tasks", verb: "Unflagged", unchanged: { $0.isFlagged ? nil : "was not flagged" }) {
+        try $0.setFlagged($1.map(\.id), false)
+    }
     static let delete = action("delete", "Delete tasks and their subtasks", verb: "Deleted") { try $0.deleteTasks($1.map(\.id)) }
 
     static let move = CommandSpec(

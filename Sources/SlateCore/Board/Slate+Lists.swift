@@ -88,8 +88,9 @@ extension Slate {
         let color = try color.map(TaskRules.validColor) ?? TaskList.defaultColor
         let icon = try icon.map(TaskRules.validIcon) ?? TaskList.defaultIcon
         let existing = try listsWithoutCounts()
-        if existing.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-            throw SlateError.duplicateListName(name)
+        // Named as the list that has it, not as typed ("Story", asked for "story").
+        if let clash = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
+            throw SlateError.duplicateListName(clash.name)
         }
         let order = (existing.map(\.order).max() ?? 0) + 1
         let list = TaskList(accountID: accountID, name: name, color: color, icon: icon, order: order, created: now)
@@ -111,8 +112,8 @@ extension Slate {
             var list = read.model
             if let name {
                 let valid = try TaskRules.validListName(name)
-                if try listsWithoutCounts().contains(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
-                    throw SlateError.duplicateListName(valid)
+                if let clash = try listsWithoutCounts().first(where: { $0.id != id && $0.name.lowercased() == valid.lowercased() }) {
+                    throw SlateError.duplicateListName(clash.name)
                 }
                 list.name = valid
             }

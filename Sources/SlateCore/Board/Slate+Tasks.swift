@@ -276,6 +276,7 @@ extension Slate {
             let read = try self.task(id: id)
             var task = read.model
             if let otherID {
+                guard otherID != id else { throw SlateError.invalid(field: "before", message: "A task cannot be moved before itself.") }
                 let other = try self.task(id: otherID).model
                 guard other.listID == task.listID else {
                     throw SlateError.invalid(field: "before", message: "Both tasks must be in the same list to reorder them.")
