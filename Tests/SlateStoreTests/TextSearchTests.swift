@@ -69,6 +69,25 @@ import Testing
         #expect(try titles(try searchContext(), "\u{0} \u{1}").count == 4)
     }
 
+    /// A word of a script written without spaces (Japanese, Chinese, Korean, Thai) is found
+    /// inside a run of such text, not only at its start; with a Latin word, both are required.
+    @Test func aWordOfAScriptWithoutSpacesIsFoundInsideTheText() throws {
+        let context = try searchContext()
+        context.insert(Item(title: "日本語のタスク名前がとても長いです", notes: nil))
+        context.insert(Item(title: "Budget review", notes: "予算の見直し"))
+        context.insert(Item(title: "할일을 정리하기", notes: nil))
+        try context.save()
+        #expect(try titles(context, "タスク") == ["日本語のタスク名前がとても長いです"])
+        #expect(try titles(context, "日本語") == ["日本語のタスク名前がとても長いです"])
+        #expect(try titles(context, "見直し") == ["Budget review"])
+        #expect(try titles(context, "budget 見直し") == ["Budget review"])
+        #expect(try titles(context, "theme 見直し").isEmpty)
+        #expect(try titles(context, "정리") == ["할일을 정리하기"])
+        var counted = FetchDescriptor<Item>()
+        counted.searchText = "タスク"
+        #expect(try context.fetchCount(counted) == 1)
+    }
+
     /// A search with no letter or digit has nothing in the index (its tokenizer keeps words):
     /// it finds the text itself, in titles and notes, instead of matching every row.
     @Test func aSearchOfSymbolsFindsThemAsWritten() throws {

@@ -36,9 +36,9 @@ enum SearchDocument {
     }
 
     /// The `tsquery` literal for what a person typed, or nil when it has nothing to search
-    /// for (the same words `TextSearch.matchQuery` keeps).
+    /// for (the same words `TextSearch.matchQuery` keeps; see `TextSearch.literalPieces` for the rest).
     static func query(for text: String?) -> String? {
-        guard let words = TextSearch.words(of: text) else { return nil }
+        guard let words = TextSearch.indexedWords(of: text) else { return nil }
         let terms = words.map { word -> String in
             let parts = tokens(of: String(word))
             // A typed word without a token character matches nothing, as in FTS5 (`-` is never

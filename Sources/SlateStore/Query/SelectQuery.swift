@@ -161,10 +161,11 @@ struct SelectQuery<Model: PersistentModel> {
             conditions.append("\(fts) MATCH ?")
             arguments.append(.text(query))
             if descriptor.ranksBySearch { order.append("\(fts).rank") }
-        } else if let pieces = TextSearch.symbols(of: descriptor.searchText) {
-            // Nothing the index holds (its tokenizer keeps letters and digits): each piece is
-            // looked for in the searchable text itself. Without this the search was dropped
-            // and every row matched.
+        }
+        if let pieces = TextSearch.literalPieces(of: descriptor.searchText) {
+            // What the index cannot find (symbols; words of a script without spaces, whose
+            // run the tokenizer keeps whole): each piece is looked for in the searchable text
+            // itself. Without this a search of symbols was dropped and every row matched.
             equalities = nil
             guard !schema.searchableColumns.isEmpty else {
                 throw StoreError.invalidSchema("\(Model.self) declares no searchable columns")
