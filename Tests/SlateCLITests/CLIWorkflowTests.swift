@@ -81,6 +81,17 @@ import Testing
         #expect(displayWidth("日本") == 4 && displayWidth("🚀") == 2 && displayWidth("é") == 1 && displayWidth("👩‍💻") == 2)
     }
 
+    /// Deleting a task deletes its subtasks, and says how many.
+    @Test func deletingATaskSaysHowManySubtasksWentWithIt() throws {
+        let cli = try CLIHarness()
+        cli.run("add", "Shoot the finale")
+        cli.run("add", "Book the crane", "--parent", "1")
+        cli.run("add", "Hire the operator", "--parent", "2")
+        cli.run("add", "Unrelated")
+        #expect(cli.run("delete", "1").out == "Deleted #1 “Shoot the finale”\nDeleted 2 subtasks with it.\nUndo with: slate undo\n")
+        #expect(cli.run("delete", "4").out == "Deleted #4 “Unrelated”\nUndo with: slate undo\n")
+    }
+
     /// An action that leaves a task as it was says so instead of claiming it did something.
     @Test func anActionOnATaskAlreadyInThatStateSaysSo() throws {
         let cli = try CLIHarness()

@@ -160,7 +160,10 @@ enum TaskCommands {
             arguments: [ArgumentSpec(name: "task", help: "Task numbers or id prefixes.", isRepeating: true)],
             run: { parsed, session in
                 let tasks = try session.tasks(parsed)
+                // A deletion takes the tasks' subtasks with it: counted, to say so.
+                let countBefore = name == "delete" ? try session.slate().count(TaskQuery()) : nil
                 try perform(try session.slate(), tasks)
+                let subtasksDeleted = try countBefore.map { $0 - (try session.slate().count(TaskQuery())) - tasks.count } ?? 0
                 if session.wantsJSON {
                     let ids = tasks.map { $0.id.uuidString.lowercased() }
                     session.console.out(PublicJSON.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
@@ -172,6 +175,9 @@ enum TaskCommands {
                     } else {
                         session.console.line("\(verb) #\(task.number) “\(task.title)”")
                     }
+                }
+                if subtasksDeleted > 0 {
+                    session.console.line("Deleted \(subtasksDeleted) subtask\(subtasksDeleted == 1 ? "" : "s") with \(tasks.count == 1 ? "it" : "them").")
                 }
                 if name == "delete" { session.console.line(session.style.dim("Undo with: slate undo")) }
             })
