@@ -70,6 +70,8 @@ import Testing
         #expect(listed.json["total"] as? Int == 0)
         #expect(try await api.send(.get, "/api/v1/tasks?sort=size").errorField == "sort")
         #expect(try await api.send(.get, "/api/v1/tasks?limit=0").errorField == "limit")
+        let twice = try await api.send(.get, "/api/v1/tasks?limit=3&limit=4")
+        #expect(twice.status == 400 && twice.errorField == "limit" && twice.errorMessage == "'limit' is given twice; give each parameter once.")
         #expect(try await api.send(.get, "/api/v1/tasks?colour=red").errorField == "colour")
     }
 

@@ -12,6 +12,11 @@ enum TaskQueryParameters {
         if let unknown = request.query.map(\.name).first(where: { !names.contains($0) }) {
             throw invalid(unknown, "is not a parameter here; accepted: \(names.sorted().joined(separator: ", "))")
         }
+        // Each once: with two, which one counts would be a guess (limit=3&limit=4).
+        var seen: Set<String> = []
+        if let repeated = request.query.map(\.name).first(where: { !seen.insert($0).inserted }) {
+            throw invalid(repeated, "is given twice; give each parameter once")
+        }
         var query = TaskQuery()
         if let scope = request.queryValue("scope") {
             guard let smart = SmartList.named(scope) else { throw invalid("scope", "must be \(SmartList.acceptedForms); got '\(scope)'") }
