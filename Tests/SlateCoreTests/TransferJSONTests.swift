@@ -90,11 +90,28 @@ import Testing
         try target.importData(exported, format: .json)
 
         try target.updateTask(board.milk.id, TaskPatch(title: "Buy oat milk", priority: .high))
+        // Only the task that differs from the file is written back; the five as the file holds
+        // them are left alone.
         let again = try target.importData(exported, format: .json)
-        #expect(again == ImportSummary(listsCreated: 0, tasksCreated: 0, tasksUpdated: 6))
+        #expect(again == ImportSummary(listsCreated: 0, tasksCreated: 0, tasksUpdated: 1))
         let milk = try target.task(id: board.milk.id).model
         #expect(milk.title == "Buy milk" && milk.priority == .low && milk.number == board.milk.number)
         #expect(try target.count() == 6 && target.lists().count == 2)
+    }
+
+    /// Importing a file again that the board already holds as it is writes nothing: no
+    /// update, no change for sync clients, nothing to undo.
+    @Test func importingTheSameFileAgainWritesNothing() throws {
+        let (source, clock) = try makeSlate()
+        _ = try TransferBoard(source, clock)
+        let exported = try source.export(.json)
+        let (target, _) = try makeSlate(at: clock)
+        try target.importData(exported, format: .json)
+        let revision = try target.revision()
+        let again = try target.importData(exported, format: .json)
+        #expect(again == ImportSummary(listsCreated: 0, tasksCreated: 0, tasksUpdated: 0))
+        #expect(try target.revision() == revision, "no commit")
+        #expect(try target.undo() == "Import 6 tasks", "the first import is still the last change")
     }
 
     @Test func listsMatchByNameWhenTheIDIsUnknownAndTakenNumbersAreReassigned() throws {

@@ -27,7 +27,7 @@ import Testing
         #expect(actual.map(\.task) == expected.map(\.task))
         #expect(actual.map(\.list) == expected.map(\.list))
         let again = try target.importData(try source.export(.taskwarrior), format: .taskwarrior)
-        #expect(again == ImportSummary(listsCreated: 0, tasksCreated: 0, tasksUpdated: 6), "uuids match")
+        #expect(again == ImportSummary(listsCreated: 0, tasksCreated: 0, tasksUpdated: 0), "uuids match: nothing to write")
     }
 
     @Test func readsARealExport() throws {

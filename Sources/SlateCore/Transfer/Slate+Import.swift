@@ -74,7 +74,8 @@ struct ImportPlan {
             listIDsInFile[id] = incoming.location
         }
         // The file's id, or (when the account has no list with it) the id it maps to.
-        if let id = incoming.id.map(accountListID), var list = lists[id] {
+        if let id = incoming.id.map(accountListID), let stored = lists[id] {
+            var list = stored
             if let other = listIDsByName[key], other != id {
                 throw ImportError(incoming.location, field: "name", SlateError.duplicateListName(incoming.name).description)
             }
@@ -87,7 +88,7 @@ struct ImportPlan {
             lists[id] = list
             listIDsByName[key] = id
             listIDs[incoming.id!] = id
-            context.update(list)
+            if list != stored { context.update(list) }
         } else if let match = listIDsByName[key] {
             if let id = incoming.id { listIDs[id] = match }
         } else {
@@ -214,6 +215,13 @@ struct ImportPlan {
                 modified: task.modified ?? now, due: task.due, isAllDay: task.isAllDay, priority: task.priority,
                 isFlagged: task.isFlagged, listID: listID, parentID: parents[id], order: order ?? 1,
                 tags: task.tags, recurrence: task.recurrence, alerts: task.alerts)
+            // A task the file holds as it is stored is left alone: importing the same file
+            // again writes nothing (no new revision for sync clients to fetch, nothing to undo).
+            if let existing {
+                var unchanged = item
+                unchanged.modified = existing.modified
+                if unchanged == existing { continue }
+            }
             if existing == nil, let number = task.number, number > 0, taken.insert(number).inserted {
                 var numbered = item
                 numbered.number = number
