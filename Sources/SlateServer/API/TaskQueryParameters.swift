@@ -48,6 +48,8 @@ enum TaskQueryParameters {
                 query.isTopLevelOnly = true
             } else {
                 guard let id = UUID(idText: parent) else { throw invalid("parent", "must be a task id (a UUID) or none; got '\(parent)'") }
+                // A task of no one here is a 404 naming it, as a list is (not an empty page).
+                try reference("parent") { _ = try slate.task(id: id) }
                 query.parentID = id
             }
         }
