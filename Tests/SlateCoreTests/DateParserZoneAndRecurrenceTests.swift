@@ -32,6 +32,18 @@ import Testing
         #expect(parser.parseDue(text) == DueDate(date: Self.instant(utc), isAllDay: isAllDay))
     }
 
+    /// A date-time without a zone (an HTML datetime-local value) is that wall-clock time in
+    /// the calendar's zone, across the spring-forward day too; anything else of that shape is refused.
+    @Test func aLocalDateTimeIsReadInTheCalendarsZone() throws {
+        let calendar = ParsingClock.parisBeforeSpringForward.calendar
+        let now = ParsingClock.parisBeforeSpringForward.now
+        #expect(try TaskValues.due("2026-12-24T17:00", now: now, calendar: calendar) == DueDate(date: Self.instant("2026-12-24T16:00:00Z"), isAllDay: false))
+        #expect(try TaskValues.due("2026-03-29T09:30:15", now: now, calendar: calendar) == DueDate(date: Self.instant("2026-03-29T07:30:15Z"), isAllDay: false))
+        for bad in ["2026-12-24T25:00", "2026-12-24T5:00", "2026-02-30T10:00", "2026-12-24T17:00:60", "2026-12-24T"] {
+            #expect(throws: SlateError.self, "\(bad)") { try TaskValues.due(bad, now: now, calendar: calendar) }
+        }
+    }
+
     @Test func momentsDropTheSecondsOfNow() {
         let clock = ParsingClock(calendar: ParsingClock.parisSunday.calendar, now: Self.instant("2026-11-29T09:15:42Z"))
         #expect(clock.render(clock.dateParser.parseDue("in 30 minutes")) == "2026-11-29 10:45")

@@ -10,7 +10,7 @@ public enum TaskValues {
 
     /// The accepted due forms, for messages and help.
     public static let acceptedDueForms =
-        "YYYY-MM-DD (all day), an ISO 8601 date-time such as 2026-12-24T17:00:00Z, \(DateParser.acceptedForms), or none"
+        "YYYY-MM-DD (all day), an ISO 8601 date-time such as 2026-12-24T17:00:00Z (or 2026-12-24T17:00, local time), \(DateParser.acceptedForms), or none"
 
     /// The accepted repeat forms, for messages and help.
     public static let acceptedRecurrenceForms =
@@ -23,8 +23,24 @@ public enum TaskValues {
         if clearingWords.contains(trimmed.lowercased()) { return nil }
         if let day = Timestamp.parseDay(trimmed, calendar: calendar) { return DueDate(date: day, isAllDay: true) }
         if let moment = Timestamp.parse(trimmed) { return DueDate(date: moment, isAllDay: false) }
+        if let moment = localMoment(trimmed, calendar: calendar) { return DueDate(date: moment, isAllDay: false) }
         if let parsed = DateParser(now: now, calendar: calendar).parseDue(trimmed) { return parsed }
         throw SlateError.invalid(field: field, message: "'\(field)' must be \(acceptedDueForms); got '\(text)'.")
+    }
+
+    /// `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` without a zone (what an HTML
+    /// `datetime-local` field gives): that wall-clock time in `calendar`'s zone.
+    static func localMoment(_ text: String, calendar: Calendar) -> Date? {
+        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
+        guard parts.count == 2, let day = Timestamp.parseDay(String(parts[0]), calendar: calendar) else { return nil }
+        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(clock.count), clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = clock.count == 3 ? Int(clock[2]) : 0,
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second)
+        else { return nil }
+        var components = calendar.dateComponents([.year, .month, .day], from: day)
+        (components.hour, components.minute, components.second) = (hour, minute, second)
+        return calendar.date(from: components)
     }
 
     /// A repeat rule: `every 2 weeks`, `2 weeks`, `weekly`, the stored form `weekly/2`;
