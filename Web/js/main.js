@@ -281,6 +281,9 @@ class App {
     $("task-scroller").hidden = stats || settings;
     $("task-tools").hidden = stats || settings;
     $("quick-entry-form").hidden = stats || settings;
+    // No rows to select on these pages: no Select, and no batch bar left open from a list.
+    $("select-mode").hidden = stats || settings;
+    if ((stats || settings) && this.batch.active) this.batch.toggleMode(false);
     if (stats) {
       this.showStats();
     } else if (settings) {

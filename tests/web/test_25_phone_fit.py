@@ -1,0 +1,62 @@
+"""What a phone user found (2026-12-07): the New Task form fits a 320 px screen with every
+priority readable, a toast uses the screen's width instead of half of it, and the pages
+without task rows (statistics, settings) offer no Select."""
+
+import pytest
+
+from slate_web import By, set_desktop, set_phone, unique, visible, wait_for, wait_until
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_new_task_form_fits_a_phone_without_scrolling_sideways(page, width):
+    try:
+        set_phone(page.driver, width, 700)
+        page.driver.get(page.env.base + "/?view=all")
+        visible(page.driver, "button#new-task").click()
+        dialog = visible(page.driver, "dialog#task-form")
+        overflow = page.js("return arguments[0].scrollWidth - arguments[0].clientWidth", dialog)
+        assert overflow <= 1, f"the form scrolls sideways by {overflow}px at {width}px"
+        right = page.js("return arguments[0].getBoundingClientRect().right - (arguments[0].offsetWidth - arguments[0].clientWidth)", dialog)
+        for control in dialog.find_elements(By.CSS_SELECTOR, "input[name=title], select[name=listId], fieldset.radio-segmented label, button[type=submit]"):
+            page.js("arguments[0].scrollIntoView({block: 'nearest'})", control)
+            end = page.js("return arguments[0].getBoundingClientRect().right", control)
+            assert end <= right + 0.5, f"a control ends at {end}px, past the form's {right}px, at {width}px"
+        # Every priority's name shows whole (no ellipsis): its text fits its segment.
+        for span in dialog.find_elements(By.CSS_SELECTOR, "fieldset.radio-segmented span"):
+            cut = page.js("return arguments[0].scrollWidth - arguments[0].clientWidth", span)
+            assert cut <= 0, f"'{span.text}' is cut by {cut}px at {width}px"
+        page.js("arguments[0].close()", dialog)
+    finally:
+        set_desktop(page.driver)
+
+
+def test_a_toast_on_a_phone_uses_the_screens_width(page):
+    title = unique("Record foley for the Pizza Planet truck and the claw machine scene")
+    try:
+        set_phone(page.driver, 390, 844)
+        page.driver.get(page.env.base + "/?view=all")
+        entry = wait_for(page.driver, lambda d: d.find_element(By.ID, "quick-entry"))
+        page.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));"
+                "document.getElementById('quick-entry-form').requestSubmit()", entry, title)
+        toast = visible(page.driver, "#toast")
+        wait_until(lambda: title[:20] in toast.text, message="no toast for the added task")
+        width = page.js("return arguments[0].getBoundingClientRect().width", toast)
+        assert width >= 390 * 0.8, f"the toast is {width}px wide on a 390px screen"
+    finally:
+        set_desktop(page.driver)
+        for task in page.api.get("/tasks?status=all&limit=200")["tasks"]:
+            if task["title"] == title:
+                page.api.delete(f"/tasks/{task['id']}")
+
+
+@pytest.mark.parametrize("view", ["stats", "settings"])
+def test_pages_without_task_rows_offer_no_select(page, view):
+    page.driver.get(page.env.base + "/?view=all")
+    select = visible(page.driver, "button#select-mode")
+    select.click()
+    wait_until(lambda: visible(page.driver, "#batch-bar").is_displayed(), message="Select did not open the batch bar")
+    # Within the app, as a person gets there: the sidebar's link.
+    page.driver.find_element(By.CSS_SELECTOR, f'a.nav-item[data-view="{view}"]').click()
+    wait_until(lambda: page.driver.find_element(By.ID, view).is_displayed(), message=f"{view} did not open")
+    assert not page.driver.find_element(By.ID, "select-mode").is_displayed(), f"Select shows on {view}"
+    assert not page.driver.find_element(By.ID, "batch-bar").is_displayed(), f"the batch bar stays open on {view}"
