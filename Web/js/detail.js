@@ -196,10 +196,12 @@ export class Detail {
   async toggleCompleted() {
     if (!this.task) return;
     const completed = !("isCompleted" in this.pending ? this.pending.isCompleted : this.task.isCompleted);
+    // Read before the save: the completed task comes back without its repeat (the next one has it).
+    const { recurrence, title } = this.task;
     this.showCompletion({ ...this.task, isCompleted: completed, completedAt: completed ? this.task.completedAt : null });
     this.change("isCompleted", completed);
     await this.flush();
-    if (completed && this.task?.recurrence) this.app.toast(`Completed “${this.task.title}”; the next one is scheduled.`);
+    if (completed && recurrence) this.app.toast(`Completed “${title}”; the next one is scheduled.`);
   }
 
   /** A half-typed due date: nothing is saved until it is whole again. */

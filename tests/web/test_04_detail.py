@@ -138,3 +138,21 @@ def test_completed_date_is_shown_for_a_completed_task(page):
                  message="#detail-completed is empty for a completed task (opened from ?task=)")
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_completing_a_repeating_task_in_the_detail_says_the_next_one_is_scheduled(page):
+    title = unique("Water the plants")
+    task = page.api.add_task(title, due="2031-05-06", recurrence="weekly")
+    try:
+        page.open(f"view=all&task={task['id']}")
+        visible(page.driver, "aside#detail")
+        visible(page.driver, "#detail-complete").click()
+        toast = visible(page.driver, "#toast")
+        wait_until(lambda: "the next one is scheduled" in toast.text, message=f"no toast for the repeat: {toast.text!r}")
+        wait_until(lambda: any(t["title"] == title and not t["isCompleted"] and t["due"] == "2031-05-13"
+                               for t in page.api.get("/tasks?status=all&limit=200")["tasks"]),
+                   message="the next occurrence was not made")
+    finally:
+        for found in page.api.get("/tasks?status=all&limit=200")["tasks"]:
+            if found["title"] == title:
+                page.api.delete(f"/tasks/{found['id']}")
