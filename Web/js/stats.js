@@ -47,9 +47,10 @@ function bars(id, title, rows) {
   return section;
 }
 
-/** The completions-per-day chart. */
-function chart(days) {
-  const width = 640;
+/** The completions-per-day chart, drawn `available` pixels wide (300 to 640): its labels
+ * are then about their CSS size, where a fixed 640-wide drawing shrunk them to 6 px on a phone. */
+function chart(days, available) {
+  const width = Math.round(Math.min(640, Math.max(300, available || 640)));
   const height = 180;
   const pad = { top: 12, right: 8, bottom: 24, left: 28 };
   const max = Math.max(1, ...days.map((d) => d.count));
@@ -106,6 +107,6 @@ export async function showStats(section) {
   const priorities = vocabulary.priorities.map((p) => [p.title, data.activeByPriority[p.name] || 0, `priority-${p.name}`]);
   const lists = data.byList.map((list) => [list.name || "No list", list.active, list.color || undefined]);
   const chartSection = el("section", "stat-chart");
-  chartSection.append(el("h3", null, "Completions per day"), chart(data.completionsPerDay));
+  chartSection.append(el("h3", null, "Completions per day"), chart(data.completionsPerDay, section.clientWidth));
   section.replaceChildren(cards, chartSection, bars("stats-by-priority", "Active by priority", priorities), bars("stats-by-list", "Active by list", lists));
 }

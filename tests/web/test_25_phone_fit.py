@@ -60,3 +60,19 @@ def test_pages_without_task_rows_offer_no_select(page, view):
     wait_until(lambda: page.driver.find_element(By.ID, view).is_displayed(), message=f"{view} did not open")
     assert not page.driver.find_element(By.ID, "select-mode").is_displayed(), f"Select shows on {view}"
     assert not page.driver.find_element(By.ID, "batch-bar").is_displayed(), f"the batch bar stays open on {view}"
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_chart_labels_are_readable_on_a_phone(page, width):
+    try:
+        set_phone(page.driver, width, 800)
+        page.driver.get(page.env.base + "/?view=stats")
+        chart = wait_for(page.driver, lambda d: d.find_element(By.CSS_SELECTOR, "svg#completions-chart"))
+        labels = chart.find_elements(By.CSS_SELECTOR, "text.axis")
+        assert labels, "the chart has no axis labels"
+        heights = [page.js("return arguments[0].getBoundingClientRect().height", label) for label in labels]
+        assert min(heights) >= 9, f"axis labels are {min(heights):.1f}px tall at {width}px"
+        right = page.js("return arguments[0].getBoundingClientRect().right", chart)
+        assert right <= width, f"the chart ends at {right}px on a {width}px screen"
+    finally:
+        set_desktop(page.driver)
