@@ -45,7 +45,7 @@ import Testing
             var mine: [UUID] = []
             for number in 0..<40 {
                 if let task = try? cli.addTask(TaskDraft(title: "CLI \(round).\(number)")) { mine.append(task.id) }
-                if number % 3 == 2, let id = mine.popLast() { try? cli.deleteTasks([id]) }
+                if number % 3 == 2, let id = mine.popLast() { _ = try? cli.deleteTasks([id]) }
                 if number % 4 == 3, let id = mine.first { _ = try? cli.updateTask(id, TaskPatch(title: "CLI edited \(number)")) }
             }
             finished.store(true, ordering: .releasing)

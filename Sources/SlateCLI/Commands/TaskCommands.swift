@@ -153,17 +153,17 @@ enum TaskCommands {
     ///
     /// `unchanged` says, for a task the action leaves as it was (completing a completed one),
     /// what to print instead of the verb: "#3 “Budget” was already completed".
+    ///
+    /// `perform` returns how many tasks the action took with them beyond those named (a
+    /// deletion's subtasks), said after the rows.
     static func action(_ name: String, _ abstract: String, verb: String, unchanged: (@Sendable (TaskItem) -> String?)? = nil,
-                       _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> Void) -> CommandSpec {
+                       _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> Int) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract,
             arguments: [ArgumentSpec(name: "task", help: "Task numbers or id prefixes.", isRepeating: true)],
             run: { parsed, session in
                 let tasks = try session.tasks(parsed)
-                // A deletion takes the tasks' subtasks with it: counted, to say so.
-                let countBefore = name == "delete" ? try session.slate().count(TaskQuery()) : nil
-                try perform(try session.slate(), tasks)
-                let subtasksDeleted = try countBefore.map { $0 - (try session.slate().count(TaskQuery())) - tasks.count } ?? 0
+                let alsoTaken = try perform(try session.slate(), tasks)
                 if session.wantsJSON {
                     let ids = tasks.map { $0.id.uuidString.lowercased() }
                     session.console.out(PublicJSON.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
@@ -176,26 +176,33 @@ enum TaskCommands {
                         session.console.line("\(verb) #\(task.number) “\(task.title)”")
                     }
                 }
-                if subtasksDeleted > 0 {
-                    session.console.line("Deleted \(subtasksDeleted) subtask\(subtasksDeleted == 1 ? "" : "s") with \(tasks.count == 1 ? "it" : "them").")
+                if alsoTaken > 0 {
+                    session.console.line("Deleted \(alsoTaken) subtask\(alsoTaken == 1 ? "" : "s") with \(tasks.count == 1 ? "it" : "them").")
                 }
                 if name == "delete" { session.console.line(session.style.dim("Undo with: slate undo")) }
             })
     }
 
     static let done = action("done", "Complete tasks", verb: "Completed", unchanged: { $0.isCompleted ? "was already completed" : nil }) {
-        try $0.setCompleted($1.map(\.id), true)
+        _ = try $0.setCompleted($1.map(\.id), true)
+        return 0
     }
     static let reopen = action("reopen", "Mark completed tasks as not done", verb: "Reopened", unchanged: { $0.isCompleted ? nil : "was not completed" }) {
-        try $0.setCompleted($1.map(\.id), false)
+        _ = try $0.setCompleted($1.map(\.id), false)
+        return 0
     }
     static let flag = action("flag", "Flag tasks", verb: "Flagged", unchanged: { $0.isFlagged ? "was already flagged" : nil }) {
-        try $0.setFlagged($1.map(\.id), true)
+        _ = try $0.setFlagged($1.map(\.id), true)
+        return 0
     }
     static let unflag = action("unflag", "Remove the flag from tasks", verb: "Unflagged", unchanged: { $0.isFlagged ? nil : "was not flagged" }) {
-        try $0.setFlagged($1.map(\.id), false)
+        _ = try $0.setFlagged($1.map(\.id), false)
+        return 0
     }
-    static let delete = action("delete", "Delete tasks and their subtasks", verb: "Deleted") { try $0.deleteTasks($1.map(\.id)) }
+    static let delete = action("delete", "Delete tasks and their subtasks", verb: "Deleted") { slate, tasks in
+        // The subtasks that went with them: the deletion's count beyond the tasks named.
+        max(0, try slate.deleteTasks(tasks.map(\.id)) - Set(tasks.map(\.id)).count)
+    }
 
     static let move = CommandSpec(
         name: "move", abstract: "Reorder a task within its list",

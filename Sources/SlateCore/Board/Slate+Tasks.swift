@@ -250,7 +250,10 @@ extension Slate {
     }
 
     /// Deletes tasks (and their subtasks) in one change.
-    public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws {
+    ///
+    /// Returns how many tasks went: these and their subtasks (the delete rule's cascade).
+    @discardableResult
+    public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws -> Int {
         try retryingConflicts(unless: expectedRevision) {
             let context = makeContext()
             let reads = try ids.map { try self.task(id: $0) }
@@ -262,7 +265,7 @@ extension Slate {
                 context.delete(read.model, expectedRevision: ids.count == 1 && expectedRevision != nil ? read.guarding(expectedRevision) : nil)
             }
             let what = tasks.count == 1 ? "“\(tasks[0].title)”" : "\(tasks.count) tasks"
-            try save(context, undoLabel: "Delete \(what)")
+            return try save(context, undoLabel: "Delete \(what)")?.changes(of: TaskItem.self).deleted.count ?? 0
         }
     }
 

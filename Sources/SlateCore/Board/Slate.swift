@@ -150,9 +150,11 @@ public final class Slate: Sendable {
     public var lastChange: Int? { lastCommitted.withLock { $0 } }
 
     /// Saves `context` as one change labelled for undo, remembering its revision.
-    func save(_ context: ModelContext, undoLabel: String) throws {
+    @discardableResult
+    func save(_ context: ModelContext, undoLabel: String) throws -> Commit? {
         let commit = try translatingErrors { try context.save(undoLabel: undoLabel) }
         remember(commit)
+        return commit
     }
 
     /// Remembers the revision (this account's) of a change this instance committed.

@@ -125,7 +125,7 @@ struct TasksController {
             let id = try context.id(request)
             let expected = try ETag.expectedRevision(request)
             do {
-                try domain { try slate.deleteTasks([id], expectedRevision: expected) }
+                _ = try domain { try slate.deleteTasks([id], expectedRevision: expected) }
             } catch var error as HTTPError where error.status == .preconditionFailed {
                 throw try withCurrent(&error, id: id, slate: slate)
             }
