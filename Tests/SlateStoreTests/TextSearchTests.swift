@@ -17,6 +17,20 @@ import Testing
         return context
     }
 
+    /// `searchContext()` with these (title, notes) rows saved too.
+    func searchContext(adding rows: [(String, String?)]) throws -> ModelContext {
+        let context = try searchContext()
+        for (title, notes) in rows { context.insert(Item(title: title, notes: notes)) }
+        try context.save()
+        return context
+    }
+
+    func count(_ context: ModelContext, _ text: String) throws -> Int {
+        var descriptor = FetchDescriptor<Item>()
+        descriptor.searchText = text
+        return try context.fetchCount(descriptor)
+    }
+
     func titles(_ context: ModelContext, _ text: String, _ predicate: Predicate<Item>? = nil) throws -> [String] {
         var descriptor = FetchDescriptor<Item>(predicate: predicate)
         descriptor.searchText = text
@@ -72,36 +86,26 @@ import Testing
     /// A word of a script written without spaces (Japanese, Chinese, Korean, Thai) is found
     /// inside a run of such text, not only at its start; with a Latin word, both are required.
     @Test func aWordOfAScriptWithoutSpacesIsFoundInsideTheText() throws {
-        let context = try searchContext()
-        context.insert(Item(title: "日本語のタスク名前がとても長いです", notes: nil))
-        context.insert(Item(title: "Budget review", notes: "予算の見直し"))
-        context.insert(Item(title: "할일을 정리하기", notes: nil))
-        try context.save()
+        let context = try searchContext(adding: [
+            ("日本語のタスク名前がとても長いです", nil), ("Budget review", "予算の見直し"), ("할일을 정리하기", nil),
+        ])
         #expect(try titles(context, "タスク") == ["日本語のタスク名前がとても長いです"])
         #expect(try titles(context, "日本語") == ["日本語のタスク名前がとても長いです"])
         #expect(try titles(context, "見直し") == ["Budget review"])
         #expect(try titles(context, "budget 見直し") == ["Budget review"])
         #expect(try titles(context, "theme 見直し").isEmpty)
         #expect(try titles(context, "정리") == ["할일을 정리하기"])
-        var counted = FetchDescriptor<Item>()
-        counted.searchText = "タスク"
-        #expect(try context.fetchCount(counted) == 1)
+        #expect(try count(context, "タスク") == 1)
     }
 
     /// A search with no letter or digit has nothing in the index (its tokenizer keeps words):
     /// it finds the text itself, in titles and notes, instead of matching every row.
     @Test func aSearchOfSymbolsFindsThemAsWritten() throws {
-        let context = try searchContext()
-        context.insert(Item(title: "Launch day 🚀", notes: nil))
-        context.insert(Item(title: "Budget", notes: "Cut costs -- see 🚀 memo"))
-        context.insert(Item(title: "Rate it ***", notes: nil))
-        try context.save()
+        let context = try searchContext(adding: [("Launch day 🚀", nil), ("Budget", "Cut costs -- see 🚀 memo"), ("Rate it ***", nil)])
         #expect(Set(try titles(context, "🚀")) == ["Launch day 🚀", "Budget"])
         #expect(try titles(context, "***") == ["Rate it ***"])
         #expect(try titles(context, "-- 🚀") == ["Budget"], "every piece must occur")
         #expect(try titles(context, "👩").isEmpty)
-        var counted = FetchDescriptor<Item>()
-        counted.searchText = "🚀"
-        #expect(try context.fetchCount(counted) == 2)
+        #expect(try count(context, "🚀") == 2)
     }
 }

@@ -7,11 +7,7 @@ extension WriteSession {
     func insertRow(_ table: TableSchema, _ values: [DatabaseValue], stamp: DatabaseValue) throws {
         switch database.dialect {
         case .sqlite:
-            if let sqlite {
-                try sqlite.execute(table.insertSQL, values, last: stamp)
-            } else {
-                try database.execute(table.insertSQL, values + [stamp])
-            }
+            try database.execute(table.insertSQL, values, last: stamp)
         case .postgreSQL:
             try database.execute(table.postgreSQLInsertSQL, values + [stamp] + searchArguments(table, values))
         }

@@ -16,7 +16,7 @@ struct RowImage: Codable, Sendable {
 /// what the commit notification and the undo log need.
 final class WriteSession {
     let database: Database
-    /// `database` when it is SQLite (for what only SQLite has: rowids, binding without copying).
+    /// `database` when it is SQLite (for the rowid of the row an INSERT made).
     let sqlite: SQLiteDatabase?
     let tables: TableCatalog
     /// The commit's store sequence (see `ChangeLog`).

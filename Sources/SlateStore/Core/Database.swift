@@ -124,7 +124,7 @@ public final class SQLiteDatabase: Database, @unchecked Sendable {
     }
 
     /// Runs one statement with `arguments` and then `last` bound, in order.
-    func execute(_ sql: String, _ arguments: [DatabaseValue], last: DatabaseValue) throws {
+    public func execute(_ sql: String, _ arguments: [DatabaseValue], last: DatabaseValue) throws {
         try cachedStatement(sql).execute(arguments, last: last)
     }
 

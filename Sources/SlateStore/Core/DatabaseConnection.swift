@@ -32,10 +32,17 @@ public protocol Database: AnyObject {
     /// by that statement, or at the latest by the end of the savepoint or transaction it is
     /// in. `changesCount` does not count it. SQLite runs it at once.
     func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws
+    /// Runs one statement with `arguments` and then `last` bound (a row's values and its
+    /// stamp). SQLite binds them without making one array of both, once per inserted row.
+    func execute(_ sql: String, _ arguments: [DatabaseValue], last: DatabaseValue) throws
 }
 
 extension Database {
     public func executeWithoutWaiting(_ sql: String, _ arguments: [DatabaseValue]) throws { try execute(sql, arguments) }
+
+    public func execute(_ sql: String, _ arguments: [DatabaseValue], last: DatabaseValue) throws {
+        try execute(sql, arguments + [last])
+    }
 
     /// Fetches every row of a query without arguments.
     public func rows(_ sql: String) throws -> [Row] { try rows(sql, []) }

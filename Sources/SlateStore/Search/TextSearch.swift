@@ -55,7 +55,7 @@ enum TextSearch {
     /// The pieces of a search that has no word to look up in the index but is not blank
     /// (`🚀`, `*`, `--`): each must occur in the text as it is. Nil when there is a word (the
     /// index answers) or nothing at all (no search).
-    static func symbols(of text: String?) -> [String]? {
+    private static func symbols(of text: String?) -> [String]? {
         guard let text, words(of: text) == nil else { return nil }
         let pieces = text.split(whereSeparator: separatesWords).map(String.init)
         return pieces.isEmpty ? nil : pieces
