@@ -11,9 +11,6 @@ final class TableCatalog: Sendable {
     private struct Built {
         var byModel: [ObjectIdentifier: TableSchema] = [:]
         var byName: [String: TableSchema] = [:]
-        /// Each built model's table name: read without copying its table (a struct of
-        /// some thirty stored properties, each retained and released by a copy).
-        var nameByModel: [ObjectIdentifier: String] = [:]
         var isComplete = false
     }
 
@@ -35,17 +32,16 @@ final class TableCatalog: Sendable {
             let table = TableSchema(model)
             built.byModel[key] = table
             built.byName[table.tableName] = table
-            built.nameByModel[key] = table.tableName
             return table
         }
     }
 
-    /// The name of `model`'s table (building it the first time), without copying the
-    /// table out: a bulk insert asks once per row.
+    /// The name of `model`'s table (building it the first time): a bulk insert asks once per
+    /// row, and `TableSchema` is a class, so reading it out costs one reference.
     func tableName<Model: PersistentModel>(for model: Model.Type) -> String? {
         let key = ObjectIdentifier(model)
         guard members.contains(key) else { return nil }
-        if let name = built.withLock({ $0.nameByModel[key] }) { return name }
+        if let name = built.withLock({ $0.byModel[key]?.tableName }) { return name }
         return table(for: model)?.tableName
     }
 
@@ -62,7 +58,6 @@ final class TableCatalog: Sendable {
             for model in models where built.byModel[ObjectIdentifier(model)] == nil {
                 let table = TableSchema(model)
                 built.byModel[ObjectIdentifier(model)] = table
-                built.nameByModel[ObjectIdentifier(model)] = table.tableName
                 // Two models on one table: the first keeps the name (`validated` refuses it).
                 if built.byName[table.tableName] == nil { built.byName[table.tableName] = table }
             }
