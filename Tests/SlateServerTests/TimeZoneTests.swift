@@ -49,6 +49,26 @@ import Testing
         #expect(cleared.status == 200 && cleared.json["timeZone"] is NSNull)
     }
 
+    /// An all-day date is the day it was set to for every reader: set in Tokyo on the
+    /// evening of 29 November, it is the 29th (due today, not overdue) in Los Angeles that
+    /// morning, and in a CalDAV client (the server's zone).
+    @Test func anAllDayDateIsTheSameDayForAReaderInAnotherZone() async throws {
+        let api = try APIHarness()
+        let created = try await api.send(.post, "/api/v1/tasks", json: ["title": "Wrap party", "due": "2026-11-29"], zone: "Asia/Tokyo")
+        #expect(created.status == 201 && created.json["due"] as? String == "2026-11-29")
+        let id = try #require(created.json["id"] as? String)
+
+        let read = try await api.send(.get, "/api/v1/tasks/\(id)", zone: "America/Los_Angeles")
+        #expect(read.json["due"] as? String == "2026-11-29")
+        #expect(read.json["isOverdue"] as? Bool == false)
+        let today = try await api.send(.get, "/api/v1/tasks?scope=today", zone: "America/Los_Angeles")
+        #expect((today.json["tasks"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+        let overdue = try await api.send(.get, "/api/v1/tasks?scope=overdue", zone: "America/Los_Angeles")
+        #expect((overdue.json["tasks"] as? [[String: Any]])?.isEmpty == true)
+        let page = try await api.send(.get, "/api/v1/tasks", zone: nil)
+        #expect((page.json["tasks"] as? [[String: Any]])?.first?["due"] as? String == "2026-11-29", "the server's zone")
+    }
+
     @Test func anUnknownZoneIsRefusedNamingWhereItCameFrom() async throws {
         let api = try APIHarness()
         for name in ["Mars/Olympus", "EST5EDT-ish", "", "../../etc/passwd", String(repeating: "A", count: 300)] {

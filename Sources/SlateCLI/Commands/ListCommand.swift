@@ -130,7 +130,7 @@ struct TaskDetail {
         console.line(style.bold("#\(task.number) ") + (task.isCompleted ? style.completed(task.title) : style.bold(task.title)))
         var fields: [(String, String)] = []
         fields.append(("Status", task.isCompleted ? "completed " + (task.completedAt.map { formatter.full($0) } ?? "") : "active"))
-        if let due = task.due {
+        if let due = task.due(in: session.calendar) {
             let text = formatter.string(due, isAllDay: task.isAllDay) + " (" + formatter.full(due, isAllDay: task.isAllDay) + ")"
             fields.append(("Due", task.isOverdue(now: session.now, calendar: session.calendar) ? style.red(text + " — overdue") : text))
         }

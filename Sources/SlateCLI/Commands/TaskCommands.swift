@@ -70,7 +70,7 @@ enum TaskCommands {
     /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
     static func understood(_ task: TaskItem, lists: [UUID: TaskList], _ session: Session) -> String {
         var parts: [String] = []
-        if let due = task.due { parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay)) }
+        if let due = task.due(in: session.calendar) { parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay)) }
         if let recurrence = task.recurrence { parts.append(recurrence.phrase) }
         if task.priority != .none { parts.append(session.style.priority(task.priority) + " " + task.priority.name) }
         if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }

@@ -13,7 +13,7 @@ struct TaskRenderer {
     func rows(_ tasks: [TaskItem]) -> [String] {
         let numberWidth = tasks.map { String($0.number).count }.max() ?? 1
         let due = session.dueFormatter
-        let dueTexts = tasks.map { task in task.due.map { due.string($0, isAllDay: task.isAllDay) } ?? "" }
+        let dueTexts = tasks.map { task in task.due(in: due.calendar).map { due.string($0, isAllDay: task.isAllDay) } ?? "" }
         let listTexts = tasks.map { task in task.listID.flatMap { lists[$0]?.name } ?? "" }
         let dueWidth = dueTexts.map(displayWidth).max() ?? 0
         var listWidth = min(listTexts.map(displayWidth).max() ?? 0, 16)

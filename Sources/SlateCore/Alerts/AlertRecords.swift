@@ -29,7 +29,7 @@ public struct AlertCursor: Codable, Sendable, Identifiable, Hashable {
     /// nil for a completed task.
     static func nextFire(of task: TaskItem, after handled: Date, snoozedUntil: Date?, calendar: Calendar) -> Date? {
         guard !task.isCompleted else { return nil }
-        let times = task.alerts.compactMap { $0.fireDate(due: task.due, calendar: calendar) }.filter { $0 > handled }
+        let times = task.alerts.compactMap { $0.fireDate(due: task.due(in: calendar), calendar: calendar) }.filter { $0 > handled }
         return (times + [snoozedUntil].compactMap { $0 }).min()
     }
 }

@@ -178,7 +178,7 @@ public final class AlertScheduler: Sendable {
                 continue
             }
             let calendar = try calendars[task.accountID]
-            var moments = task.alerts.compactMap { $0.fireDate(due: task.due, calendar: calendar) }
+            var moments = task.alerts.compactMap { $0.fireDate(due: task.due(in: calendar), calendar: calendar) }
                 .filter { $0 > cursor.handledThrough && $0 <= now }
             if let snoozed = cursor.snoozedUntil, snoozed <= now {
                 moments.append(snoozed)

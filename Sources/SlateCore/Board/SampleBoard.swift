@@ -51,10 +51,11 @@ extension Slate {
             let due = sample.dueInDays.flatMap { calendar.date(byAdding: .day, value: $0, to: today) }
             // Created a second apart so "then by creation" has a stable, seeded order.
             let created = now.addingTimeInterval(Double(index - SampleBoard.tasks.count))
-            context.insert(TaskItem(
+            var task = TaskItem(
                 accountID: accountID, title: sample.title, notes: sample.notes, created: created,
-                due: due, isAllDay: due != nil, priority: sample.priority, listID: listIDs[sample.list],
-                order: Double(index + 1)))
+                priority: sample.priority, listID: listIDs[sample.list], order: Double(index + 1))
+            task.setDue(due.map { DueDate(date: $0, isAllDay: true) }, calendar: calendar)
+            context.insert(task)
         }
         try save(context, undoLabel: "Load the sample board")
         return true

@@ -94,12 +94,13 @@ extension Slate {
         let due = draft.due ?? (draft.recurrence == nil ? nil : DueDate(date: calendar.startOfDay(for: created), isAllDay: true))
         let alerts = try TaskAlert.validated(try draft.alerts ?? defaultAlerts(for: due),
                                              hasDue: due != nil)
-        return TaskItem(
-            accountID: accountID, title: title, notes: notes, created: created, modified: created,
-            due: due?.date, isAllDay: due?.isAllDay ?? false, priority: draft.priority,
+        var task = TaskItem(
+            accountID: accountID, title: title, notes: notes, created: created, modified: created, priority: draft.priority,
             isFlagged: draft.isFlagged, listID: listID, parentID: draft.parentID,
             order: try order ?? nextOrder(in: listID), tags: try TaskRules.validTags(draft.tags),
             recurrence: try TaskRules.validRecurrence(draft.recurrence), alerts: alerts)
+        task.setDue(due, calendar: calendar)
+        return task
     }
 
     private func nextOrder(in listID: UUID?) throws -> Double {
@@ -141,8 +142,7 @@ extension Slate {
         }
         if let priority = patch.priority { task.priority = priority }
         if let due = patch.due {
-            task.due = due?.date
-            task.isAllDay = due?.isAllDay ?? false
+            task.setDue(due, calendar: calendar)
             // Alerts relative to a due date that is gone go with it.
             if due == nil, patch.alerts == nil { task.alerts.removeAll(where: \.isRelative) }
         }
@@ -210,7 +210,8 @@ extension Slate {
         task.isCompleted = isCompleted
         task.completedAt = isCompleted ? now : nil
         if isCompleted, let recurrence = task.recurrence {
-            let anchor = task.due ?? calendar.startOfDay(for: now)
+            // An all-day date repeats from its day's start here, wherever it was set.
+            let anchor = task.due(in: calendar) ?? calendar.startOfDay(for: now)
             var next = task
             next.id = UUID()
             next.number = 0
@@ -218,9 +219,9 @@ extension Slate {
             next.completedAt = nil
             next.created = now
             next.modified = now
-            next.due = recurrence.next(after: anchor, calendar: calendar)
-            next.alerts = task.alerts.map { $0.moved(by: next.due.map { $0.timeIntervalSince(anchor) } ?? 0) }
-            next.isAllDay = task.due == nil ? true : task.isAllDay
+            let nextDue = recurrence.next(after: anchor, calendar: calendar)
+            next.setDue(DueDate(date: nextDue, isAllDay: task.due == nil ? true : task.isAllDay), calendar: calendar)
+            next.alerts = task.alerts.map { $0.moved(by: nextDue.timeIntervalSince(anchor)) }
             task.recurrence = nil
             context.insert(next)
         }

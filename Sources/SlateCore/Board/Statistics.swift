@@ -53,7 +53,7 @@ extension Slate {
         let total = try count([])
         let completed = try count([#Predicate { $0.isCompleted }])
         let completedToday = try count([#Predicate { $0.isCompleted && $0.completedAt != nil && $0.completedAt! >= startOfToday }])
-        let overdue = try count([TaskQuery.overdue(now: now, startOfToday: startOfToday)])
+        let overdue = try count([TaskQuery.overdue(now: now, calendar: calendar)])
 
         var activeDescriptor = FetchDescriptor<TaskItem>(predicate: mine)
         activeDescriptor.filters = [#Predicate { !$0.isCompleted }]

@@ -91,11 +91,16 @@ extension TaskQuery {
         case .list(let listID): descriptor.where(\.listID, is: listID)
         case .inbox: descriptor.where(\.listID, is: nil)
         case .today:
+            // Due by the end of today: a moment before tomorrow starts here, a day up to today's.
             let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
-            descriptor.filters.append(#Predicate { $0.due != nil && $0.due! < startOfTomorrow })
+            let today = CalendarDay(now, in: calendar).number
+            descriptor.filters.append(#Predicate {
+                $0.due != nil
+                    && (($0.isAllDay && $0.dueDay != nil && $0.dueDay! <= today) || (!$0.isAllDay && $0.due! < startOfTomorrow))
+            })
         case .scheduled: descriptor.filters.append(#Predicate { $0.due != nil })
         case .flagged: descriptor.filters.append(#Predicate { $0.isFlagged })
-        case .overdue: descriptor.filters.append(Self.overdue(now: now, startOfToday: calendar.startOfDay(for: now)))
+        case .overdue: descriptor.filters.append(Self.overdue(now: now, calendar: calendar))
         case .completed: descriptor.where(\.isCompleted, is: true)
         }
         // An equality rather than a bare or negated column: it lets SQLite seek the
@@ -135,11 +140,12 @@ extension TaskQuery {
         let query: TaskQuery
     }
 
-    /// Due in the past and not completed; an all-day task once its day is over.
-    static func overdue(now: Date, startOfToday: Date) -> Predicate<TaskItem> {
-        #Predicate {
+    /// Due in the past and not completed; an all-day task once its day is over in `calendar`.
+    static func overdue(now: Date, calendar: Calendar) -> Predicate<TaskItem> {
+        let today = CalendarDay(now, in: calendar).number
+        return #Predicate {
             !$0.isCompleted && $0.due != nil
-                && (($0.isAllDay && $0.due! < startOfToday) || (!$0.isAllDay && $0.due! < now))
+                && (($0.isAllDay && $0.dueDay != nil && $0.dueDay! < today) || (!$0.isAllDay && $0.due! < now))
         }
     }
 

@@ -16,10 +16,16 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var completedAt: Date?
     public var created: Date
     public var modified: Date
-    /// When it is due: a moment, or the start of a local day when `isAllDay`.
+    /// When it is due: a moment, or, when `isAllDay`, the start of its day where it was
+    /// set (the order it sorts in). Read an all-day date's day from `dueDay`, and place it
+    /// in a reader's calendar with `due(in:)`: the start of the 8th in Berlin is the 7th in
+    /// Los Angeles.
     public var due: Date?
     /// True when the due date is a day, not a time.
     public var isAllDay: Bool
+    /// The day of an all-day due date as `yyyymmdd` (`CalendarDay.number`), the same for
+    /// every reader in every time zone; nil for a timed one or none. Set with `setDue`.
+    public var dueDay: Int?
     public var priority: Priority
     public var isFlagged: Bool
     /// The list it belongs to; nil for the Inbox.
@@ -39,14 +45,14 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     var sameFields = SameFields.none
 
     private enum CodingKeys: String, CodingKey {
-        case id, number, accountID, title, notes, isCompleted, completedAt, created, modified, due, isAllDay
+        case id, number, accountID, title, notes, isCompleted, completedAt, created, modified, due, isAllDay, dueDay
         case priority, isFlagged, listID, parentID, order, tags, recurrence, alerts
     }
 
     public init(
         id: UUID = UUID(), number: Int = 0, accountID: UUID, title: String, notes: String = "",
         isCompleted: Bool = false, completedAt: Date? = nil, created: Date = Date(), modified: Date? = nil,
-        due: Date? = nil, isAllDay: Bool = false, priority: Priority = .none, isFlagged: Bool = false,
+        due: Date? = nil, isAllDay: Bool = false, dueDay: Int? = nil, priority: Priority = .none, isFlagged: Bool = false,
         listID: UUID? = nil, parentID: UUID? = nil, order: Double = 0, tags: [String] = [],
         recurrence: Recurrence? = nil, alerts: [TaskAlert] = []
     ) {
@@ -61,6 +67,7 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         self.modified = modified ?? created
         self.due = due
         self.isAllDay = isAllDay
+        self.dueDay = dueDay
         self.priority = priority
         self.isFlagged = isFlagged
         self.listID = listID
@@ -71,14 +78,44 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         self.alerts = alerts
     }
 
-    /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
-    public func isOverdue(now: Date, calendar: Calendar) -> Bool {
-        isOverdue(now: now, startOfToday: DayStarts.start(of: now, in: calendar))
+    /// Sets the due date, read in `calendar`: an all-day date keeps the day it starts there.
+    /// The same all-day day set again from another zone changes nothing.
+    public mutating func setDue(_ value: DueDate?, calendar: Calendar) {
+        let day = value.flatMap { $0.isAllDay ? CalendarDay($0.date, in: calendar).number : nil }
+        if let day, isAllDay, due != nil, dueDay == day { return }
+        due = value?.date
+        isAllDay = value?.isAllDay ?? false
+        dueDay = day
     }
 
-    /// `isOverdue(now:calendar:)` with the start of today worked out by the caller.
-    func isOverdue(now: Date, startOfToday: Date) -> Bool {
+    /// The day of an all-day due date; nil for a timed one or none.
+    public var dueCalendarDay: CalendarDay? {
+        guard isAllDay, due != nil else { return nil }
+        return dueDay.flatMap(CalendarDay.init(number:))
+    }
+
+    /// When it is due as seen in `calendar`: a timed date as is; an all-day date as the
+    /// start of its day there.
+    public func due(in calendar: Calendar) -> Date? {
+        guard let day = dueCalendarDay else { return due }
+        return day.start(in: calendar)
+    }
+
+    /// The due date as a person reading it in `calendar` sees it.
+    public func dueDate(in calendar: Calendar) -> DueDate? {
+        due(in: calendar).map { DueDate(date: $0, isAllDay: isAllDay) }
+    }
+
+    /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
+    public func isOverdue(now: Date, calendar: Calendar) -> Bool {
+        isOverdue(now: now, today: CalendarDay(now, in: calendar), startOfToday: DayStarts.start(of: now, in: calendar))
+    }
+
+    /// `isOverdue(now:calendar:)` with today worked out by the caller.
+    func isOverdue(now: Date, today: CalendarDay, startOfToday: Date) -> Bool {
         guard !isCompleted, let due else { return false }
-        return isAllDay ? due < startOfToday : due < now
+        guard isAllDay else { return due < now }
+        guard let day = dueDay else { return due < startOfToday }
+        return day < today.number
     }
 }

@@ -11,6 +11,7 @@ public struct RecordContext: Sendable {
     public var subtaskCounts: [UUID: SubtaskCount]
     /// Worked out once for every task written with this context.
     let startOfToday: Date
+    let today: CalendarDay
 
     public init(listNames: [UUID: String], now: Date, calendar: Calendar, subtaskCounts: [UUID: SubtaskCount] = [:]) {
         self.listNames = listNames
@@ -18,6 +19,7 @@ public struct RecordContext: Sendable {
         self.calendar = calendar
         self.subtaskCounts = subtaskCounts
         startOfToday = DayStarts.start(of: now, in: calendar)
+        today = CalendarDay(now, in: calendar)
     }
 }
 
@@ -26,7 +28,7 @@ public struct RecordContext: Sendable {
 /// document all come from `fields`, so a field cannot exist in one and not in another.
 ///
 /// Ids are lower-case UUIDs; moments are ISO 8601 UTC to the millisecond; an all-day
-/// `due` is the day (`2026-12-24`) in the context's calendar; `priority` is its name;
+/// `due` is its day (`2026-12-24`), the same in every time zone; `priority` is its name;
 /// `recurrence` the phrase people say (`every 2 weeks`).
 public enum TaskRecord {
     /// One field of the record.
@@ -57,7 +59,11 @@ public enum TaskRecord {
         Field(name: "created", schema: { moment }) { task, _, out in out.string(Timestamp.format(task.created)) },
         Field(name: "due", schema: { nullable(["type": "string", "description": "YYYY-MM-DD (all day) or an ISO 8601 moment"]) }) { task, context, out in
             if let due = task.due {
-                out.string(task.isAllDay ? Timestamp.formatDay(due, calendar: context.calendar) : Timestamp.format(due))
+                if let day = task.dueCalendarDay {
+                    out.string(day.description)
+                } else {
+                    out.string(task.isAllDay ? Timestamp.formatDay(due, calendar: context.calendar) : Timestamp.format(due))
+                }
             } else {
                 out.null()
             }
@@ -67,7 +73,7 @@ public enum TaskRecord {
         Field(name: "isCompleted", schema: { boolean }) { task, _, out in out.bool(task.isCompleted) },
         Field(name: "isFlagged", schema: { boolean }) { task, _, out in out.bool(task.isFlagged) },
         Field(name: "isOverdue", schema: { boolean }) { task, context, out in
-            out.bool(task.isOverdue(now: context.now, startOfToday: context.startOfToday))
+            out.bool(task.isOverdue(now: context.now, today: context.today, startOfToday: context.startOfToday))
         },
         Field(name: "list", schema: { nullable(["type": "string"]) }) { task, context, out in
             if let listID = task.listID, let name = context.listNames[listID] { out.string(name) } else { out.null() }

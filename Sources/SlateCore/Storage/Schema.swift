@@ -40,7 +40,7 @@ extension TaskItem: PersistentModel {
             .sequence(\.number, "number"), .column(\.title, "title"), .column(\.notes, "notes"),
             .column(\.isCompleted, "isCompleted"), .column(\.completedAt, "completedAt"),
             .column(\.created, "created"), .column(\.modified, "modified"), .column(\.due, "due"),
-            .column(\.isAllDay, "isAllDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
+            .column(\.isAllDay, "isAllDay"), .column(\.dueDay, "dueDay"), .column(\.priority, "priority"), .column(\.isFlagged, "isFlagged"),
             .column(\.order, "order"), .json(\.tags, "tags"), .column(\.recurrence, "recurrence"),
             .column(\.titleSortKey, "titleSortKey", default: ""),
             .json(\.alerts, "alerts", default: []),
@@ -104,17 +104,17 @@ extension TaskItem {
 
 /// The schema version of Slate's task database, and its migration plan.
 public enum SlateSchema {
-    public static let version = 2
+    public static let version = 3
     public static let models: [any PersistentModel.Type] = [Account.self, TaskList.self, TaskItem.self, Credential.self,
                                                          CalendarResource.self, CalendarResourceBody.self, CalendarCollection.self,
                                                          CalendarSyncMark.self, CalendarOccurrence.self]
         + alertModels
-    public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts]
+    public static let migrations: [MigrationStage] = [reminderOffsetsBecomeAlerts, allDayDatesKeepTheirDay]
     /// What `models` at `version` give a SQLite file (`ModelContainer.schemaFingerprint`):
     /// declared, so that a command opening a current file builds only the tables it uses.
     /// SchemaFingerprintTests fail, naming the new value, when a change to the models
     /// changes it; so does every store a migration creates.
-    public static let fingerprint: Int64 = -1_991_373_271_089_930_508
+    public static let fingerprint: Int64 = -5_108_696_981_536_803_587
     /// What several nodes on one PostgreSQL database share that a single server on a file
     /// keeps in memory: the sign-in limiter's counts (`SignInLedger`).
     static let serverModels: [any PersistentModel.Type] = [SignInCounter.self]

@@ -102,8 +102,7 @@ extension Slate {
         task.title = content.title
         task.notes = content.notes
         task.priority = content.priority
-        task.due = content.due.map(Timestamp.truncatedToMilliseconds)
-        task.isAllDay = content.due == nil ? false : content.isAllDay
+        task.setDue(content.due.map { DueDate(date: Timestamp.truncatedToMilliseconds($0), isAllDay: content.isAllDay) }, calendar: calendar)
         task.isCompleted = content.isCompleted
         task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
         task.tags = content.tags
@@ -165,7 +164,7 @@ extension Slate {
         let candidates = try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate {
             $0.accountID == accountID && $0.listID == listID && $0.isCompleted == true && $0.title == title
         }))
-        for task in candidates where task.recurrence == nil && Self.sameDue(task.due, due) {
+        for task in candidates where task.recurrence == nil && Self.sameDue(task.due(in: calendar), due) {
             return task
         }
         return nil
@@ -174,7 +173,7 @@ extension Slate {
     /// Keeps the occurrence that was due as a completed copy, unless the client stored its
     /// own copy already (Apple).
     func keepCompletedCopy(of previous: TaskItem, in context: ModelContext) throws {
-        if let copy = try completedCopy(title: previous.title, due: previous.due, in: previous.listID, context: context),
+        if let copy = try completedCopy(title: previous.title, due: previous.due(in: calendar), in: previous.listID, context: context),
            copy.id != previous.id {
             return
         }

@@ -75,8 +75,7 @@ extension Slate {
         task.title = content.title
         task.notes = content.notes
         task.priority = content.priority
-        task.due = content.due
-        task.isAllDay = content.due == nil ? false : content.isAllDay
+        task.setDue(content.due.map { DueDate(date: $0, isAllDay: content.isAllDay) }, calendar: calendar)
         if content.isCompleted != task.isCompleted || content.completedAt != nil {
             task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
         }

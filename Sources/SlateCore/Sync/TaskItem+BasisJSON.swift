@@ -21,6 +21,10 @@ extension TaskItem {
         if let completedAt { Self.field("completedAt", completedAt, into: &output) }
         Self.field("created", created, into: &output)
         if let due { Self.field("due", due, into: &output) }
+        if let dueDay {
+            output.nextKey("dueDay")
+            output.int(dueDay)
+        }
         output.nextKey("id")
         output.string(id.uuidString)
         for (key, flag) in [("isAllDay", isAllDay), ("isCompleted", isCompleted), ("isFlagged", isFlagged)] {

@@ -53,7 +53,7 @@ enum VTodoAlarms {
         var wanted = task.alerts
         var edits: [Edit] = []
         for ((alarm, original), lineRange) in zip(zip(stored, originals), ranges) {
-            guard let alert = try? ICalendarAlarms.alert(of: alarm, due: basis.due, moment: moment) else {
+            guard let alert = try? ICalendarAlarms.alert(of: alarm, due: basis.due(in: calendar), moment: moment) else {
                 continue                                // not modelled (or unreadable): kept
             }
             guard let index = wanted.firstIndex(of: alert) else {
@@ -62,11 +62,11 @@ enum VTodoAlarms {
             }
             wanted.remove(at: index)
             // Still an alert: kept, but its TRIGGER must fire when Slate's alert does.
-            guard let slate = alert.fireDate(due: task.due, calendar: calendar),
+            guard let slate = alert.fireDate(due: task.due(in: calendar), calendar: calendar),
                   let trigger = original.property("TRIGGER"),
                   let line = lineRange.first(where: { lines.names[$0] == "TRIGGER" && lines.depths[$0] == lines.depths[lineRange.lowerBound] + 1 })
             else { continue }
-            let client = fireDate(of: trigger, due: task.due, start: start, moment: moment)
+            let client = fireDate(of: trigger, due: task.due(in: calendar), start: start, moment: moment)
             if client.map({ abs($0.timeIntervalSince(slate)) < 1 }) == true { continue }
             guard let own = text([alert]).first?.first(where: { $0.hasPrefix("TRIGGER") }) else { continue }
             edits.append((line, [line], [own]))

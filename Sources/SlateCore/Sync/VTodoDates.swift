@@ -38,7 +38,7 @@ enum VTodoDates {
         let isTwin = oldDue != nil && oldStart != nil && oldDue!.0 == oldStart!.0 && oldDue!.1 == oldStart!.1
         let end = dueLines.first ?? startLines.first ?? (body.last ?? 0) + 1
 
-        guard let due = task.due else {
+        guard let due = task.due(in: calendar) else {
             let remove = dueLines + (isTwin ? startLines : [])
             return ([(end, remove, [])], isTwin ? nil : oldStart?.0)
         }

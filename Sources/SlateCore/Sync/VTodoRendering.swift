@@ -29,7 +29,7 @@ enum VTodoRendering {
             case .title: basis.title != task.title
             case .notes: basis.notes != task.notes
             case .priority: basis.priority != task.priority
-            case .due: basis.due != task.due || basis.isAllDay != task.isAllDay
+            case .due: basis.due != task.due || basis.isAllDay != task.isAllDay || basis.dueDay != task.dueDay
             case .completion: basis.isCompleted != task.isCompleted || basis.completedAt != task.completedAt
             case .tags: basis.tags != task.tags
             case .parent: basis.parentID != task.parentID
@@ -69,7 +69,7 @@ enum VTodoRendering {
             return [ICalendarText.line("PRIORITY", [], String(number))]
                 + (task.priority == .critical ? [ICalendarText.line("X-SLATE-PRIORITY", [], "critical")] : [])
         case .due:
-            guard let due = task.due else { return [] }
+            guard let due = task.due(in: calendar) else { return [] }
             if task.isAllDay {
                 let day = BasicDate.formatDay(due, calendar: calendar)
                 return [ICalendarText.line("DTSTART", [("VALUE", "DATE")], day), ICalendarText.line("DUE", [("VALUE", "DATE")], day)]

@@ -25,7 +25,7 @@ enum ICalendarAlarms {
             case .beforeDue(let seconds):
                 alarm(("TRIGGER", [("RELATED", "END")], BasicDate.formatDuration(-seconds)))
             case .onDay:
-                guard let moment = alert.fireDate(due: task.due, calendar: calendar) else { continue }
+                guard let moment = alert.fireDate(due: task.due(in: calendar), calendar: calendar) else { continue }
                 alarm(("TRIGGER", [("VALUE", "DATE-TIME")], BasicDate.formatUTC(moment)), extra: [("X-SLATE-ALERT", [], alert.text)])
             case .at(let moment):
                 alarm(("TRIGGER", [("VALUE", "DATE-TIME")], BasicDate.formatUTC(moment)))

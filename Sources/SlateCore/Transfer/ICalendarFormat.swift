@@ -51,7 +51,7 @@ enum ICalendarFormat {
             add("LAST-MODIFIED", [], BasicDate.formatUTC(task.modified))
             add("SUMMARY", [], ICalendarText.escape(task.title))
             if !task.notes.isEmpty { add("DESCRIPTION", [], ICalendarText.escape(task.notes)) }
-            if let due = task.due {
+            if let due = task.due(in: calendar) {
                 if task.isAllDay {
                     let day = BasicDate.formatDay(due, calendar: calendar)
                     add("DTSTART", [("VALUE", "DATE")], day)

@@ -209,12 +209,14 @@ struct ImportPlan {
                 parentsMoved.insert(parent)
             }
             let completedAt = task.isCompleted ? task.completedAt ?? existing?.completedAt ?? now : task.completedAt
-            let item = TaskItem(
+            var item = TaskItem(
                 id: id, number: existing?.number ?? 0, accountID: accountID, title: task.title, notes: task.notes,
                 isCompleted: task.isCompleted, completedAt: completedAt, created: task.created ?? existing?.created ?? now,
-                modified: task.modified ?? now, due: task.due, isAllDay: task.isAllDay, priority: task.priority,
+                modified: task.modified ?? now, priority: task.priority,
                 isFlagged: task.isFlagged, listID: listID, parentID: parents[id], order: order ?? 1,
                 tags: task.tags, recurrence: task.recurrence, alerts: task.alerts)
+            // The formats read a day as its start in the import's calendar.
+            item.setDue(task.due.map { DueDate(date: $0, isAllDay: task.isAllDay) }, calendar: slate.calendar)
             // A task the file holds as it is stored is left alone: importing the same file
             // again writes nothing (no new revision for sync clients to fetch, nothing to undo).
             if let existing {

@@ -44,7 +44,7 @@ enum TaskwarriorFormat {
                 ("entry", .string(BasicDate.formatUTC(task.created))), ("modified", .string(BasicDate.formatUTC(task.modified))),
             ]
             if task.isCompleted { members.append(("end", .string(BasicDate.formatUTC(task.completedAt ?? task.modified)))) }
-            if let due = task.due { members.append(("due", .string(BasicDate.formatUTC(due)))) }
+            if let due = task.due(in: snapshot.calendar) { members.append(("due", .string(BasicDate.formatUTC(due)))) }
             if let letter = letter(task.priority) { members.append(("priority", .string(letter))) }
             if let name = task.listID.flatMap({ names[$0] }) { members.append(("project", .string(name))) }
             if !task.tags.isEmpty { members.append(("tags", .array(task.tags.map(JSONValue.string)))) }

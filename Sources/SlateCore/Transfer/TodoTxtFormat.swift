@@ -43,7 +43,7 @@ enum TodoTxtFormat {
             words.append(task.title.split(whereSeparator: \.isNewline).joined(separator: " "))
             if let name = task.listID.flatMap({ names[$0] }) { words.append("+" + projectName(name)) }
             words += task.tags.map { "@" + $0 }
-            if let due = task.due { words.append("due:" + Timestamp.formatDay(due, calendar: calendar)) }
+            if let due = task.due(in: calendar) { words.append("due:" + Timestamp.formatDay(due, calendar: calendar)) }
             if let recurrence = task.recurrence { words.append("rec:\(recurrence.interval)\(recurrence.frequency.rawValue.prefix(1))") }
             if task.isCompleted, let letter { words.append("pri:\(letter)") }
             text += words.joined(separator: " ") + "\n"

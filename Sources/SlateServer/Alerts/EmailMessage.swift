@@ -17,7 +17,7 @@ struct EmailMessage {
     /// The due day, and time with its zone's name, in the account's zone: "Monday 30
     /// November 2026, 17:00 (Central European Standard Time)".
     var dueText: String? {
-        guard let due = alert.task.due else { return nil }
+        guard let due = alert.task.due(in: alert.calendar) else { return nil }
         return EmailDates.due(due, isAllDay: alert.task.isAllDay, calendar: alert.calendar)
     }
 

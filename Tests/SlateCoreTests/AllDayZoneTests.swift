@@ -1,0 +1,142 @@
+import Foundation
+import SlateCore
+@testable import SlateStore
+import TestDatabases
+import Testing
+
+/// An all-day date is a day, not a moment: "due 8 December" set in Berlin is the 8th for
+/// someone in Los Angeles, in Tokyo, on a server in UTC and in a CalDAV client, and stays the
+/// 8th when a file from before `TaskItem.dueDay` is opened.
+@Suite struct AllDayZoneTests {
+    static func calendar(_ zone: String) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        return calendar
+    }
+
+    static let berlin = calendar("Europe/Berlin")
+    static let losAngeles = calendar("America/Los_Angeles")
+    static let tokyo = calendar("Asia/Tokyo")
+    static let utc = calendar("UTC")
+
+    static func moment(_ text: String) -> Date { Timestamp.parse(text)! }
+
+    /// The board as seen from `calendar` at `now`.
+    static func reader(of slate: Slate, in calendar: Calendar, at now: String) -> Slate {
+        let moment = moment(now)
+        return Slate(container: slate.container, accountID: slate.accountID, calendar: calendar, clock: { moment })
+    }
+
+    /// A Slate in Berlin on the evening of 7 December, with one task due on the 8th.
+    static func berlinTask(repeating: Recurrence? = nil) throws -> (Slate, TaskItem) {
+        let now = moment("2026-12-07T19:00:00Z")
+        let slate = try Slate.open(path: TestDatabase.freshStore(), calendar: berlin, clock: { now })
+        let due = try #require(try TaskValues.due("2026-12-08", now: now, calendar: berlin))
+        let task = try slate.addTask(TaskDraft(title: "Return the camera", due: due, recurrence: repeating))
+        return (slate, task)
+    }
+
+    @Test func aDaySetInBerlinIsTheSameDayEverywhere() throws {
+        let (slate, task) = try Self.berlinTask()
+        #expect(task.dueDay == 20261208)
+        for calendar in [Self.berlin, Self.losAngeles, Self.tokyo, Self.utc] {
+            let reader = Self.reader(of: slate, in: calendar, at: "2026-12-08T12:00:00Z")
+            let read = try reader.task(id: task.id).model
+            let json = PublicJSON.task(read, lists: [:], now: Self.moment("2026-12-08T12:00:00Z"), calendar: calendar)
+            #expect(json["due"] as? String == "2026-12-08", "read in \(calendar.timeZone.identifier)")
+            #expect(json["isAllDay"] as? Bool == true)
+            #expect(read.dueCalendarDay == CalendarDay(year: 2026, month: 12, day: 8))
+            #expect(CalendarDay(try #require(read.due(in: calendar)), in: calendar).description == "2026-12-08")
+        }
+    }
+
+    @Test func todayAndOverdueFollowTheReadersDay() throws {
+        let (slate, task) = try Self.berlinTask()
+        // 7 December, 18:00 in Los Angeles (already the 8th in Berlin): not due today there yet.
+        let evening = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-08T02:00:00Z")
+        #expect(try evening.tasks(TaskQuery(scope: .today)).map(\.id).isEmpty)
+        // 8 December, 23:30 in Los Angeles: due today, not overdue.
+        let lateOnTheDay = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-09T07:30:00Z")
+        #expect(try lateOnTheDay.tasks(TaskQuery(scope: .today)).map(\.id) == [task.id])
+        #expect(try lateOnTheDay.tasks(TaskQuery(scope: .overdue)).isEmpty)
+        #expect(try !lateOnTheDay.task(id: task.id).model.isOverdue(now: Self.moment("2026-12-09T07:30:00Z"), calendar: Self.losAngeles))
+        #expect(try lateOnTheDay.statistics().overdue == 0)
+        // 9 December, 00:30 in Los Angeles: overdue.
+        let nextDay = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-09T08:30:00Z")
+        #expect(try nextDay.tasks(TaskQuery(scope: .overdue)).map(\.id) == [task.id])
+        #expect(try nextDay.task(id: task.id).model.isOverdue(now: Self.moment("2026-12-09T08:30:00Z"), calendar: Self.losAngeles))
+        #expect(try nextDay.statistics().overdue == 1)
+        // 8 December, 08:30 in Tokyo (the 7th in Berlin, still): due today there.
+        let tokyo = Self.reader(of: slate, in: Self.tokyo, at: "2026-12-07T23:30:00Z")
+        #expect(try tokyo.tasks(TaskQuery(scope: .today)).map(\.id) == [task.id])
+    }
+
+    @Test func exportsFromAnotherZoneWriteTheDay() throws {
+        let (slate, _) = try Self.berlinTask()
+        let reader = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-07T20:00:00Z")
+        let ics = String(decoding: try reader.export(.ics), as: UTF8.self)
+        #expect(ics.contains("DUE;VALUE=DATE:20261208"))
+        let todo = String(decoding: try reader.export(.todotxt), as: UTF8.self)
+        #expect(todo.contains("due:2026-12-08"))
+        let json = String(decoding: try reader.export(.json), as: UTF8.self)
+        #expect(json.contains(#""due":"2026-12-08""#))
+    }
+
+    @Test func aRepeatingDayCompletedFromAnotherZoneMovesOnByOneDay() throws {
+        let (slate, task) = try Self.berlinTask(repeating: Recurrence(.daily))
+        let reader = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-08T17:00:00Z")
+        try reader.setCompleted([task.id], true)
+        let next = try #require(try reader.tasks(TaskQuery(status: .active)).first)
+        #expect(next.dueDay == 20261209)
+        #expect(next.isAllDay)
+    }
+
+    @Test func theSameDaySetAgainFromAnotherZoneChangesNothing() throws {
+        let (slate, task) = try Self.berlinTask()
+        let reader = Self.reader(of: slate, in: Self.losAngeles, at: "2026-12-07T20:00:00Z")
+        let due = try #require(try TaskValues.due("2026-12-08", now: Self.moment("2026-12-07T20:00:00Z"), calendar: Self.losAngeles))
+        let updated = try reader.updateTask(task.id, TaskPatch(due: .some(due)))
+        #expect(updated.due == task.due, "the moment it sorts by stays the one it was set with")
+        #expect(updated.dueDay == 20261208)
+        let moved = try #require(try TaskValues.due("2026-12-09", now: Self.moment("2026-12-07T20:00:00Z"), calendar: Self.losAngeles))
+        #expect(try reader.updateTask(task.id, TaskPatch(due: .some(moved))).dueDay == 20261209)
+    }
+
+    /// A store from before the day was kept: each all-day date is read in its account's zone.
+    @Test func aVersion2StoreGetsItsDaysFromTheAccountsZone() throws {
+        let path = TestDatabase.freshStore()
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
+        defer {
+            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
+                try? FileManager.default.removeItem(atPath: folder + "/" + file)
+            }
+        }
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        var ids: [UUID] = []
+        do {
+            let slate = try Slate.open(path: path, calendar: Self.tokyo, clock: { now })
+            _ = try AccountDirectory(container: slate.container).setTimeZone("Asia/Tokyo", for: slate.accountID)
+            for day in ["2026-12-08", "2026-12-31"] {
+                let due = try #require(try TaskValues.due(day, now: now, calendar: Self.tokyo))
+                ids.append(try slate.addTask(TaskDraft(title: day, due: due)).id)
+            }
+            ids.append(try slate.addTask(TaskDraft(title: "timed", due: try TaskValues.due("2026-12-08T09:00:00Z", now: now, calendar: Self.tokyo))).id)
+        }
+        // The store as version 2 wrote it: the start of the day in Tokyo, and no day.
+        do {
+            let database: any Database = TestDatabase.isPostgreSQL
+                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
+                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
+            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
+            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
+            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
+        }
+        // Opened on a server in UTC, where the start of the 8th in Tokyo is the 7th.
+        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
+        let tasks = try ids.map { try slate.task(id: $0).model }
+        #expect(tasks.map(\.dueDay) == [20261208, 20261231, nil])
+        let json = tasks.map { PublicJSON.task($0, lists: [:], now: now, calendar: Self.utc)["due"] as? String }
+        #expect(json == ["2026-12-08", "2026-12-31", "2026-12-08T09:00:00.000Z"])
+    }
+}
