@@ -94,8 +94,9 @@ extension TaskQuery {
             // Due by the end of today: a moment before tomorrow starts here, a day up to today's.
             let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
             let today = CalendarDay(now, in: calendar).number
+            let bound = Self.allDayBound(after: startOfTomorrow)
             descriptor.filters.append(#Predicate {
-                $0.due != nil
+                $0.due != nil && $0.due! < bound
                     && (($0.isAllDay && $0.dueDay != nil && $0.dueDay! <= today) || (!$0.isAllDay && $0.due! < startOfTomorrow))
             })
         case .scheduled: descriptor.filters.append(#Predicate { $0.due != nil })
@@ -143,10 +144,19 @@ extension TaskQuery {
     /// Due in the past and not completed; an all-day task once its day is over in `calendar`.
     static func overdue(now: Date, calendar: Calendar) -> Predicate<TaskItem> {
         let today = CalendarDay(now, in: calendar).number
+        let bound = allDayBound(after: DayStarts.start(of: now, in: calendar))
         return #Predicate {
-            !$0.isCompleted && $0.due != nil
+            !$0.isCompleted && $0.due != nil && $0.due! < bound
                 && (($0.isAllDay && $0.dueDay != nil && $0.dueDay! < today) || (!$0.isAllDay && $0.due! < now))
         }
+    }
+
+    /// A moment no task due before the day that starts at `dayStart` (here) can be due at or
+    /// after: an all-day date's `due` is its day's start where it was set, within 14 hours of
+    /// UTC midnight, as `dayStart` is. The bound lets the store read the (account, due)
+    /// index as a range instead of every dated task.
+    private static func allDayBound(after dayStart: Date) -> Date {
+        dayStart.addingTimeInterval(2 * 86_400)
     }
 
     var sortKeys: [SortKey<TaskItem>] {
