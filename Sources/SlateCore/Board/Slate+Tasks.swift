@@ -142,7 +142,10 @@ extension Slate {
         }
         if let priority = patch.priority { task.priority = priority }
         if let due = patch.due {
+            let before = task.due
             task.setDue(due, calendar: calendar)
+            // A date moved by hand is the day the repeat belongs on from now on.
+            if task.due != before { task.recurrence?.dayOfMonth = nil }
             // Alerts relative to a due date that is gone go with it.
             if due == nil, patch.alerts == nil { task.alerts.removeAll(where: \.isRelative) }
         }
@@ -152,7 +155,11 @@ extension Slate {
         }
         if let isFlagged = patch.isFlagged { task.isFlagged = isFlagged }
         if let tags = patch.tags { task.tags = try TaskRules.validTags(tags) }
-        if let recurrence = patch.recurrence { task.recurrence = try TaskRules.validRecurrence(recurrence) }
+        if let recurrence = patch.recurrence {
+            // The same repeat sent again (a form sends every field) keeps the day it belongs on.
+            let valid = try TaskRules.validRecurrence(recurrence)
+            if valid?.isSameRule(as: task.recurrence) != true { task.recurrence = valid }
+        }
         if let parentID = patch.parentID {
             if let parentID { try checkParent(parentID, for: task.id) }
             task.parentID = parentID
@@ -219,7 +226,8 @@ extension Slate {
             next.completedAt = nil
             next.created = now
             next.modified = now
-            let nextDue = recurrence.next(after: anchor, calendar: calendar)
+            let (nextDue, following) = recurrence.advanced(from: anchor, calendar: calendar)
+            next.recurrence = following
             next.setDue(DueDate(date: nextDue, isAllDay: task.due == nil ? true : task.isAllDay), calendar: calendar)
             next.alerts = task.alerts.map { $0.moved(by: nextDue.timeIntervalSince(anchor)) }
             task.recurrence = nil

@@ -75,13 +75,15 @@ extension Slate {
         task.title = content.title
         task.notes = content.notes
         task.priority = content.priority
+        let dueBefore = task.due
         task.setDue(content.due.map { DueDate(date: $0, isAllDay: content.isAllDay) }, calendar: calendar)
         if content.isCompleted != task.isCompleted || content.completedAt != nil {
             task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
         }
         task.isCompleted = content.isCompleted
         task.tags = content.tags
-        task.recurrence = content.recurrence
+        // The same repeat on the same date keeps the day a short month cut it from.
+        if content.recurrence?.isSameRule(as: task.recurrence) != true || task.due != dueBefore { task.recurrence = content.recurrence }
         task.alerts = content.alerts
         if let isFlagged = content.isFlagged { task.isFlagged = isFlagged }
         if task.listID != collection.listID || target == nil {

@@ -217,6 +217,13 @@ struct ImportPlan {
                 tags: task.tags, recurrence: task.recurrence, alerts: task.alerts)
             // The formats read a day as its start in the import's calendar.
             item.setDue(task.due.map { DueDate(date: $0, isAllDay: task.isAllDay) }, calendar: slate.calendar)
+            if let existing {
+                // The same day, read in another zone than it was set in, is the same date.
+                if item.isAllDay, existing.isAllDay, item.dueDay == existing.dueDay { item.due = existing.due }
+                if item.due == existing.due, item.recurrence?.isSameRule(as: existing.recurrence) == true {
+                    item.recurrence = existing.recurrence    // and the day a short month cut it from
+                }
+            }
             // A task the file holds as it is stored is left alone: importing the same file
             // again writes nothing (no new revision for sync clients to fetch, nothing to undo).
             if let existing {
