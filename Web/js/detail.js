@@ -2,7 +2,19 @@
 // the user (a 412 is never overwritten silently).
 import { AlertEditor, describeAlert } from "./alerteditor.js";
 import { OfflineError, api } from "./api.js";
-import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDateTime, friendlyDue, listOptions, showDueInput } from "./format.js";
+import {
+  dueFromInput,
+  dueInputComplete,
+  dueInputValue,
+  el,
+  friendlyDateTime,
+  friendlyDue,
+  listOptions,
+  repeatOptions,
+  showDueInput,
+  tagsFromInput,
+  tagsInputValue,
+} from "./format.js";
 import * as route from "./state.js";
 import { Subtasks } from "./subtasks.js";
 import { priorityInfo } from "./vocabulary.js";
@@ -38,6 +50,15 @@ export class Detail {
     $("detail-notes").addEventListener("input", edit("notes", () => $("detail-notes").value));
     $("detail-list").addEventListener("change", edit("listId", () => $("detail-list").value || null));
     $("detail-flag").addEventListener("change", edit("isFlagged", () => $("detail-flag").checked));
+    $("detail-repeat").addEventListener("change", edit("recurrence", () => $("detail-repeat").value || null));
+    // Tags save when the field is left (or Enter), not at every keystroke of a half-typed tag.
+    $("detail-tags").addEventListener("change", edit("tags", () => tagsFromInput($("detail-tags").value)));
+    $("detail-tags").addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.change("tags", tagsFromInput($("detail-tags").value));
+      }
+    });
     $("detail-priority").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-priority]");
       if (!button) return;
@@ -166,6 +187,10 @@ export class Detail {
     input.hidden = !task.due;
     this.alertEditor.set(task.alerts, { hasDue: !!task.due, isAllDay: task.isAllDay });
     $("detail-flag").checked = task.isFlagged;
+    $("detail-repeat").replaceChildren(...repeatOptions(task.recurrence));
+    $("detail-repeat").value = task.recurrence || "";
+    // The field is left as typed while it has the focus (the server's folding shows on leaving it).
+    if (document.activeElement !== $("detail-tags")) $("detail-tags").value = tagsInputValue(task.tags);
     $("detail-created").textContent = friendlyDateTime(task.created);
     this.showCompletion(task);
     $("detail-title-error").hidden = true;
@@ -278,6 +303,10 @@ export class Detail {
           this.task = data;
           this.etag = etag;
           if (!("isCompleted" in this.pending)) this.showCompletion(data);
+          // Tags come back folded (`#Location` is `location`): shown so once the field is left.
+          if ("tags" in changes && !("tags" in this.pending) && document.activeElement !== $("detail-tags")) {
+            $("detail-tags").value = tagsInputValue(data.tags);
+          }
         }
         this.app.taskChanged(data, { etag });
       } catch (error) {
@@ -326,6 +355,8 @@ export class Detail {
       ["priority", "Priority", (t) => priorityInfo(t.priority).label],
       ["due", "Due", (t) => (t.due ? friendlyDue(t) : "—")],
       ["alerts", "Alerts", (t) => (t.alerts || []).map((a) => describeAlert(a, t)).join("; ") || "—"],
+      ["recurrence", "Repeat", (t) => t.recurrence || "Never"],
+      ["tags", "Tags", (t) => tagsInputValue(t.tags) || "—"],
       ["isFlagged", "Flagged", (t) => (t.isFlagged ? "Yes" : "No")],
       ["isCompleted", "Completed", (t) => (t.isCompleted ? "Yes" : "No")],
       ["listId", "List", (t) => this.app.lists.find((l) => l.id === t.listId)?.name || "No list"],

@@ -111,6 +111,35 @@ export function listOptions(lists, first = [["", "No list (Inbox)"]]) {
   return [...first.map(([value, label]) => option(value, label)), ...lists.map((list) => option(list.id, list.name))];
 }
 
+/** The repeats offered by name; any other the task has (`every 3 days`) is offered too. */
+const REPEATS = [
+  ["", "Never"],
+  ["every day", "Every day"],
+  ["every week", "Every week"],
+  ["every 2 weeks", "Every 2 weeks"],
+  ["every month", "Every month"],
+  ["every year", "Every year"],
+];
+
+/** `<option>`s for a Repeat field showing `current` (a task's `recurrence`, or null). */
+export function repeatOptions(current) {
+  const pairs = current && !REPEATS.some(([value]) => value === current) ? [...REPEATS, [current, current[0].toUpperCase() + current.slice(1)]] : REPEATS;
+  return listOptions([], pairs);
+}
+
+/** A Tags field's text as tags: split at commas and spaces, `#`/`@` dropped (the server folds case). */
+export function tagsFromInput(text) {
+  return text
+    .split(/[\s,]+/)
+    .map((tag) => tag.replace(/^[#@]+/, ""))
+    .filter(Boolean);
+}
+
+/** A task's tags as a Tags field shows them. */
+export function tagsInputValue(tags) {
+  return (tags || []).join(", ");
+}
+
 /** Black or white text, whichever reads better on a list colour (WCAG contrast). */
 export function textOn(hex) {
   const n = parseInt(hex.slice(1), 16);

@@ -3,7 +3,18 @@
 import { AlertEditor } from "./alerteditor.js";
 import { api, request } from "./api.js";
 import { vocabulary } from "./vocabulary.js";
-import { dueFromInput, dueInputComplete, dueInputValue, el, friendlyDue, listOptions, showDueInput } from "./format.js";
+import {
+  dueFromInput,
+  dueInputComplete,
+  dueInputValue,
+  el,
+  friendlyDue,
+  listOptions,
+  repeatOptions,
+  showDueInput,
+  tagsFromInput,
+  tagsInputValue,
+} from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,6 +81,9 @@ export class TaskForm {
     f.due.type = f.allDay.checked ? "date" : "datetime-local";
     f.due.value = task ? dueInputValue(task) : "";
     f.isFlagged.checked = !!(task && task.isFlagged);
+    f.recurrence.replaceChildren(...repeatOptions(task ? task.recurrence : null));
+    f.recurrence.value = (task && task.recurrence) || "";
+    f.tags.value = task ? tagsInputValue(task.tags) : "";
     f.isCompleted.checked = !!(task && task.isCompleted);
     $("task-form-completed").hidden = !task;
     this.form.querySelector(".form-error").hidden = true;
@@ -109,6 +123,8 @@ export class TaskForm {
       priority: f.priority.value,
       due: f.hasDue.checked ? dueFromInput(f.due.value, f.allDay.checked) : null,
       isFlagged: f.isFlagged.checked,
+      recurrence: f.recurrence.value || null,
+      tags: tagsFromInput(f.tags.value),
       ...(this.editing ? { isCompleted: f.isCompleted.checked } : {}),
     };
   }

@@ -50,7 +50,8 @@ public enum TaskValues {
         let lowered = trimmed.lowercased()
         if clearingWords.contains(lowered) { return nil }
         let parser = DateParser(now: Date(timeIntervalSince1970: 0), calendar: Calendar(identifier: .gregorian))
-        let rule = Recurrence(storageValue: lowered)
+        // The stored form, but not the day a short month kept (`Recurrence.dayOfMonth`): Slate sets that.
+        let rule = (lowered.contains("@") ? nil : Recurrence(storageValue: lowered))
             ?? parser.parseRecurrence(trimmed)
             ?? (lowered.hasPrefix("every") ? nil : parser.parseRecurrence("every " + trimmed))
         guard let rule else {

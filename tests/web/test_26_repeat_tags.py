@@ -1,0 +1,73 @@
+"""A task's repeat and tags are shown and edited in the detail pane and the full form."""
+
+from selenium.webdriver.common.keys import Keys
+
+from slate_web import By, is_visible, unique, visible, wait_for, wait_row, wait_until
+from test_04_detail import open_detail, saved
+
+
+def choose(page, select, value):
+    page.js("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+            select, value)
+
+
+def test_the_detail_edits_the_repeat_and_the_tags(page):
+    task = page.api.add_task(unique("Charge the batteries"), tags=["camera"], recurrence="every 3 days")
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        repeat = page.css("select#detail-repeat")
+        assert repeat.get_attribute("value") == "every 3 days", "a repeat not among the named ones is shown as it is"
+        tags = page.css("input#detail-tags")
+        assert tags.get_attribute("value") == "camera"
+
+        choose(page, repeat, "every week")
+        wait_until(lambda: page.api.task(task["id"])["recurrence"] == "every week", message="the repeat was not saved")
+        tags.send_keys(Keys.END, ", #Location  night-shoot", Keys.TAB)
+        wait_until(lambda: page.api.task(task["id"])["tags"] == ["camera", "location", "night-shoot"],
+                   message="the tags were not saved when the field was left")
+        wait_for(page.driver, saved, message="#save-state does not say Saved")
+        wait_for(page.driver, lambda d: page.css("input#detail-tags").get_attribute("value") == "camera, location, night-shoot",
+                 message="the field does not show the tags as saved")
+        row = wait_row(page.driver, task["id"])
+        wait_for(page.driver, lambda d: "every week" in row.text, message="the row does not show the new repeat")
+
+        choose(page, page.css("select#detail-repeat"), "")
+        wait_until(lambda: page.api.task(task["id"])["recurrence"] is None, message="Never did not stop the repeat")
+        field = page.css("input#detail-tags")
+        field.clear()
+        field.send_keys(Keys.ENTER)
+        wait_until(lambda: page.api.task(task["id"])["tags"] == [], message="emptying the tags did not clear them")
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_the_full_form_adds_and_edits_a_repeat_and_tags(page):
+    visible(page.driver, "button#new-task").click()
+    form = visible(page.driver, "dialog#task-form")
+    title = unique("Back up the rushes")
+    form.find_element(By.CSS_SELECTOR, "input[name=title]").send_keys(title)
+    choose(page, form.find_element(By.CSS_SELECTOR, "select[name=recurrence]"), "every month")
+    form.find_element(By.CSS_SELECTOR, "input[name=tags]").send_keys("edit, storage")
+    form.find_element(By.CSS_SELECTOR, "button#task-form-add").click()
+    task = wait_until(lambda: next((t for t in page.api.tasks("scope=all&status=all") if t["title"] == title), None),
+                      message="the form did not add the task")
+    try:
+        assert task["recurrence"] == "every month"
+        assert task["tags"] == ["edit", "storage"]
+        assert task["due"], "a repeating task gets a first date"
+        wait_for(page.driver, lambda d: not is_visible(d, "dialog#task-form"), message="the form stays open after Add")
+
+        page.open("view=all")
+        open_detail(page, task["id"])
+        page.css("button#detail-edit-form").click()
+        form = visible(page.driver, "dialog#task-form")
+        wait_for(page.driver, lambda d: form.find_element(By.CSS_SELECTOR, "select[name=recurrence]").get_attribute("value") == "every month",
+                 message="the edit form does not show the repeat")
+        assert form.find_element(By.CSS_SELECTOR, "input[name=tags]").get_attribute("value") == "edit, storage"
+        choose(page, form.find_element(By.CSS_SELECTOR, "select[name=recurrence]"), "every year")
+        form.find_element(By.CSS_SELECTOR, "button#task-form-add").click()
+        wait_until(lambda: page.api.task(task["id"])["recurrence"] == "every year", message="Save did not change the repeat")
+        assert page.api.task(task["id"])["tags"] == ["edit", "storage"], "tags the user did not touch are kept"
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
