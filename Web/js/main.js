@@ -470,7 +470,10 @@ class App {
     this.taskList.place(task);
     if (created) {
       this.taskList.select(task.id);
-      this.toast(`Added “${task.title}”`);
+      // A task this view cannot show (undated in Overdue, open in Completed, another
+      // priority) would seem lost: the toast says where it went.
+      const where = task.list ? `the list “${task.list}”` : "the Inbox";
+      this.toast(this.taskList.shows(task) ? `Added “${task.title}”` : `Added “${task.title}” to ${where}; this view does not show it.`);
     } else this.detail.adopt(task, etag);
   }
 

@@ -89,7 +89,8 @@ export class QuickEntry {
       if (parsed.notes) fields.notes = parsed.notes;
       if (parsed.alerts) fields.alerts = parsed.alerts; // ^15m; without any, the account's defaults
       if (this.app.currentView() === "flagged") fields.isFlagged = true;
-      if (this.app.currentView() === "today" && !fields.due) fields.due = new Date().toLocaleDateString("sv");
+      // Added in Today or Scheduled, an undated task is due today (as in Reminders), so it stays in sight.
+      if (["today", "scheduled"].includes(this.app.currentView()) && !fields.due) fields.due = new Date().toLocaleDateString("sv");
       const { data } = await api.createTask(fields);
       if (this.input.value.trim() === text) {
         this.input.value = "";

@@ -327,11 +327,16 @@ export class TaskList {
   place(task, before = null) {
     if (!this.state) return;
     const row = this.row(task.id);
-    const fits = couldShow(task, this.state, { active: this.active.enabled, completed: this.completed.enabled });
+    const fits = this.shows(task);
     if (row && fits && placement(before || row.task, this.state) === placement(task, this.state)) return this.update(task);
     if (row) this.removeRow(task.id);
     if (fits) this.insert(task);
     else this.afterRender();
+  }
+
+  /** True when `task` may be in the view on screen (false: certainly not, e.g. undated in Overdue). */
+  shows(task) {
+    return !!this.state && couldShow(task, this.state, { active: this.active.enabled, completed: this.completed.enabled });
   }
 
   /** Inserts a row where the view's order puts it among the loaded ones. */

@@ -71,3 +71,29 @@ def test_the_full_form_adds_and_edits_a_repeat_and_tags(page):
         assert page.api.task(task["id"])["tags"] == ["edit", "storage"], "tags the user did not touch are kept"
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_quick_entry_in_scheduled_dates_the_task_and_elsewhere_says_where_an_unseen_task_went(page):
+    page.open("view=scheduled")
+    title = unique("Scout the quarry")
+    entry = visible(page.driver, "input#quick-entry")
+    entry.send_keys(title, Keys.ENTER)
+    task = wait_until(lambda: next((t for t in page.api.tasks("scope=all&status=all") if t["title"] == title), None),
+                      message="quick entry in Scheduled added nothing")
+    try:
+        assert task["due"] and task["isAllDay"], "added in Scheduled, an undated task is due today"
+        wait_row(page.driver, task["id"])
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
+
+    page.open("view=completed")
+    title = unique("Book the crane")
+    visible(page.driver, "input#quick-entry").send_keys(title, Keys.ENTER)
+    task = wait_until(lambda: next((t for t in page.api.tasks("scope=all&status=all") if t["title"] == title), None),
+                      message="quick entry in Completed added nothing")
+    try:
+        toast = visible(page.driver, "#toast")
+        wait_for(page.driver, lambda d: "this view does not show it" in toast.text and "Inbox" in toast.text,
+                 message="the toast does not say where a task the view cannot show went")
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
