@@ -28,7 +28,8 @@ public struct CalDAVService: Sendable {
     ///     database thread (so that such a request makes one hop off Swift's cooperative
     ///     pool, not two) or, for a short read on SQLite, on the request's own thread: it
     ///     must not block.
-    ///   - calendar: the calendar and time zone for all-day dates and floating times.
+    ///   - calendar: the calendar and time zone of floating times and alerts at a time of day,
+    ///     for an account without a zone of its own (`Account.timeZone`).
     ///   - logLevel: which requests get an access-log line on standard error.
     ///   - log: the service's log (its format and level) instead of a text log at `logLevel`.
     ///   - metrics: counts CalDAV requests beside the API's (`slate serve --metrics`).

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Ready-to-send `<d:response>` elements of calendar objects (href, ETag, escaped
-/// calendar data), kept by everything their bytes depend on: the account, the href, the
-/// object's entity tag and the properties asked. A calendar-query or multiget answered again
+/// calendar data), kept by everything their bytes depend on: the account and its time zone
+/// (an alert at 9:00 on the day is a moment there), the href, the object's entity tag and
+/// the properties asked. A calendar-query or multiget answered again
 /// copies them instead of reading, rewriting and escaping each object's bytes.
 ///
 /// Nothing is ever invalidated in place: a write to an object, from this process or another,
@@ -14,6 +15,7 @@ import Synchronization
 final class CalendarResponseCache: Sendable {
     struct Key: Hashable, Sendable {
         let account: UUID
+        let zone: String
         let href: String
         let revision: Int
         let properties: [PropertyName]
@@ -22,8 +24,9 @@ final class CalendarResponseCache: Sendable {
         /// calendar-query.
         private let propertiesHash: Int
 
-        private init(account: UUID, href: String, revision: Int, properties: [PropertyName], propertiesHash: Int) {
+        private init(account: UUID, zone: String, href: String, revision: Int, properties: [PropertyName], propertiesHash: Int) {
             self.account = account
+            self.zone = zone
             self.href = href
             self.revision = revision
             self.properties = properties
@@ -31,13 +34,15 @@ final class CalendarResponseCache: Sendable {
         }
 
         /// The keys of one answer's objects, by href and revision, for the same properties.
-        static func keys(account: UUID, properties: [PropertyName], objects: [(href: String, revision: Int)]) -> [Key] {
+        static func keys(account: UUID, zone: String, properties: [PropertyName], objects: [(href: String, revision: Int)]) -> [Key] {
             let hash = properties.hashValue
-            return objects.map { Key(account: account, href: $0.href, revision: $0.revision, properties: properties, propertiesHash: hash) }
+            return objects.map {
+                Key(account: account, zone: zone, href: $0.href, revision: $0.revision, properties: properties, propertiesHash: hash)
+            }
         }
 
         static func == (left: Key, right: Key) -> Bool {
-            left.revision == right.revision && left.href == right.href && left.account == right.account
+            left.revision == right.revision && left.href == right.href && left.account == right.account && left.zone == right.zone
                 && left.propertiesHash == right.propertiesHash && left.properties == right.properties
         }
 

@@ -9,7 +9,7 @@ extension DAVContext {
     /// read together, written, and kept. The same bytes as writing every one afresh.
     func addKept(_ objects: [ListedObject], names: [PropertyName], cache: CalendarResponseCache,
                  to multiStatus: inout MultiStatus, revision: () throws -> Int) throws {
-        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, zone: slate.calendar.timeZone.identifier, properties: names,
                                                   objects: objects.map { ($0.href, $0.1.revision) })
         let written = try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in missed.map { objects[$0] } }
         assert(written, "every object was given")
@@ -25,7 +25,7 @@ extension DAVContext {
         let tags = try objectTags(in: info)
         let href = paths.objects(in: info.name)
         let hrefs = tags.map { href($0.name) }
-        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, zone: slate.calendar.timeZone.identifier, properties: names,
                                                   objects: tags.indices.map { (hrefs[$0], tags[$0].revision) })
         return try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in
             let objects = try slate.calendarObjects(named: missed.map { tags[$0].name }, in: info.id)
@@ -91,7 +91,7 @@ extension DAVContext {
             }
             listed.append((entry, revision))
         }
-        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, properties: names,
+        let keys = CalendarResponseCache.Key.keys(account: slate.accountID, zone: slate.calendar.timeZone.identifier, properties: names,
                                                   objects: listed.map { ($0.entry.href, $0.revision) })
         let written = try writeKept(keys, names: names, cache: cache, to: &multiStatus, revision: revision) { missed in
             var objects: [Int: ListedObject] = [:]

@@ -10,6 +10,7 @@ struct DAVHandler: Sendable {
     /// with `authenticate`), called inside the request's snapshot: on a database thread, or
     /// on the request's own thread for a short read, so it must not block.
     let identify: (@Sendable (Request) throws -> UUID?)?
+    /// The calendar of an account without a zone of its own (the server's).
     let calendar: Calendar
     let syncHistory: Int
     /// This server's ready-to-send object responses.
@@ -149,6 +150,10 @@ struct DAVHandler: Sendable {
         guard let accountID, let account = try directory.account(id: accountID) else {
             return Self.unauthorized("The account no longer exists.")
         }
+        // The account's own zone when it has one (as its alerts are sent in): a floating time,
+        // an alert at 9:00 on the day and the day of a VALUE=DATE are read and written there.
+        let calendar = account.timeZone.flatMap { try? TimeZones.calendar(named: $0) } ?? self.calendar
+        let upload = upload.map { calendar.timeZone == self.calendar.timeZone ? $0 : CalendarUpload($0.data, calendar: calendar) }
         let slate = Slate(container: directory.container, accountID: accountID, calendar: calendar)
         let context = DAVContext(slate: slate, paths: DAVPaths(account: account.name), request: request, syncHistory: syncHistory,
                                  responses: responses, tagListings: tagListings, readBody: body, upload: upload)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The time zones dates and times are read in: a client's own, its account's default, or
 /// the server's. A zone is named the IANA way (`Europe/Paris`, `America/New_York`, `UTC`).
@@ -23,6 +24,20 @@ public enum TimeZones {
         calendar.timeZone = zone
         return calendar
     }
+
+    /// The calendar of the zone named `name` (`zone(named:field:)`), made once per name: a
+    /// calendar in a zone costs more to make than most requests that need one.
+    public static func calendar(named name: String, field: String = "timeZone") throws -> Calendar {
+        if let calendar = named.withLock({ $0[name] }) { return calendar }
+        let calendar = calendar(in: try zone(named: name, field: field))
+        named.withLock { named in
+            if named.count >= 512 { named.removeAll(keepingCapacity: true) }
+            named[name] = calendar
+        }
+        return calendar
+    }
+
+    private static let named = Mutex<[String: Calendar]>([:])
 
     private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 

@@ -264,17 +264,10 @@ final class TaskCounts: Sendable {
 /// touched accounts, and one calendar per zone name instead of one per request.
 final class RequestZones: Sendable {
     private let defaults = Mutex<[UUID: (stamp: Int, calendar: Calendar)]>([:])
-    private let named = Mutex<[String: Calendar]>([:])
 
     /// The calendar of the zone a client named, or the error naming `field`.
     func calendar(named name: String, field: String) throws -> Calendar {
-        if let calendar = named.withLock({ $0[name] }) { return calendar }
-        let calendar = TimeZones.calendar(in: try TimeZones.zone(named: name, field: field))
-        named.withLock { named in
-            if named.count >= 512 { named.removeAll(keepingCapacity: true) }
-            named[name] = calendar
-        }
-        return calendar
+        try TimeZones.calendar(named: name, field: field)
     }
 
     /// The calendar of the account's default zone (the server's when it has none).
