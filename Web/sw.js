@@ -2,7 +2,7 @@
 // readable, without a connection. API requests always go to the network (never cached).
 importScripts("/alerts-sw.js");   // Web Push: alerts with Complete and Snooze
 
-const CACHE = "slate-shell-v6";
+const CACHE = "slate-shell-v7";
 const SHELL = [
   "/",
   "/index.html",
@@ -39,6 +39,7 @@ const SHELL = [
   "/js/alerts.js",
   "/js/alerteditor.js",
   "/js/alertsettings.js",
+  "/js/zone.js",
   "/alerts.css",
 ];
 

@@ -12,6 +12,9 @@ export const settings = () => import("./settings.js");
 /** The alerts shown on an open page (alerts.js). */
 export const alerts = () => import("./alerts.js");
 
+/** The account's time zone (zone.js): taken from this browser when the account has none. */
+export const zone = () => import("./zone.js");
+
 /** Runs `task` when the browser is next idle (at the latest after `timeout` ms). */
 export function whenIdle(task, { timeout = 2000 } = {}) {
   if ("requestIdleCallback" in window) requestIdleCallback(() => task(), { timeout });

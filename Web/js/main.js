@@ -187,7 +187,10 @@ class App {
     this.live = new Live(this);
     this.live.start();
     // Statistics, Settings and the alerts are fetched once the first rows are drawn.
-    this.taskList.ready.then(() => later.loadWhenIdle());
+    this.taskList.ready.then(() => {
+      later.loadWhenIdle();
+      later.whenIdle(() => later.zone().then((zone) => zone.adoptBrowserZone()).catch(() => {}));
+    });
   }
 
   wire() {

@@ -1,9 +1,10 @@
-// Settings: the CalDAV address and an app password per device, the account's tokens — each with its label, when it was created, last used
+// Settings: the account's time zone, the CalDAV address and an app password per device, the account's tokens — each with its label, when it was created, last used
 // and when it expires — a form to create one (its secret is shown once, here) and a way to
 // revoke one. Self-contained: main.js only shows it for ?view=settings.
 import { alertSettingsSection } from "./alertsettings.js";
 import { request } from "./api.js";
 import { el, friendlyDateTime } from "./format.js";
+import { zoneSection } from "./zone.js";
 
 const LIFETIMES = [
   ["never", "Never expires"],
@@ -208,6 +209,11 @@ export async function showSettings(section) {
 
   section.replaceChildren(syncBox(reload), heading, intro, form, fresh, list, empty);
   await reload();
+  try {
+    section.prepend(await zoneSection());
+  } catch (failure) {
+    section.prepend(el("p", "form-error", `The time zone could not be read: ${failure.message}`));
+  }
   // Alerts come after the tokens; a failure to read them leaves the rest usable.
   try {
     section.append(await alertSettingsSection());

@@ -1,0 +1,29 @@
+"""The account's time zone: taken from the browser when the account has none, shown and
+changed in Settings (alerts at a time of day and calendar sync use it)."""
+
+from slate_web import visible, wait_for, wait_until
+from test_20_settings_tokens import open_settings
+
+
+def test_an_account_without_a_zone_takes_the_browsers_and_settings_changes_it(page):
+    page.api.patch("/account", {"timeZone": None})
+    page.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    try:
+        page.open("view=all")
+        wait_until(lambda: page.api.get("/account")["timeZone"] == "Asia/Tokyo",
+                   message="the account did not take the browser's zone")
+        open_settings(page)
+        select = visible(page.driver, "select#account-zone")
+        assert select.get_attribute("value") == "Asia/Tokyo"
+        page.js("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+                select, "Europe/Berlin")
+        wait_until(lambda: page.api.get("/account")["timeZone"] == "Europe/Berlin", message="Settings did not change the zone")
+        # A zone the account has is never replaced by a browser elsewhere.
+        page.open("view=all")
+        open_settings(page)
+        wait_for(page.driver, lambda d: page.css("select#account-zone").get_attribute("value") == "Europe/Berlin",
+                 message="Settings does not show the account's zone")
+        assert page.api.get("/account")["timeZone"] == "Europe/Berlin"
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+        page.api.patch("/account", {"timeZone": None})
