@@ -1,5 +1,5 @@
 import Foundation
-import SlateCore
+@testable import SlateCore
 @testable import SlateStore
 import TestDatabases
 import Testing
@@ -138,5 +138,59 @@ import Testing
         #expect(tasks.map(\.dueDay) == [20261208, 20261231, nil])
         let json = tasks.map { PublicJSON.task($0, lists: [:], now: now, calendar: Self.utc)["due"] as? String }
         #expect(json == ["2026-12-08", "2026-12-31", "2026-12-08T09:00:00.000Z"])
+    }
+
+    /// Without an account zone, a stored start is read by the offset it shows, not in this
+    /// machine's zone: the web app sent the browser's zone, so a server in UTC held 23:00Z
+    /// for a day set in Berlin, the start of the next day.
+    @Test func aStoredStartIsReadAsTheDayItStartsWhereverItWasSet() throws {
+        let set: [(Calendar, String)] = [(Self.berlin, "2026-12-09"), (Self.losAngeles, "2026-12-09"), (Self.tokyo, "2026-12-09"),
+                                          (Self.calendar("Pacific/Auckland"), "2026-12-09"), (Self.calendar("Pacific/Honolulu"), "2026-12-09"),
+                                          (Self.calendar("Pacific/Tongatapu"), "2026-07-01"), (Self.utc, "2026-12-31"),
+                                          (Self.calendar("Asia/Kolkata"), "2026-03-29")]
+        for (calendar, text) in set {
+            let start = try #require(Timestamp.parseDay(text, calendar: calendar))
+            for zones in [[], [TimeZone(identifier: "UTC")!], [TimeZone(identifier: "America/New_York")!, TimeZone(identifier: "UTC")!]] {
+                #expect(AllDayMigration.day(starting: start, zones: zones).description == text,
+                        "set in \(calendar.timeZone.identifier), read with \(zones.map(\.identifier))")
+            }
+        }
+        // The account's zone settles what the offset cannot: 11:00Z starts a day at +13 and at −11,
+        // 10:00Z at +14 and at −10.
+        for (zone, text) in [("Pacific/Pago_Pago", "2026-12-09"), ("Pacific/Kiritimati", "2026-07-01")] {
+            let start = try #require(Timestamp.parseDay(text, calendar: Self.calendar(zone)))
+            #expect(AllDayMigration.day(starting: start, zones: [TimeZone(identifier: zone)!]).description == text)
+        }
+    }
+
+    @Test func aVersion2StoreWithoutAccountZonesKeepsTheDaysTheBrowsersSet() throws {
+        let path = TestDatabase.freshStore()
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
+        defer {
+            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
+                try? FileManager.default.removeItem(atPath: folder + "/" + file)
+            }
+        }
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        var ids: [UUID] = []
+        do {
+            let server = try Slate.open(path: path, calendar: Self.utc, clock: { now })
+            for calendar in [Self.berlin, Self.calendar("Pacific/Auckland"), Self.losAngeles] {
+                let browser = Slate(container: server.container, accountID: server.accountID, calendar: calendar, clock: { now })
+                let due = try #require(try TaskValues.due("2026-12-09", now: now, calendar: calendar))
+                ids.append(try browser.addTask(TaskDraft(title: calendar.timeZone.identifier, due: due)).id)
+            }
+        }
+        do {
+            let database: any Database = TestDatabase.isPostgreSQL
+                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
+                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
+            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
+            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
+            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
+        }
+        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
+        #expect(try ids.map { try slate.task(id: $0).model.dueDay } == [20261209, 20261209, 20261209])
     }
 }

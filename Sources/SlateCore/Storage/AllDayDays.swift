@@ -4,9 +4,8 @@ import SlateStore
 extension SlateSchema {
     /// Version 3: an all-day task keeps its day (`TaskItem.dueDay`) beside the moment it was
     /// stored as. Before, an all-day date was only the start of its day in the zone of
-    /// whoever set it, and a reader further west saw the day before. Each stored all-day date
-    /// is read in the zone that wrote and showed it until now: its account's, else this
-    /// machine's (what the CLI, CalDAV and an API client without a zone used). In the
+    /// whoever set it, and a reader further west saw the day before. Each stored start is
+    /// read back as the day it starts (`AllDayMigration.day(starting:zones:)`). In the
     /// migration's one transaction, on both backends.
     static let allDayDatesKeepTheirDay = MigrationStage.custom(to: 3, "all-day dates keep their day", didMigrate: { database in
         let rows = try database.rows("""
@@ -14,18 +13,39 @@ extension SlateSchema {
             JOIN "accounts" a ON a."id" = t."accountID"
             WHERE t."isAllDay" <> 0 AND t."due" IS NOT NULL AND t."dueDay" IS NULL
             """)
-        var calendars: [String: Calendar] = [:]
+        var zones: [String: [TimeZone]] = [:]
         for row in rows {
             guard case .integer(let pk) = row["pk"], let due = Date.fromDatabaseValue(row["due"]) else { continue }
-            let zoneName = String.fromDatabaseValue(row["zone"]) ?? ""
-            let calendar = calendars[zoneName] ?? {
-                let zone = TimeZone(identifier: zoneName) ?? .current
-                let calendar = TimeZones.calendar(in: zone)
-                calendars[zoneName] = calendar
-                return calendar
+            let name = String.fromDatabaseValue(row["zone"]) ?? ""
+            let candidates = zones[name] ?? {
+                let found = [TimeZone(identifier: name), .current].compactMap { $0 }
+                zones[name] = found
+                return found
             }()
-            let day = CalendarDay(due, in: calendar)
+            let day = AllDayMigration.day(starting: due, zones: candidates)
             try database.execute(#"UPDATE "tasks" SET "dueDay" = ? WHERE "_pk" = ?"#, [.integer(Int64(day.number)), .integer(pk)])
         }
     })
+}
+
+/// How a stored all-day date from before version 3 is read back as its day.
+enum AllDayMigration {
+    /// The day whose start, in the zone of whoever set it, is `start`. That zone was not
+    /// stored: the web app sent the browser's, the CLI used its machine's, the API a
+    /// client's. So: the day that starts at `start` in the first of `zones` (the account's,
+    /// then this machine's) where one does; else the day a real zone's offset (−12 to +14
+    /// hours) makes it, read from the time of day in UTC — 23:00Z is the start of the next
+    /// day at +1 (Berlin), 05:00Z of the same day at −5 (New York). At 10:00Z and 11:00Z
+    /// two offsets fit (−10 Hawaii or +14; −11 or +13 New Zealand's summer): the more
+    /// populated is taken (Hawaii, then New Zealand).
+    static func day(starting start: Date, zones: [TimeZone]) -> CalendarDay {
+        for zone in zones {
+            let calendar = TimeZones.calendar(in: zone)
+            if calendar.startOfDay(for: start) == start { return CalendarDay(start, in: calendar) }
+        }
+        let utc = TimeZones.calendar(in: TimeZone(identifier: "UTC")!)
+        let midnight = utc.startOfDay(for: start)
+        let hours = start.timeIntervalSince(midnight) / 3600
+        return CalendarDay(hours <= 10 ? midnight : midnight.addingTimeInterval(86_400), in: utc)
+    }
 }
