@@ -193,4 +193,25 @@ import Testing
         let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
         #expect(try ids.map { try slate.task(id: $0).model.dueDay } == [20261209, 20261209, 20261209])
     }
+
+    /// An all-day date sorts at its day's start in the account's zone, whoever set it from
+    /// wherever: in Los Angeles, a day set in Auckland or Berlin comes after the evening before.
+    @Test func anAccountsDatesSortByDayWhereverTheyWereSet() throws {
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        let home = try Slate.open(path: TestDatabase.freshStore(), calendar: Self.losAngeles, clock: { now })
+        try AccountDirectory(container: home.container).setTimeZone("America/Los_Angeles", for: home.accountID)
+        func add(_ title: String, _ due: String, from calendar: Calendar) throws -> UUID {
+            let writer = Slate(container: home.container, accountID: home.accountID, calendar: calendar, clock: { now })
+            return try writer.addTask(TaskDraft(title: title, due: try TaskValues.due(due, now: now, calendar: calendar))).id
+        }
+        let auckland = try add("set in Auckland", "2026-12-09", from: Self.calendar("Pacific/Auckland"))
+        let call = try add("call", "2026-12-08T16:00", from: Self.losAngeles)
+        let berlin = try add("set in Berlin", "2026-12-09", from: Self.berlin)
+        let morning = try add("morning", "2026-12-09T08:00", from: Self.losAngeles)
+        let sorted = try home.tasks(TaskQuery(scope: .scheduled, sort: .due)).map(\.id)
+        #expect(sorted.firstIndex(of: call)! < sorted.firstIndex(of: auckland)!)
+        #expect(sorted.firstIndex(of: call)! < sorted.firstIndex(of: berlin)!)
+        #expect(sorted.firstIndex(of: berlin)! < sorted.firstIndex(of: morning)!)
+        #expect(sorted.firstIndex(of: auckland)! < sorted.firstIndex(of: morning)!)
+    }
 }

@@ -54,7 +54,7 @@ extension Slate {
             var task = TaskItem(
                 accountID: accountID, title: sample.title, notes: sample.notes, created: created,
                 priority: sample.priority, listID: listIDs[sample.list], order: Double(index + 1))
-            task.setDue(due.map { DueDate(date: $0, isAllDay: true) }, calendar: calendar)
+            setDue(due.map { DueDate(date: $0, isAllDay: true) }, on: &task)
             context.insert(task)
         }
         try save(context, undoLabel: "Load the sample board")

@@ -99,7 +99,7 @@ extension Slate {
             isFlagged: draft.isFlagged, listID: listID, parentID: draft.parentID,
             order: try order ?? nextOrder(in: listID), tags: try TaskRules.validTags(draft.tags),
             recurrence: try TaskRules.validRecurrence(draft.recurrence), alerts: alerts)
-        task.setDue(due, calendar: calendar)
+        setDue(due, on: &task)
         return task
     }
 
@@ -143,7 +143,7 @@ extension Slate {
         if let priority = patch.priority { task.priority = priority }
         if let due = patch.due {
             let before = task.due
-            task.setDue(due, calendar: calendar)
+            setDue(due, on: &task)
             // A date moved by hand is the day the repeat belongs on from now on.
             if task.due != before { task.recurrence?.dayOfMonth = nil }
             // Alerts relative to a due date that is gone go with it.
@@ -228,7 +228,7 @@ extension Slate {
             next.modified = now
             let (nextDue, following) = recurrence.advanced(from: anchor, calendar: calendar)
             next.recurrence = following
-            next.setDue(DueDate(date: nextDue, isAllDay: task.due == nil ? true : task.isAllDay), calendar: calendar)
+            setDue(DueDate(date: nextDue, isAllDay: task.due == nil ? true : task.isAllDay), on: &next)
             next.alerts = task.alerts.map { $0.moved(by: nextDue.timeIntervalSince(anchor)) }
             task.recurrence = nil
             context.insert(next)

@@ -78,14 +78,15 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         self.alerts = alerts
     }
 
-    /// Sets the due date, read in `calendar`: an all-day date keeps the day it starts there.
-    /// The same all-day day set again from another zone changes nothing.
-    public mutating func setDue(_ value: DueDate?, calendar: Calendar) {
-        let day = value.flatMap { $0.isAllDay ? CalendarDay($0.date, in: calendar).number : nil }
-        if let day, isAllDay, due != nil, dueDay == day { return }
-        due = value?.date
+    /// Sets the due date, read in `calendar`: an all-day date keeps the day it starts there,
+    /// and its moment (`due`, which sorts) is that day's start in `placedIn` when given (the
+    /// account's zone: `Slate.setDue(_:on:)`). The same day set again changes nothing.
+    public mutating func setDue(_ value: DueDate?, calendar: Calendar, placedIn anchor: Calendar? = nil) {
+        let day = value.flatMap { $0.isAllDay ? CalendarDay($0.date, in: calendar) : nil }
+        if let day, isAllDay, due != nil, dueDay == day.number { return }
+        due = day.flatMap { day in anchor.map { day.start(in: $0) } } ?? value?.date
         isAllDay = value?.isAllDay ?? false
-        dueDay = day
+        dueDay = day?.number
     }
 
     /// The day of an all-day due date; nil for a timed one or none.

@@ -23,7 +23,11 @@ extension SlateSchema {
                 return found
             }()
             let day = AllDayMigration.day(starting: due, zones: candidates)
-            try database.execute(#"UPDATE "tasks" SET "dueDay" = ? WHERE "_pk" = ?"#, [.integer(Int64(day.number)), .integer(pk)])
+            // Placed at its day's start in the account's zone, as dates set from now on are
+            // (`Slate.allDayCalendar`), so that the account's dates sort by day.
+            let placed = TimeZone(identifier: name).map { day.start(in: TimeZones.calendar(in: $0)) } ?? due
+            try database.execute(#"UPDATE "tasks" SET "dueDay" = ?, "due" = ? WHERE "_pk" = ?"#,
+                                 [.integer(Int64(day.number)), placed.databaseValue, .integer(pk)])
         }
     })
 }

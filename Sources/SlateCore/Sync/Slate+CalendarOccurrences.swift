@@ -102,7 +102,7 @@ extension Slate {
         task.title = content.title
         task.notes = content.notes
         task.priority = content.priority
-        task.setDue(content.due.map { DueDate(date: Timestamp.truncatedToMilliseconds($0), isAllDay: content.isAllDay) }, calendar: calendar)
+        setDue(content.due.map { DueDate(date: Timestamp.truncatedToMilliseconds($0), isAllDay: content.isAllDay) }, on: &task)
         task.isCompleted = content.isCompleted
         task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
         task.tags = content.tags

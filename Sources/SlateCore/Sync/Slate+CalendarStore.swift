@@ -76,7 +76,7 @@ extension Slate {
         task.notes = content.notes
         task.priority = content.priority
         let dueBefore = task.due
-        task.setDue(content.due.map { DueDate(date: $0, isAllDay: content.isAllDay) }, calendar: calendar)
+        setDue(content.due.map { DueDate(date: $0, isAllDay: content.isAllDay) }, on: &task)
         if content.isCompleted != task.isCompleted || content.completedAt != nil {
             task.completedAt = content.isCompleted ? (content.completedAt.map(Timestamp.truncatedToMilliseconds) ?? task.completedAt ?? now) : nil
         }

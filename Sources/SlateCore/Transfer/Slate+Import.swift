@@ -216,7 +216,7 @@ struct ImportPlan {
                 isFlagged: task.isFlagged, listID: listID, parentID: parents[id], order: order ?? 1,
                 tags: task.tags, recurrence: task.recurrence, alerts: task.alerts)
             // The formats read a day as its start in the import's calendar.
-            item.setDue(task.due.map { DueDate(date: $0, isAllDay: task.isAllDay) }, calendar: slate.calendar)
+            slate.setDue(task.due.map { DueDate(date: $0, isAllDay: task.isAllDay) }, on: &item)
             if let existing {
                 // The same day, read in another zone than it was set in, is the same date.
                 if item.isAllDay, existing.isAllDay, item.dueDay == existing.dueDay { item.due = existing.due }
