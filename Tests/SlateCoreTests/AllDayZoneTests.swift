@@ -214,4 +214,15 @@ import Testing
         #expect(sorted.firstIndex(of: berlin)! < sorted.firstIndex(of: morning)!)
         #expect(sorted.firstIndex(of: auckland)! < sorted.firstIndex(of: morning)!)
     }
+
+    /// `slate alerts` on a machine in UTC lists an alert at 9:00 on the day at 9:00 in the
+    /// account's zone, when `slate serve` sends it.
+    @Test func upcomingAlertsFireInTheAccountsZone() throws {
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        let slate = try Slate.open(path: TestDatabase.freshStore(), calendar: Self.utc, clock: { now })
+        try AccountDirectory(container: slate.container).setTimeZone("Asia/Tokyo", for: slate.accountID)
+        let due = try TaskValues.due("2026-12-09", now: now, calendar: Self.utc)
+        _ = try slate.addTask(TaskDraft(title: "Wrap party", due: due, alerts: [try TaskAlert(parsing: "0d@09:00")]))
+        #expect(try slate.upcomingAlerts().map(\.fireAt) == [Self.moment("2026-12-09T00:00:00Z")])
+    }
 }

@@ -67,6 +67,8 @@ extension Slate {
         let accountID = self.accountID
         let context = makeContext(undo: false)
         let now = self.now
+        // In the account's zone, where `slate serve` sends them.
+        let home = homeCalendar
         return try translatingErrors {
             let tasks = try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate { $0.accountID == accountID && $0.isCompleted == false }))
             var upcoming: [UpcomingAlert] = []
@@ -74,7 +76,7 @@ extension Slate {
                 let cursor = try context.model(AlertCursor.self, id: task.id)
                 let after = max(now, cursor?.handledThrough ?? now)
                 let snoozed = cursor?.snoozedUntil
-                guard let next = AlertCursor.nextFire(of: task, after: after, snoozedUntil: snoozed, calendar: calendar) else { continue }
+                guard let next = AlertCursor.nextFire(of: task, after: after, snoozedUntil: snoozed, calendar: home) else { continue }
                 upcoming.append(UpcomingAlert(task: task, fireAt: next, isSnoozed: next == snoozed))
             }
             return Array(upcoming.sorted { ($0.fireAt, $0.task.number) < ($1.fireAt, $1.task.number) }.prefix(limit))

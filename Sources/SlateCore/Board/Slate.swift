@@ -24,27 +24,28 @@ public final class Slate: Sendable {
         madeCalendar.withLock { $0 = made }
         return made
     }
-    /// Where an all-day date's moment (`TaskItem.due`, which sorts) is placed: the start of
-    /// its day in the account's zone, so that an account's dates sort the same whoever set
-    /// them and from wherever; in `calendar` when the account has no zone. Read once.
-    var allDayCalendar: Calendar {
-        if let made = madeAllDayCalendar.withLock({ $0 }) { return made }
+    /// The calendar of the account's own zone (`calendar` when it has none), read once:
+    /// where its alerts at a time of day fire (as `slate serve` sends them), and where an
+    /// all-day date's moment (`TaskItem.due`, which sorts) is placed, at its day's start, so
+    /// that an account's dates sort the same whoever set them and from wherever.
+    var homeCalendar: Calendar {
+        if let made = madeHomeCalendar.withLock({ $0 }) { return made }
         let zone = (try? makeContext().model(Account.self, id: accountID))??.timeZone
         let made = zone.flatMap { try? TimeZones.calendar(named: $0) } ?? calendar
-        madeAllDayCalendar.withLock { $0 = made }
+        madeHomeCalendar.withLock { $0 = made }
         return made
     }
 
-    /// Sets `task`'s due date, read in `calendar`, an all-day one placed in `allDayCalendar`.
+    /// Sets `task`'s due date, read in `calendar`, an all-day one placed in `homeCalendar`.
     func setDue(_ value: DueDate?, on task: inout TaskItem) {
-        task.setDue(value, calendar: calendar, placedIn: value?.isAllDay == true ? allDayCalendar : nil)
+        task.setDue(value, calendar: calendar, placedIn: value?.isAllDay == true ? homeCalendar : nil)
     }
 
     /// Made when first read: `Calendar.current` reads the time zone and locale (about 1.5M
     /// instructions), which completing or deleting a task never needs.
     private let makeCalendar: @Sendable () -> Calendar
     private let madeCalendar = Mutex<Calendar?>(nil)
-    private let madeAllDayCalendar = Mutex<Calendar?>(nil)
+    private let madeHomeCalendar = Mutex<Calendar?>(nil)
     private let clock: @Sendable () -> Date
     /// The revision of the last change this instance committed (see `lastChange`).
     private let lastCommitted = Mutex<Int?>(nil)

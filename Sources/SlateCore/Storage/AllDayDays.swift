@@ -24,7 +24,7 @@ extension SlateSchema {
             }()
             let day = AllDayMigration.day(starting: due, zones: candidates)
             // Placed at its day's start in the account's zone, as dates set from now on are
-            // (`Slate.allDayCalendar`), so that the account's dates sort by day.
+            // (`Slate.homeCalendar`), so that the account's dates sort by day.
             let placed = TimeZone(identifier: name).map { day.start(in: TimeZones.calendar(in: $0)) } ?? due
             try database.execute(#"UPDATE "tasks" SET "dueDay" = ?, "due" = ? WHERE "_pk" = ?"#,
                                  [.integer(Int64(day.number)), placed.databaseValue, .integer(pk)])
