@@ -164,6 +164,11 @@ extension Slate {
             if let parentID { try checkParent(parentID, for: task.id) }
             task.parentID = parentID
         }
+        // A patch that changes nothing (a form sending every field, the same day from another
+        // zone) writes nothing: no new revision for every sync client to fetch, nothing to undo.
+        if task == read.model, patch.isCompleted ?? task.isCompleted == task.isCompleted, expectedRevision.map(read.accepts) ?? true {
+            return read
+        }
         task.modified = now
         let context = makeContext()
         var label = "Edit “\(task.title)”"
