@@ -43,8 +43,14 @@ public enum TaskRules {
             throw SlateError.invalid(field: "name", message: "The list name is \(trimmed.count) characters; at most \(maximumListNameLength) are allowed.")
         }
         try refuseControlCharacters(trimmed, field: "name", what: "The list name")
+        guard trimmed.lowercased() != inboxName.lowercased() else {
+            throw SlateError.invalid(field: "name", message: "“Inbox” is where tasks without a list are already; choose another name.")
+        }
         return trimmed
     }
+
+    /// The name of the tasks without a list, which no list may take.
+    public static let inboxName = "Inbox"
 
     /// `#RRGGBB` in upper case, from `#rrggbb` or `rrggbb`; an error for anything else.
     public static func validColor(_ color: String) throws -> String {

@@ -116,7 +116,12 @@ struct ImportPlan {
         return list
     }
 
-    /// The id of the list a task names; a name that matches no list creates one.
+    private static func isInbox(_ name: String) -> Bool {
+        name.trimmingCharacters(in: .whitespaces).lowercased() == TaskRules.inboxName.lowercased()
+    }
+
+    /// The id of the list a task names; a name that matches no list creates one (but
+    /// "Inbox" is the tasks without a list, unless a list kept from before has that name).
     private mutating func listID(for task: IncomingTask) throws -> UUID? {
         let at = task.listLocation ?? task.location
         switch task.list {
@@ -128,6 +133,11 @@ struct ImportPlan {
                 throw ImportError(at, field: task.listField, "\(task.listField) names no list in the file or the database: '\(id.uuidString.lowercased())'")
             }
             return id
+        case .name(let name) where Self.isInbox(name):
+            // Another app's Inbox (Todoist's project, an export's list) is Slate's: no list.
+            return listIDsByName[name.trimmingCharacters(in: .whitespaces).lowercased()]
+        case .project(let word) where Self.isInbox(word):
+            return listIDsByName[word.lowercased()]
         case .name(let name):
             let valid = try ImportRules.listName(name, at: at, field: task.listField)
             if let id = listIDsByName[valid.lowercased()] { return id }
