@@ -184,6 +184,7 @@ export class Detail {
     const input = $("detail-due");
     input.type = task.isAllDay ? "date" : "datetime-local";
     input.value = dueInputValue(task);
+    delete input.dataset.time; // another task's time is not this one's
     input.hidden = !task.due;
     this.alertEditor.set(task.alerts, { hasDue: !!task.due, isAllDay: task.isAllDay });
     $("detail-flag").checked = task.isFlagged;

@@ -86,8 +86,10 @@ export function showDueInput(input, allDayBox, has, { fillEmpty = true } = {}) {
   const type = allDay ? "date" : "datetime-local";
   if (input.type !== type) {
     const value = input.value;
+    // The time is kept while All day is on, and comes back when it is turned off (else 9:00).
+    if (allDay && value.length > 10) input.dataset.time = value.slice(11, 16);
     input.type = type;
-    input.value = allDay ? value.slice(0, 10) : value.length === 10 ? value + "T09:00" : value;
+    input.value = allDay ? value.slice(0, 10) : value.length === 10 ? `${value}T${input.dataset.time || "09:00"}` : value;
   }
   if (has && fillEmpty && !input.value) input.value = localDay(1) + (allDay ? "" : "T09:00");
 }

@@ -80,6 +80,7 @@ export class TaskForm {
     f.allDay.checked = !!(task && task.due && task.isAllDay);
     f.due.type = f.allDay.checked ? "date" : "datetime-local";
     f.due.value = task ? dueInputValue(task) : "";
+    delete f.due.dataset.time;
     f.isFlagged.checked = !!(task && task.isFlagged);
     f.recurrence.replaceChildren(...repeatOptions(task ? task.recurrence : null));
     f.recurrence.value = (task && task.recurrence) || "";

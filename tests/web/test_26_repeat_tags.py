@@ -97,3 +97,21 @@ def test_quick_entry_in_scheduled_dates_the_task_and_elsewhere_says_where_an_uns
                  message="the toast does not say where a task the view cannot show went")
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_all_day_on_and_off_again_keeps_the_time(page):
+    task = page.api.add_task(unique("Grade the trailer"), due="2031-05-06T14:30:00Z")
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        due = page.css("input#detail-due")
+        before = due.get_attribute("value")
+        assert len(before) == 16, before
+        page.js("arguments[0].click()", page.css("input#detail-all-day"))
+        wait_until(lambda: page.api.task(task["id"])["isAllDay"], message="All day was not saved")
+        page.js("arguments[0].click()", page.css("input#detail-all-day"))
+        wait_until(lambda: not page.api.task(task["id"])["isAllDay"], message="turning All day off was not saved")
+        assert page.css("input#detail-due").get_attribute("value") == before, "the time did not come back"
+        assert page.api.task(task["id"])["due"] == "2031-05-06T14:30:00.000Z"
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
