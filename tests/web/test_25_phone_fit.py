@@ -76,3 +76,20 @@ def test_the_chart_labels_are_readable_on_a_phone(page, width):
         assert right <= width, f"the chart ends at {right}px on a {width}px screen"
     finally:
         set_desktop(page.driver)
+
+
+def test_a_rows_completion_circle_takes_a_thumb_around_it(page):
+    task = page.api.add_task(unique("Thumb target"))
+    try:
+        set_phone(page.driver, 390, 844)
+        page.driver.get(page.env.base + "/?view=all")
+        toggle = visible(page.driver, f'li.task-row[data-id="{task["id"]}"] .complete-toggle')
+        page.js("arguments[0].scrollIntoView({block: 'center'})", toggle)
+        hits = page.js("""
+            const t = arguments[0], r = t.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+            return [[cx, r.top - 6], [cx, r.bottom + 6], [r.left - 6, cy], [r.right + 6, cy]]
+                .map(([x, y]) => { const e = document.elementFromPoint(x, y); return t.contains(e) || (e && e.className); });""", toggle)
+        assert all(h is True for h in hits), f"6 px outside the 28 px circle is not the circle: {hits}"
+    finally:
+        set_desktop(page.driver)
+        page.api.delete(f"/tasks/{task['id']}")
