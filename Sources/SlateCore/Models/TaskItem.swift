@@ -16,10 +16,10 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public var completedAt: Date?
     public var created: Date
     public var modified: Date
-    /// When it is due: a moment, or, when `isAllDay`, the start of its day where it was
-    /// set (the order it sorts in). Read an all-day date's day from `dueDay`, and place it
-    /// in a reader's calendar with `due(in:)`: the start of the 8th in Berlin is the 7th in
-    /// Los Angeles.
+    /// When it is due: a moment, or, when `isAllDay`, the start of its day in the account's
+    /// zone (the order it sorts in; where it was set, for an account without a zone). Read an
+    /// all-day date's day from `dueDay`, and place it in a reader's calendar with `due(in:)`:
+    /// the start of the 8th in Berlin is the 7th in Los Angeles.
     public var due: Date?
     /// True when the due date is a day, not a time.
     public var isAllDay: Bool
@@ -100,11 +100,6 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     public func due(in calendar: Calendar) -> Date? {
         guard let day = dueCalendarDay else { return due }
         return day.start(in: calendar)
-    }
-
-    /// The due date as a person reading it in `calendar` sees it.
-    public func dueDate(in calendar: Calendar) -> DueDate? {
-        due(in: calendar).map { DueDate(date: $0, isAllDay: isAllDay) }
     }
 
     /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
