@@ -69,6 +69,22 @@ import Testing
         #expect((page.json["tasks"] as? [[String: Any]])?.first?["due"] as? String == "2026-11-29", "the server's zone")
     }
 
+    /// The names browsers send are zones, though Foundation's list leaves them out: Firefox
+    /// says `Asia/Kolkata` for India, Chrome `America/Buenos_Aires`, `Asia/Saigon`,
+    /// `America/Indianapolis`. Refusing them made the web app show nothing there.
+    @Test func theZoneNamesBrowsersSendAreAccepted() async throws {
+        let api = try APIHarness()
+        for name in ["Asia/Kolkata", "America/Buenos_Aires", "Asia/Saigon", "America/Indianapolis", "Etc/UTC", "US/Eastern", "Asia/Calcutta"] {
+            let page = try await api.send(.get, "/api/v1/tasks", zone: name)
+            #expect(page.status == 200, "\(name)")
+            let set = try await api.send(.patch, "/api/v1/account", json: ["timeZone": name], zone: nil)
+            #expect(set.status == 200 && set.json["timeZone"] as? String == name, "\(name)")
+        }
+        for name in ["EST", "GMT+5", "est", "europe/paris", "Mars/Olympus"] {
+            #expect(try await api.send(.get, "/api/v1/tasks", zone: name).status == 400, "\(name)")
+        }
+    }
+
     @Test func anUnknownZoneIsRefusedNamingWhereItCameFrom() async throws {
         let api = try APIHarness()
         for name in ["Mars/Olympus", "EST5EDT-ish", "", "../../etc/passwd", String(repeating: "A", count: 300)] {

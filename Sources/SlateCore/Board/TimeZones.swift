@@ -41,5 +41,14 @@ public enum TimeZones {
 
     private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 
-    private static func isKnown(_ name: String) -> Bool { known.contains(name) }
+    /// A name in Foundation's list, or another IANA name the zone database has: its list
+    /// leaves out names browsers send (Firefox's `Asia/Kolkata`, Chrome's
+    /// `America/Buenos_Aires`, `Asia/Saigon`, `America/Indianapolis`) and links such as
+    /// `Etc/UTC` and `US/Eastern`. An `Area/Location` name is asked for, so that
+    /// abbreviations (`EST`) and offsets (`GMT+5`), which Foundation also reads, are not.
+    private static func isKnown(_ name: String) -> Bool {
+        if known.contains(name) { return true }
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/_+-".unicodeScalars.contains($0)) }
+        return allowed && name.contains("/") && !name.hasPrefix("/") && !name.contains("..")
+    }
 }
