@@ -74,4 +74,13 @@ import Testing
         try slate.setCompleted([current.id], true)
         #expect(try slate.tasks(TaskQuery(status: .active)).first?.dueCalendarDay?.description == "2027-05-29")
     }
+
+    @Test func aRepeatGivenToAnUndatedTaskStartsToday() throws {
+        let (slate, _) = try makeSlate()
+        let task = try slate.addTask(TaskDraft(title: "Back up the rushes"))
+        let repeating = try slate.updateTask(task.id, TaskPatch(recurrence: .some(Recurrence(.daily))))
+        #expect(repeating.dueCalendarDay?.description == "2026-11-29" && repeating.isAllDay)
+        // Taking the date away again is the user's choice, and it stays away.
+        #expect(try slate.updateTask(task.id, TaskPatch(due: .some(nil))).due == nil)
+    }
 }

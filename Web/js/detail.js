@@ -57,6 +57,7 @@ export class Detail {
       if (event.key === "Enter") {
         event.preventDefault();
         this.change("tags", tagsFromInput($("detail-tags").value));
+        $("detail-tags").blur(); // done: the field shows the tags as saved
       }
     });
     $("detail-priority").addEventListener("click", (event) => {
@@ -177,6 +178,19 @@ export class Detail {
     $("detail-notes").value = task.notes;
     this.fillLists(task.listId);
     this.showPriority(task.priority);
+    this.fillDue(task);
+    $("detail-flag").checked = task.isFlagged;
+    $("detail-repeat").replaceChildren(...repeatOptions(task.recurrence));
+    $("detail-repeat").value = task.recurrence || "";
+    // The field is left as typed while it has the focus (the server's folding shows on leaving it).
+    if (document.activeElement !== $("detail-tags")) $("detail-tags").value = tagsInputValue(task.tags);
+    $("detail-created").textContent = friendlyDateTime(task.created);
+    this.showCompletion(task);
+    $("detail-title-error").hidden = true;
+  }
+
+  /** The due date's fields and the alerts that go with it. */
+  fillDue(task) {
     $("detail-has-due").checked = !!task.due;
     $("detail-all-day").checked = !!task.due && task.isAllDay;
     $("detail-all-day").parentElement.hidden = !task.due;
@@ -187,14 +201,6 @@ export class Detail {
     delete input.dataset.time; // another task's time is not this one's
     input.hidden = !task.due;
     this.alertEditor.set(task.alerts, { hasDue: !!task.due, isAllDay: task.isAllDay });
-    $("detail-flag").checked = task.isFlagged;
-    $("detail-repeat").replaceChildren(...repeatOptions(task.recurrence));
-    $("detail-repeat").value = task.recurrence || "";
-    // The field is left as typed while it has the focus (the server's folding shows on leaving it).
-    if (document.activeElement !== $("detail-tags")) $("detail-tags").value = tagsInputValue(task.tags);
-    $("detail-created").textContent = friendlyDateTime(task.created);
-    this.showCompletion(task);
-    $("detail-title-error").hidden = true;
   }
 
   /** The Complete / Reopen button and the completed date. */
@@ -301,9 +307,12 @@ export class Detail {
       try {
         const { data, etag } = await api.updateTask(id, changes, this.etag);
         if (this.task?.id === id) {
+          const wasDated = !!this.task.due;
           this.task = data;
           this.etag = etag;
           if (!("isCompleted" in this.pending)) this.showCompletion(data);
+          // A repeat given to an undated task starts today: the date shows.
+          if ("recurrence" in changes && !wasDated && data.due && !("due" in this.pending)) this.fillDue(data);
           // Tags come back folded (`#Location` is `location`): shown so once the field is left.
           if ("tags" in changes && !("tags" in this.pending) && document.activeElement !== $("detail-tags")) {
             $("detail-tags").value = tagsInputValue(data.tags);

@@ -115,3 +115,17 @@ def test_all_day_on_and_off_again_keeps_the_time(page):
         assert page.api.task(task["id"])["due"] == "2031-05-06T14:30:00.000Z"
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_a_repeat_given_to_an_undated_task_in_the_detail_starts_today_and_shows_it(page):
+    task = page.api.add_task(unique("Water the set plants"))
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        assert not page.css("input#detail-has-due").is_selected()
+        choose(page, page.css("select#detail-repeat"), "every day")
+        wait_until(lambda: page.api.task(task["id"])["due"] is not None, message="the repeat did not give the task a first date")
+        wait_for(page.driver, lambda d: page.css("input#detail-has-due").is_selected() and page.css("input#detail-due").get_attribute("value"),
+                 message="the detail does not show the date the repeat started")
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")

@@ -159,6 +159,10 @@ extension Slate {
             // The same repeat sent again (a form sends every field) keeps the day it belongs on.
             let valid = try TaskRules.validRecurrence(recurrence)
             if valid?.isSameRule(as: task.recurrence) != true { task.recurrence = valid }
+            // A repeating task needs a first occurrence: today, as when it is created so.
+            if task.recurrence != nil, task.due == nil {
+                setDue(DueDate(date: calendar.startOfDay(for: now), isAllDay: true), on: &task)
+            }
         }
         if let parentID = patch.parentID {
             if let parentID { try checkParent(parentID, for: task.id) }
