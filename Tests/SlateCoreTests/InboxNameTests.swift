@@ -25,4 +25,25 @@ import Testing
         #expect(tasks.first { $0.title == "Book the crane" }?.listID != nil)
         #expect(try slate.lists().map(\.list.name) == ["Crew"])
     }
+
+    /// An export from before no list could be named Inbox, or another app's file whose list
+    /// is its Inbox, imports into Slate's Inbox instead of failing whole.
+    @Test func aFilesOwnInboxListIsSlatesInbox() throws {
+        let (slate, _) = try makeSlate()
+        let json = """
+            {"format":"slate","lists":[{"id":"6f1c1e0a-0000-4000-8000-000000000001","name":"Inbox"},
+              {"id":"6f1c1e0a-0000-4000-8000-000000000002","name":"Crew"}],
+             "tasks":[{"title":"Buy milk","listID":"6f1c1e0a-0000-4000-8000-000000000001"},
+              {"title":"Book the crane","listID":"6f1c1e0a-0000-4000-8000-000000000002"}]}
+            """
+        _ = try slate.importData(Data(json.utf8), format: .json)
+        let ics = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Test//EN", "X-WR-CALNAME:Inbox",
+                   "BEGIN:VTODO", "UID:call@example.com", "SUMMARY:Call the lab", "END:VTODO", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
+        _ = try slate.importData(Data(ics.utf8), format: .ics)
+        let tasks = try slate.tasks()
+        #expect(tasks.first { $0.title == "Buy milk" }?.listID == nil)
+        #expect(tasks.first { $0.title == "Call the lab" }?.listID == nil)
+        #expect(tasks.first { $0.title == "Book the crane" }?.listID != nil)
+        #expect(try slate.lists().map(\.list.name) == ["Crew"])
+    }
 }

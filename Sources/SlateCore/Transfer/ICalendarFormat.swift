@@ -126,7 +126,7 @@ enum ICalendarFormat {
         var lists: [IncomingList] = []
         for property in root.properties("X-SLATE-LIST") {
             let at = ImportError.Location.line(property.line)
-            var list = IncomingList(location: at, name: try ImportRules.listName(ICalendarText.unescape(property.value), at: at, field: property.name))
+            var list = IncomingList(location: at, name: try ImportRules.listName(ICalendarText.unescape(property.value), at: at, field: property.name, declared: true))
             list.color = try property.parameter("X-SLATE-COLOR").map { try ImportRules.color($0, at: at, field: "X-SLATE-COLOR") }
             list.icon = try property.parameter("X-SLATE-ICON").map { try ImportRules.icon($0, at: at, field: "X-SLATE-ICON") }
             if let text = property.parameter("X-SLATE-ORDER") {
@@ -139,7 +139,7 @@ enum ICalendarFormat {
         }
         if let property = root.property("X-WR-CALNAME") {
             let at = ImportError.Location.line(property.line)
-            var list = IncomingList(location: at, name: try ImportRules.listName(ICalendarText.unescape(property.value), at: at, field: property.name))
+            var list = IncomingList(location: at, name: try ImportRules.listName(ICalendarText.unescape(property.value), at: at, field: property.name, declared: true))
             // Apple writes #RRGGBBAA; a colour Slate cannot read is left to the default.
             list.color = root.property("X-APPLE-CALENDAR-COLOR").flatMap { try? TaskRules.validColor(String($0.value.prefix(7))) }
             if !lists.contains(where: { $0.name.lowercased() == list.name.lowercased() }) { lists.append(list) }

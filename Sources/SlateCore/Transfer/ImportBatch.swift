@@ -97,8 +97,13 @@ enum ImportRules {
         try check(location, field: field) { try TaskRules.validRecurrence(recurrence) }
     }
 
-    static func listName(_ name: String, at location: ImportError.Location, field: String) throws -> String {
-        try check(location, field: field) { try TaskRules.validListName(name) }
+    /// A list's name; with `declared`, a list the file declares may be the Inbox (another
+    /// app's, or an export's from before no list could take the name), which the import
+    /// reads as Slate's (`ImportPlan.add(_:)`).
+    static func listName(_ name: String, at location: ImportError.Location, field: String, declared: Bool = false) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if declared, trimmed.lowercased() == TaskRules.inboxName.lowercased() { return trimmed }
+        return try check(location, field: field) { try TaskRules.validListName(name) }
     }
 
     static func color(_ color: String, at location: ImportError.Location, field: String) throws -> String {

@@ -32,6 +32,8 @@ struct ImportPlan {
     private var listIDs: [UUID: UUID] = [:]
     private var listsInFile: [String: ImportError.Location] = [:]
     private var listIDsInFile: [UUID: ImportError.Location] = [:]
+    /// The file's ids of a list it declares as its Inbox: their tasks go to Slate's Inbox.
+    private var inboxIDsInFile: Set<UUID> = []
     private var nextListOrder: Double
     /// No other account exists: file ids are kept as they are (none can be another's).
     private let isOnlyAccount: Bool
@@ -72,6 +74,15 @@ struct ImportPlan {
                 throw ImportError(incoming.location, field: "id", "id \(id.uuidString.lowercased()) appears twice in the file (also \(first)).")
             }
             listIDsInFile[id] = incoming.location
+        }
+        // A list the file calls Inbox is Slate's Inbox, unless the account kept a list of that name.
+        if Self.isInbox(incoming.name), listIDsByName[key] == nil, incoming.id.map({ lists[accountListID($0)] == nil }) ?? true {
+            if let id = incoming.id { inboxIDsInFile.insert(id) }
+            return
+        }
+        if Self.isInbox(incoming.name), listIDsByName[key] == nil {
+            // A list of the account renamed Inbox by the file: refused as a rename is.
+            _ = try ImportRules.listName(incoming.name, at: incoming.location, field: "name")
         }
         // The file's id, or (when the account has no list with it) the id it maps to.
         if let id = incoming.id.map(accountListID), let stored = lists[id] {
@@ -128,6 +139,7 @@ struct ImportPlan {
         case nil:
             return nil
         case .id(let id):
+            if inboxIDsInFile.contains(id) { return nil }
             if let mapped = listIDs[id] { return mapped }
             guard lists[id] != nil else {
                 throw ImportError(at, field: task.listField, "\(task.listField) names no list in the file or the database: '\(id.uuidString.lowercased())'")

@@ -109,7 +109,7 @@ enum SlateJSONFormat {
         let at = record.location
         var list = IncomingList(
             location: at, id: try record.uuid("id"),
-            name: try ImportRules.listName(try record.requiredString("name"), at: at, field: "name"))
+            name: try ImportRules.listName(try record.requiredString("name"), at: at, field: "name", declared: true))
         list.color = try record.string("color").map { try ImportRules.color($0, at: at, field: "color") }
         list.icon = try record.string("icon").map { try ImportRules.icon($0, at: at, field: "icon") }
         list.order = try record.double("order").map { try ImportRules.order($0, at: at, field: "order") }
