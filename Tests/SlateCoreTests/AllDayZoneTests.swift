@@ -225,4 +225,58 @@ import Testing
         _ = try slate.addTask(TaskDraft(title: "Wrap party", due: due, alerts: [try TaskAlert(parsing: "0d@09:00")]))
         #expect(try slate.upcomingAlerts().map(\.fireAt) == [Self.moment("2026-12-09T00:00:00Z")])
     }
+
+    /// Setting the account's zone (as the web app does the first time it runs) places every
+    /// all-day date at its day's start there, so dates set from several zones before sort by day.
+    @Test func settingTheAccountsZonePlacesItsDatesThere() throws {
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        let home = try Slate.open(path: TestDatabase.freshStore(), calendar: Self.losAngeles, clock: { now })
+        func add(_ title: String, _ due: String, from calendar: Calendar) throws -> UUID {
+            let writer = Slate(container: home.container, accountID: home.accountID, calendar: calendar, clock: { now })
+            return try writer.addTask(TaskDraft(title: title, due: try TaskValues.due(due, now: now, calendar: calendar))).id
+        }
+        let auckland = try add("set in Auckland", "2026-12-09", from: Self.calendar("Pacific/Auckland"))
+        let call = try add("call", "2026-12-08T16:00", from: Self.losAngeles)
+        try AccountDirectory(container: home.container).setTimeZone("America/Los_Angeles", for: home.accountID)
+        let placed = try home.task(id: auckland).model
+        #expect(placed.due == Self.moment("2026-12-09T08:00:00Z") && placed.dueDay == 20261209)
+        let sorted = try home.tasks(TaskQuery(scope: .scheduled, sort: .due)).map(\.id)
+        #expect(sorted == [call, auckland])
+        let json = PublicJSON.task(placed, lists: [:], now: now, calendar: Self.calendar("Pacific/Auckland"))
+        #expect(json["due"] as? String == "2026-12-09")
+    }
+
+    /// An upgraded account without a zone has its dates placed in this machine's zone: one
+    /// place for all, whichever browser set them.
+    @Test func aVersion2StoreWithoutAccountZonesPlacesItsDatesInTheMachinesZone() throws {
+        let path = TestDatabase.freshStore()
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
+        defer {
+            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
+                try? FileManager.default.removeItem(atPath: folder + "/" + file)
+            }
+        }
+        let now = Self.moment("2026-12-07T19:00:00Z")
+        var ids: [UUID] = []
+        do {
+            let server = try Slate.open(path: path, calendar: Self.utc, clock: { now })
+            for calendar in [Self.calendar("Pacific/Auckland"), Self.berlin] {
+                let browser = Slate(container: server.container, accountID: server.accountID, calendar: calendar, clock: { now })
+                ids.append(try browser.addTask(TaskDraft(title: "x", due: try TaskValues.due("2026-12-09", now: now, calendar: calendar))).id)
+            }
+        }
+        do {
+            let database: any Database = TestDatabase.isPostgreSQL
+                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
+                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
+            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
+            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
+            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
+        }
+        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
+        let machine = TimeZones.calendar(in: .current)
+        let expected = try #require(CalendarDay(number: 20261209)).start(in: machine)
+        #expect(try ids.map { try slate.task(id: $0).model.due } == [expected, expected])
+    }
 }

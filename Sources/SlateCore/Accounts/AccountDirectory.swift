@@ -33,15 +33,35 @@ public struct AccountDirectory: Sendable {
     }
 
     /// Sets the account's default time zone (an IANA name; nil: the server's), the zone
-    /// dates are read in when a client does not send its own.
+    /// dates are read in when a client does not send its own. The account's all-day dates
+    /// move with it: each is placed at its day's start there (`Slate.homeCalendar`), so that
+    /// they keep sorting by day.
     @discardableResult
     public func setTimeZone(_ name: String?, for accountID: UUID) throws -> Account {
         guard var account = try account(id: accountID) else { throw SlateError.notFound("such account") }
         account.timeZone = try name.map { try TimeZones.zone(named: $0).identifier }
         let context = context()
         context.update(account)
+        let home = Self.homeCalendar(zone: account.timeZone)
+        let dated = try context.fetch(FetchDescriptor<TaskItem>(predicate: #Predicate {
+            $0.accountID == accountID && $0.isAllDay && $0.dueDay != nil
+        }))
+        for var task in dated {
+            guard let day = task.dueCalendarDay else { continue }
+            let start = day.start(in: home)
+            if task.due != start {
+                task.due = start
+                context.update(task)
+            }
+        }
         try context.save()
         return account
+    }
+
+    /// The calendar of an account's own zone (`Account.timeZone`), this machine's when it
+    /// has none (where a server reads the dates of a client that sends no zone).
+    static func homeCalendar(zone name: String?) -> Calendar {
+        name.flatMap { try? TimeZones.calendar(named: $0) } ?? TimeZones.calendar(in: .current)
     }
 
     /// The zone dates are read in for the account when a client sends none: its own

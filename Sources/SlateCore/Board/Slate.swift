@@ -27,7 +27,8 @@ public final class Slate: Sendable {
     /// The calendar of the account's own zone (`calendar` when it has none), read once:
     /// where its alerts at a time of day fire (as `slate serve` sends them), and where an
     /// all-day date's moment (`TaskItem.due`, which sorts) is placed, at its day's start, so
-    /// that an account's dates sort the same whoever set them and from wherever.
+    /// that an account's dates sort the same whoever set them and from wherever. (The web
+    /// app gives an account without a zone its browser's.)
     var homeCalendar: Calendar {
         if let made = madeHomeCalendar.withLock({ $0 }) { return made }
         let zone = (try? makeContext().model(Account.self, id: accountID))??.timeZone

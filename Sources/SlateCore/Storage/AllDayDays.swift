@@ -14,6 +14,7 @@ extension SlateSchema {
             WHERE t."isAllDay" <> 0 AND t."due" IS NOT NULL AND t."dueDay" IS NULL
             """)
         var zones: [String: [TimeZone]] = [:]
+        var homes: [String: Calendar] = [:]
         for row in rows {
             guard case .integer(let pk) = row["pk"], let due = Date.fromDatabaseValue(row["due"]) else { continue }
             let name = String.fromDatabaseValue(row["zone"]) ?? ""
@@ -23,9 +24,13 @@ extension SlateSchema {
                 return found
             }()
             let day = AllDayMigration.day(starting: due, zones: candidates)
-            // Placed at its day's start in the account's zone, as dates set from now on are
-            // (`Slate.homeCalendar`), so that the account's dates sort by day.
-            let placed = TimeZone(identifier: name).map { day.start(in: TimeZones.calendar(in: $0)) } ?? due
+            // Placed at its day's start in the account's zone (this machine's without one),
+            // as dates set from now on are (`Slate.homeCalendar`), so that they sort by day.
+            let placed = day.start(in: homes[name] ?? {
+                let home = TimeZone(identifier: name).map(TimeZones.calendar(in:)) ?? TimeZones.calendar(in: .current)
+                homes[name] = home
+                return home
+            }())
             try database.execute(#"UPDATE "tasks" SET "dueDay" = ?, "due" = ? WHERE "_pk" = ?"#,
                                  [.integer(Int64(day.number)), placed.databaseValue, .integer(pk)])
         }
