@@ -45,7 +45,7 @@ export async function zoneSection() {
   error.hidden = true;
   const { data: account } = await request("GET", "/account");
   const fill = (current) => {
-    const none = el("option", null, "The server's");
+    const none = el("option", null, `The server's (${account.serverTimeZone.replaceAll("_", " ")})`);
     none.value = "";
     select.replaceChildren(none, ...zoneNames(current).map((name) => {
       const option = el("option", null, name.replaceAll("_", " "));

@@ -39,7 +39,8 @@ struct AccountController {
         return context.json([
             "name": account.name,
             "timeZone": account.timeZone ?? NSNull(),
-            "serverTimeZone": TimeZone.current.identifier,
+            // Foundation names UTC "GMT"; people (and browsers) say UTC.
+            "serverTimeZone": TimeZone.current.identifier == "GMT" ? "UTC" : TimeZone.current.identifier,
         ] as [String: Any])
     }
 }
