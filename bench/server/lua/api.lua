@@ -71,10 +71,17 @@ local function get_one()
   return wrk.format("GET", "/api/v1/tasks/" .. ids[math.random(#ids)])
 end
 
+-- Completion alternates true/false per thread on random ids, so it changes about half the
+-- tasks it is sent to; the tag changes every one. Every request is a durable write, as the
+-- line measures (an edit that changes nothing writes nothing, since 2026-12-07).
+local function toggle_body()
+  local done = (counter % 2 == 0) and "true" or "false"
+  return '{"isCompleted": ' .. done .. ', "tags": ["b' .. counter .. '"]}'
+end
+
 local function patch_one()
   counter = counter + 1
-  -- Alternate true/false per thread; random ids, so about half the requests change a task.
-  local body = (counter % 2 == 0) and '{"isCompleted": true}' or '{"isCompleted": false}'
+  local body = toggle_body()
   return wrk.format("PATCH", "/api/v1/tasks/" .. ids[math.random(#ids)],
     { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }, body)
 end
@@ -87,7 +94,7 @@ local function patch_if_match()
   end
   busy[id] = true
   counter = counter + 1
-  local body = (counter % 2 == 0) and '{"isCompleted": true}' or '{"isCompleted": false}'
+  local body = toggle_body()
   return wrk.format("PATCH", "/api/v1/tasks/" .. id,
     { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token, ["If-Match"] = etags[id] }, body)
 end
