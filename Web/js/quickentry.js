@@ -63,6 +63,8 @@ export class QuickEntry {
     if (parsed.recurrence) chip("recurrence", "↻ " + parsed.recurrence);
     if (parsed.isFlagged) chip("flag", "⚑ Flagged");
     for (const alert of parsed.alerts || []) chip("alert", "🔔 " + alert);
+    // "feb 30" is no date: said, so that a typo does not pass for a title.
+    for (const warning of parsed.warnings || []) chip("warning", "⚠ " + warning);
     this.chips.replaceChildren(...chips);
   }
 

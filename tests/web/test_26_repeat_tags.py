@@ -129,3 +129,13 @@ def test_a_repeat_given_to_an_undated_task_in_the_detail_starts_today_and_shows_
                  message="the detail does not show the date the repeat started")
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_quick_entry_says_when_a_date_is_no_date(page):
+    page.open("view=all")
+    entry = visible(page.driver, "input#quick-entry")
+    entry.send_keys("Call the lab feb 30")
+    chip = wait_for(page.driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, '#quick-chips .chip[data-kind="warning"]')
+                                                 if c.text.strip()), None), message="no warning chip for feb 30")
+    assert "feb 30" in chip.text and "not a date" in chip.text
+    entry.clear()

@@ -50,6 +50,7 @@ enum TaskCommands {
         if let parent = parsed.value("parent") { draft.parentID = try session.task(parent, parsed).id }
         draft.alerts = try alerts(parsed) ?? entry.alerts
         let task = try slate.addTask(draft)
+        for warning in entry.warnings { session.console.err("note: " + warning + "\n") }
         if session.wantsJSON {
             session.console.out(PublicJSON.render(PublicJSON.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
             return

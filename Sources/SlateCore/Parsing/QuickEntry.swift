@@ -27,6 +27,9 @@ public struct QuickEntry: Sendable, Hashable, Codable {
     public var alerts: [TaskAlert]?
     /// The recognised pieces, in the order they appear in the line.
     public var understood: [Part]
+    /// What looked like a date but is none (`feb 30`), left in the title, each said in a
+    /// sentence; empty when there is nothing to say.
+    public var warnings: [String] = []
 
     public init(
         title: String, due: DueDate? = nil, priority: Priority? = nil, listName: String? = nil,

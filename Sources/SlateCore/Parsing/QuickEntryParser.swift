@@ -161,6 +161,7 @@ public struct QuickEntryParser: Sendable {
         // a process cost a `slate add` 770,000 instructions (4% of it).
         entry.title = TaskRules.trimmedWhitespace(entry.title)
         guard !entry.title.isEmpty else { throw QuickEntryError.blankTitle }
+        entry.warnings = ImpossibleDates.notes(in: entry.title)
         entry.understood = parts.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element.part)

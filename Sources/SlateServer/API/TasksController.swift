@@ -158,6 +158,7 @@ struct TasksController {
                 "isFlagged": entry.isFlagged,
                 "notes": entry.notes ?? NSNull(),
                 "alerts": entry.alerts.map { $0.map(\.text) } ?? NSNull(),
+                "warnings": entry.warnings,
                 "understood": entry.understood.map { ["kind": $0.kind.rawValue, "text": $0.text, "description": $0.description, "start": $0.utf16Range.lowerBound, "end": $0.utf16Range.upperBound] as [String: Any] },
             ] as [String: Any])
         }

@@ -51,7 +51,7 @@ enum Schemas {
             "Account": OpenAPIDocument.object([
                 "name": ["type": "string"], "timeZone": nullable(["type": "string"]), "serverTimeZone": ["type": "string"],
             ], required: ["name", "timeZone", "serverTimeZone"]),
-            "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood"]],
+            "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood", "warnings"]],
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
