@@ -43,7 +43,14 @@ final class Session {
             ?? [environment()["SLATE_DATABASE"], environment()["SLATE_DB"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
         databasePath = chosen ?? Self.defaultDatabasePath(environment())
         passwordFile = parsed.value("database-password-file")
+        // One variable read with getenv: building the whole environment costs a command that
+        // needs nothing else from it (OnDemandStartTests).
+        accountName = parsed.value("account") ?? getenv("SLATE_ACCOUNT").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
+
+    /// `--account` (or SLATE_ACCOUNT): the account whose board commands work on; nil: the
+    /// local one, created when missing.
+    let accountName: String?
 
     /// `--database-password-file`, read when the database is opened.
     private(set) var passwordFile: String?
@@ -128,7 +135,7 @@ final class Session {
         try checkDatabasePath()
         if !readsOnly { try Self.createDatabaseFolder(for: databasePath) }
         let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
-                                   isLongRunning: isLongRunning, makeCalendar: makeCalendar, clock: clock)
+                                   isLongRunning: isLongRunning, account: accountName, makeCalendar: makeCalendar, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
         }

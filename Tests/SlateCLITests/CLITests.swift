@@ -113,6 +113,7 @@ import Testing
                   --db <path>                      The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite).
                   --database <path-or-url>         The database: a file, as --db, or postgresql://USER@HOST/NAME for a shared PostgreSQL database (also SLATE_DATABASE).
                   --database-password-file <file>  A file holding the PostgreSQL password (else SLATE_DATABASE_PASSWORD, PGPASSWORD or ~/.pgpass).
+                  --account <name>                 Work on this account's board, e.g. one of a server's users (also SLATE_ACCOUNT; default: local).
                   --json                           Print JSON (on every reading command).
                   --no-color                       No colour (also NO_COLOR).
               -h, --help                           Show help.
@@ -213,5 +214,20 @@ import Testing
         #expect(cli.run(["--db", folder + "/slate.sqlite", "add", "Storyboard the opening"], withDatabase: false).code == 0)
         let mode = (try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o700, "the tasks and password hashes are not readable by other users: \(String(mode ?? 0, radix: 8))")
+    }
+}
+
+/// `--account NAME` (or SLATE_ACCOUNT): the CLI on a server's database works on one of its
+/// users' boards, not on a `local` account of its own.
+@Suite struct AccountOptionTests {
+    @Test func aCommandWorksOnTheNamedAccountsBoard() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        #expect(cli.run("--account", "ana", "add", "Check the gate at the studio").code == 0)
+        #expect(cli.run("--account", "Ana", "list").out.contains("Check the gate at the studio"), "names without case")
+        #expect(!cli.run("list").out.contains("Check the gate"), "the local account's board is another")
+        let missing = cli.run("--account", "zed", "list")
+        #expect(missing.code != 0)
+        #expect(missing.err.contains("No account is named 'zed'") && missing.err.contains("ana"))
     }
 }

@@ -76,11 +76,22 @@ public final class Slate: Sendable {
 
     /// Like `open(path:password:maximumReaders:calendar:clock:)`, with the calendar made
     /// when first needed (and `isLongRunning` as `openContainer` takes it).
+    /// With `account`, the board of the account of that name (ignoring case), which must
+    /// exist, instead of the local one.
     public static func open(path: String?, password: String? = nil, maximumReaders: Int = 4, isLongRunning: Bool = false,
-                            makeCalendar: @escaping @Sendable () -> Calendar,
+                            account name: String? = nil, makeCalendar: @escaping @Sendable () -> Calendar,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
         let container = try openContainer(path: path, password: password, maximumReaders: maximumReaders, isLongRunning: isLongRunning)
-        let account = try ensureAccount(named: Account.localName, in: container, now: clock())
+        guard let name else {
+            let account = try ensureAccount(named: Account.localName, in: container, now: clock())
+            return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
+        }
+        let directory = AccountDirectory(container: container)
+        guard let account = try directory.account(named: name) else {
+            let names = try directory.accounts().map(\.name)
+            throw SlateError.invalid(field: "account", message: "No account is named '\(name)'; "
+                + (names.isEmpty ? "the database has none yet." : "the accounts are \(names.joined(separator: ", "))."))
+        }
         return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
     }
 
