@@ -58,10 +58,11 @@ public struct AccountDirectory: Sendable {
         return account
     }
 
-    /// The calendar of an account's own zone (`Account.timeZone`), this machine's when it
-    /// has none (where a server reads the dates of a client that sends no zone).
-    static func homeCalendar(zone name: String?) -> Calendar {
-        name.flatMap { try? TimeZones.calendar(named: $0) } ?? TimeZones.calendar(in: .current)
+    /// The calendar of an account's own zone (`Account.timeZone`); when it has none,
+    /// `otherwise`: this machine's unless given (where a server reads the dates of a client
+    /// that sends no zone).
+    static func homeCalendar(zone name: String?, otherwise: @autoclosure () -> Calendar = TimeZones.calendar(in: .current)) -> Calendar {
+        name.flatMap { try? TimeZones.calendar(named: $0) } ?? otherwise()
     }
 
     /// The zone dates are read in for the account when a client sends none: its own

@@ -32,7 +32,7 @@ public final class Slate: Sendable {
     var homeCalendar: Calendar {
         if let made = madeHomeCalendar.withLock({ $0 }) { return made }
         let zone = (try? makeContext().model(Account.self, id: accountID))??.timeZone
-        let made = zone.flatMap { try? TimeZones.calendar(named: $0) } ?? calendar
+        let made = AccountDirectory.homeCalendar(zone: zone, otherwise: calendar)
         madeHomeCalendar.withLock { $0 = made }
         return made
     }

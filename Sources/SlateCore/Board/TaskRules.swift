@@ -43,7 +43,7 @@ public enum TaskRules {
             throw SlateError.invalid(field: "name", message: "The list name is \(trimmed.count) characters; at most \(maximumListNameLength) are allowed.")
         }
         try refuseControlCharacters(trimmed, field: "name", what: "The list name")
-        guard trimmed.lowercased() != inboxName.lowercased() else {
+        guard !isInboxName(trimmed) else {
             throw SlateError.invalid(field: "name", message: "“Inbox” is where tasks without a list are already; choose another name.")
         }
         return trimmed
@@ -51,6 +51,11 @@ public enum TaskRules {
 
     /// The name of the tasks without a list, which no list may take.
     public static let inboxName = "Inbox"
+
+    /// True for "Inbox" in any case, with white space around it.
+    public static func isInboxName(_ name: String) -> Bool {
+        name.trimmingCharacters(in: .whitespaces).lowercased() == inboxName.lowercased()
+    }
 
     /// `#RRGGBB` in upper case, from `#rrggbb` or `rrggbb`; an error for anything else.
     public static func validColor(_ color: String) throws -> String {

@@ -55,14 +55,19 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         return Date(timeIntervalSince1970: 0)
     }
 
-    /// `2026-12-08`.
+    /// `2026-12-08` (without `String(format:)`: a JSON export writes one per all-day task).
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
     }
 
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool { lhs.number < rhs.number }
 
-    private static func length(ofMonth month: Int, in year: Int) -> Int {
+    /// How many days `month` has in `year`.
+    static func length(ofMonth month: Int, in year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

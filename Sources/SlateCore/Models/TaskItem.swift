@@ -95,6 +95,15 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         return dueDay.flatMap(CalendarDay.init(number:))
     }
 
+    /// `due` as the record writes it: an all-day date's day (`2026-12-24`), the same in every
+    /// zone, else the moment in ISO 8601 UTC; nil without one. (`calendar` reads the day of
+    /// an all-day date stored without one.)
+    public func dueText(calendar: Calendar) -> String? {
+        guard let due else { return nil }
+        if let day = dueCalendarDay { return day.description }
+        return isAllDay ? Timestamp.formatDay(due, calendar: calendar) : Timestamp.format(due)
+    }
+
     /// When it is due as seen in `calendar`: a timed date as is; an all-day date as the
     /// start of its day there.
     public func due(in calendar: Calendar) -> Date? {

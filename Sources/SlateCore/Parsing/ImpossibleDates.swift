@@ -48,13 +48,9 @@ enum ImpossibleDates {
         return monthNames.firstIndex { $0 == word || $0.prefix(3) == word }.map { $0 + 1 }
     }
 
-    /// The most days the month ever has (February: 29).
+    /// The most days the month ever has: its length in a leap year (February: 29).
     private static func maximumDay(of month: Int) -> Int {
-        switch month {
-        case 2: 29
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        CalendarDay.length(ofMonth: month, in: 2000)
     }
 
     /// `30`, `30th`, `31st`: a day number of one or two digits.

@@ -58,15 +58,7 @@ public enum TaskRecord {
         },
         Field(name: "created", schema: { moment }) { task, _, out in out.string(Timestamp.format(task.created)) },
         Field(name: "due", schema: { nullable(["type": "string", "description": "YYYY-MM-DD (all day) or an ISO 8601 moment"]) }) { task, context, out in
-            if let due = task.due {
-                if let day = task.dueCalendarDay {
-                    out.string(day.description)
-                } else {
-                    out.string(task.isAllDay ? Timestamp.formatDay(due, calendar: context.calendar) : Timestamp.format(due))
-                }
-            } else {
-                out.null()
-            }
+            if let text = task.dueText(calendar: context.calendar) { out.string(text) } else { out.null() }
         },
         Field(name: "id", schema: { uuid }) { task, _, out in out.id(task.id) },
         Field(name: "isAllDay", schema: { boolean }) { task, _, out in out.bool(task.isAllDay) },

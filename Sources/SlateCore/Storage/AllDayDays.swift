@@ -13,24 +13,23 @@ extension SlateSchema {
             JOIN "accounts" a ON a."id" = t."accountID"
             WHERE t."isAllDay" <> 0 AND t."due" IS NOT NULL AND t."dueDay" IS NULL
             """)
-        var zones: [String: [TimeZone]] = [:]
-        var homes: [String: Calendar] = [:]
+        // Per account zone (made once, not per row): where a start is looked for, and where
+        // the day is placed again.
+        var calendars: [String: (candidates: [Calendar], home: Calendar)] = [:]
+        let machine = TimeZones.calendar(in: .current)
         for row in rows {
             guard case .integer(let pk) = row["pk"], let due = Date.fromDatabaseValue(row["due"]) else { continue }
-            let name = String.fromDatabaseValue(row["zone"]) ?? ""
-            let candidates = zones[name] ?? {
-                let found = [TimeZone(identifier: name), .current].compactMap { $0 }
-                zones[name] = found
-                return found
+            let name = String.fromDatabaseValue(row["zone"])
+            let zone = calendars[name ?? ""] ?? {
+                let home = AccountDirectory.homeCalendar(zone: name, otherwise: machine)
+                let made = (candidates: home.timeZone == machine.timeZone ? [machine] : [home, machine], home: home)
+                calendars[name ?? ""] = made
+                return made
             }()
-            let day = AllDayMigration.day(starting: due, zones: candidates)
+            let day = AllDayMigration.day(starting: due, calendars: zone.candidates)
             // Placed at its day's start in the account's zone (this machine's without one),
             // as dates set from now on are (`Slate.homeCalendar`), so that they sort by day.
-            let placed = day.start(in: homes[name] ?? {
-                let home = TimeZone(identifier: name).map(TimeZones.calendar(in:)) ?? TimeZones.calendar(in: .current)
-                homes[name] = home
-                return home
-            }())
+            let placed = day.start(in: zone.home)
             try database.execute(#"UPDATE "tasks" SET "dueDay" = ?, "due" = ? WHERE "_pk" = ?"#,
                                  [.integer(Int64(day.number)), placed.databaseValue, .integer(pk)])
         }
@@ -48,13 +47,18 @@ enum AllDayMigration {
     /// two offsets fit (−10 Hawaii or +14; −11 or +13 New Zealand's summer): the more
     /// populated is taken (Hawaii, then New Zealand).
     static func day(starting start: Date, zones: [TimeZone]) -> CalendarDay {
-        for zone in zones {
-            let calendar = TimeZones.calendar(in: zone)
-            if calendar.startOfDay(for: start) == start { return CalendarDay(start, in: calendar) }
+        day(starting: start, calendars: zones.map(TimeZones.calendar(in:)))
+    }
+
+    /// `day(starting:zones:)` with the zones' calendars made by the caller.
+    static func day(starting start: Date, calendars: [Calendar]) -> CalendarDay {
+        for calendar in calendars where calendar.startOfDay(for: start) == start {
+            return CalendarDay(start, in: calendar)
         }
-        let utc = TimeZones.calendar(in: TimeZone(identifier: "UTC")!)
         let midnight = utc.startOfDay(for: start)
         let hours = start.timeIntervalSince(midnight) / 3600
         return CalendarDay(hours <= 10 ? midnight : midnight.addingTimeInterval(86_400), in: utc)
     }
+
+    private static let utc = TimeZones.calendar(in: TimeZone(identifier: "UTC")!)
 }

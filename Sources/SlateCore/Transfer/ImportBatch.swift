@@ -101,8 +101,7 @@ enum ImportRules {
     /// app's, or an export's from before no list could take the name), which the import
     /// reads as Slate's (`ImportPlan.add(_:)`).
     static func listName(_ name: String, at location: ImportError.Location, field: String, declared: Bool = false) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if declared, trimmed.lowercased() == TaskRules.inboxName.lowercased() { return trimmed }
+        if declared, TaskRules.isInboxName(name) { return name.trimmingCharacters(in: .whitespaces) }
         return try check(location, field: field) { try TaskRules.validListName(name) }
     }
 

@@ -76,11 +76,11 @@ struct ImportPlan {
             listIDsInFile[id] = incoming.location
         }
         // A list the file calls Inbox is Slate's Inbox, unless the account kept a list of that name.
-        if Self.isInbox(incoming.name), listIDsByName[key] == nil, incoming.id.map({ lists[accountListID($0)] == nil }) ?? true {
-            if let id = incoming.id { inboxIDsInFile.insert(id) }
-            return
-        }
-        if Self.isInbox(incoming.name), listIDsByName[key] == nil {
+        if TaskRules.isInboxName(incoming.name), listIDsByName[key] == nil {
+            guard let id = incoming.id, lists[accountListID(id)] != nil else {
+                if let id = incoming.id { inboxIDsInFile.insert(id) }
+                return
+            }
             // A list of the account renamed Inbox by the file: refused as a rename is.
             _ = try ImportRules.listName(incoming.name, at: incoming.location, field: "name")
         }
@@ -127,10 +127,6 @@ struct ImportPlan {
         return list
     }
 
-    private static func isInbox(_ name: String) -> Bool {
-        name.trimmingCharacters(in: .whitespaces).lowercased() == TaskRules.inboxName.lowercased()
-    }
-
     /// The id of the list a task names; a name that matches no list creates one (but
     /// "Inbox" is the tasks without a list, unless a list kept from before has that name).
     private mutating func listID(for task: IncomingTask) throws -> UUID? {
@@ -145,11 +141,9 @@ struct ImportPlan {
                 throw ImportError(at, field: task.listField, "\(task.listField) names no list in the file or the database: '\(id.uuidString.lowercased())'")
             }
             return id
-        case .name(let name) where Self.isInbox(name):
+        case .name(let name) where TaskRules.isInboxName(name), .project(let name) where TaskRules.isInboxName(name):
             // Another app's Inbox (Todoist's project, an export's list) is Slate's: no list.
             return listIDsByName[name.trimmingCharacters(in: .whitespaces).lowercased()]
-        case .project(let word) where Self.isInbox(word):
-            return listIDsByName[word.lowercased()]
         case .name(let name):
             let valid = try ImportRules.listName(name, at: at, field: task.listField)
             if let id = listIDsByName[valid.lowercased()] { return id }
@@ -245,10 +239,8 @@ struct ImportPlan {
                 if item.due == existing.due, item.recurrence?.isSameRule(as: existing.recurrence) == true {
                     item.recurrence = existing.recurrence    // and the day a short month cut it from
                 }
-            }
-            // A task the file holds as it is stored is left alone: importing the same file
-            // again writes nothing (no new revision for sync clients to fetch, nothing to undo).
-            if let existing {
+                // A task the file holds as it is stored is left alone: importing the same file
+                // again writes nothing (no new revision for sync clients to fetch, nothing to undo).
                 var unchanged = item
                 unchanged.modified = existing.modified
                 if unchanged == existing { continue }

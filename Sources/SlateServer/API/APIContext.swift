@@ -105,7 +105,7 @@ struct APIContext: Sendable {
         let calendar: Calendar
         if let name = request.headers[Self.timeZoneHeader] {
             do {
-                calendar = try zones.calendar(named: name, field: Self.timeZoneHeader)
+                calendar = try TimeZones.calendar(named: name, field: Self.timeZoneHeader)
             } catch let error as SlateError {
                 throw HTTPError(.badRequest, code: "invalid_header", message: error.description, field: Self.timeZoneHeader)
             }
@@ -261,14 +261,9 @@ final class TaskCounts: Sendable {
 }
 
 /// Calendars for requests: each account's default zone, read again only after a commit
-/// touched accounts, and one calendar per zone name instead of one per request.
+/// touched accounts (a zone a client names is `TimeZones.calendar(named:)`, made once per name).
 final class RequestZones: Sendable {
     private let defaults = Mutex<[UUID: (stamp: Int, calendar: Calendar)]>([:])
-
-    /// The calendar of the zone a client named, or the error naming `field`.
-    func calendar(named name: String, field: String) throws -> Calendar {
-        try TimeZones.calendar(named: name, field: field)
-    }
 
     /// The calendar of the account's default zone (the server's when it has none).
     func defaultCalendar(of accountID: UUID, in container: BoardStore) throws -> Calendar {

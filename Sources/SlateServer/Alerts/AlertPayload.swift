@@ -19,7 +19,7 @@ enum AlertPayload {
             json += (first ? "\"" : ",\"") + key + "\":" + value
             first = false
         }
-        let due = task.due.map { task.dueCalendarDay?.description ?? (task.isAllDay ? Timestamp.formatDay($0, calendar: alert.calendar) : Timestamp.format($0)) }
+        let due = task.dueText(calendar: alert.calendar)
         member("due", due.map(string) ?? "null")
         member("fireAt", string(Timestamp.format(alert.fireAt)))
         member("id", string(alert.deliveryID.uuidString.lowercased()))
