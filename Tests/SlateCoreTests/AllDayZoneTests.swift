@@ -36,6 +36,39 @@ import Testing
         return (slate, task)
     }
 
+    /// A task due `due` added to `slate`'s board by someone whose calendar is `calendar`.
+    @discardableResult
+    static func add(_ title: String, due: String, to slate: Slate, from calendar: Calendar, at now: Date) throws -> UUID {
+        let writer = Slate(container: slate.container, accountID: slate.accountID, calendar: calendar, clock: { now })
+        return try writer.addTask(TaskDraft(title: title, due: try TaskValues.due(due, now: now, calendar: calendar))).id
+    }
+
+    /// A store as version 2 left it, upgraded: `fill` adds tasks through a Slate in `calendar`
+    /// and returns their ids; then the day column goes and the version is set back (the start
+    /// of each day where it was set, and no day); `check` gets the store opened again by a
+    /// server in UTC, which migrates it, and the ids.
+    static func withUpgradedVersion2Store(filledIn calendar: Calendar, at now: Date, fill: (Slate) throws -> [UUID],
+                                          check: (Slate, [UUID]) throws -> Void) throws {
+        let path = TestDatabase.freshStore()
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
+        defer {
+            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
+                try? FileManager.default.removeItem(atPath: folder + "/" + file)
+            }
+        }
+        let ids = try fill(try Slate.open(path: path, calendar: calendar, clock: { now }))
+        do {
+            let database: any Database = TestDatabase.isPostgreSQL
+                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
+                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
+            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
+            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
+            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
+        }
+        try check(try Slate.open(path: path, calendar: utc, clock: { now }), ids)
+    }
+
     @Test func aDaySetInBerlinIsTheSameDayEverywhere() throws {
         let (slate, task) = try Self.berlinTask()
         #expect(task.dueDay == 20261208)
@@ -104,40 +137,19 @@ import Testing
 
     /// A store from before the day was kept: each all-day date is read in its account's zone.
     @Test func aVersion2StoreGetsItsDaysFromTheAccountsZone() throws {
-        let path = TestDatabase.freshStore()
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
-        defer {
-            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
-                try? FileManager.default.removeItem(atPath: folder + "/" + file)
-            }
-        }
         let now = Self.moment("2026-12-07T19:00:00Z")
-        var ids: [UUID] = []
-        do {
-            let slate = try Slate.open(path: path, calendar: Self.tokyo, clock: { now })
+        try Self.withUpgradedVersion2Store(filledIn: Self.tokyo, at: now, fill: { slate throws in
             _ = try AccountDirectory(container: slate.container).setTimeZone("Asia/Tokyo", for: slate.accountID)
-            for day in ["2026-12-08", "2026-12-31"] {
-                let due = try #require(try TaskValues.due(day, now: now, calendar: Self.tokyo))
-                ids.append(try slate.addTask(TaskDraft(title: day, due: due)).id)
-            }
-            ids.append(try slate.addTask(TaskDraft(title: "timed", due: try TaskValues.due("2026-12-08T09:00:00Z", now: now, calendar: Self.tokyo))).id)
-        }
-        // The store as version 2 wrote it: the start of the day in Tokyo, and no day.
-        do {
-            let database: any Database = TestDatabase.isPostgreSQL
-                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
-                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
-            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
-            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
-            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
-        }
-        // Opened on a server in UTC, where the start of the 8th in Tokyo is the 7th.
-        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
-        let tasks = try ids.map { try slate.task(id: $0).model }
-        #expect(tasks.map(\.dueDay) == [20261208, 20261231, nil])
-        let json = tasks.map { PublicJSON.task($0, lists: [:], now: now, calendar: Self.utc)["due"] as? String }
-        #expect(json == ["2026-12-08", "2026-12-31", "2026-12-08T09:00:00.000Z"])
+            return [try Self.add("2026-12-08", due: "2026-12-08", to: slate, from: Self.tokyo, at: now),
+                    try Self.add("2026-12-31", due: "2026-12-31", to: slate, from: Self.tokyo, at: now),
+                    try Self.add("timed", due: "2026-12-08T09:00:00Z", to: slate, from: Self.tokyo, at: now)]
+        }, check: { slate, ids throws in
+            // Opened on a server in UTC, where the start of the 8th in Tokyo is the 7th.
+            let tasks = try ids.map { try slate.task(id: $0).model }
+            #expect(tasks.map(\.dueDay) == [20261208, 20261231, nil])
+            let json = tasks.map { PublicJSON.task($0, lists: [:], now: now, calendar: Self.utc)["due"] as? String }
+            #expect(json == ["2026-12-08", "2026-12-31", "2026-12-08T09:00:00.000Z"])
+        })
     }
 
     /// Without an account zone, a stored start is read by the offset it shows, not in this
@@ -164,34 +176,14 @@ import Testing
     }
 
     @Test func aVersion2StoreWithoutAccountZonesKeepsTheDaysTheBrowsersSet() throws {
-        let path = TestDatabase.freshStore()
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
-        defer {
-            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
-                try? FileManager.default.removeItem(atPath: folder + "/" + file)
-            }
-        }
         let now = Self.moment("2026-12-07T19:00:00Z")
-        var ids: [UUID] = []
-        do {
-            let server = try Slate.open(path: path, calendar: Self.utc, clock: { now })
-            for calendar in [Self.berlin, Self.calendar("Pacific/Auckland"), Self.losAngeles] {
-                let browser = Slate(container: server.container, accountID: server.accountID, calendar: calendar, clock: { now })
-                let due = try #require(try TaskValues.due("2026-12-09", now: now, calendar: calendar))
-                ids.append(try browser.addTask(TaskDraft(title: calendar.timeZone.identifier, due: due)).id)
+        try Self.withUpgradedVersion2Store(filledIn: Self.utc, at: now, fill: { server throws in
+            try [Self.berlin, Self.calendar("Pacific/Auckland"), Self.losAngeles].map { calendar in
+                try Self.add(calendar.timeZone.identifier, due: "2026-12-09", to: server, from: calendar, at: now)
             }
-        }
-        do {
-            let database: any Database = TestDatabase.isPostgreSQL
-                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
-                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
-            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
-            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
-            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
-        }
-        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
-        #expect(try ids.map { try slate.task(id: $0).model.dueDay } == [20261209, 20261209, 20261209])
+        }, check: { slate, ids throws in
+            #expect(try ids.map { try slate.task(id: $0).model.dueDay } == [20261209, 20261209, 20261209])
+        })
     }
 
     /// An all-day date sorts at its day's start in the account's zone, whoever set it from
@@ -201,8 +193,7 @@ import Testing
         let home = try Slate.open(path: TestDatabase.freshStore(), calendar: Self.losAngeles, clock: { now })
         try AccountDirectory(container: home.container).setTimeZone("America/Los_Angeles", for: home.accountID)
         func add(_ title: String, _ due: String, from calendar: Calendar) throws -> UUID {
-            let writer = Slate(container: home.container, accountID: home.accountID, calendar: calendar, clock: { now })
-            return try writer.addTask(TaskDraft(title: title, due: try TaskValues.due(due, now: now, calendar: calendar))).id
+            try Self.add(title, due: due, to: home, from: calendar, at: now)
         }
         let auckland = try add("set in Auckland", "2026-12-09", from: Self.calendar("Pacific/Auckland"))
         let call = try add("call", "2026-12-08T16:00", from: Self.losAngeles)
@@ -232,8 +223,7 @@ import Testing
         let now = Self.moment("2026-12-07T19:00:00Z")
         let home = try Slate.open(path: TestDatabase.freshStore(), calendar: Self.losAngeles, clock: { now })
         func add(_ title: String, _ due: String, from calendar: Calendar) throws -> UUID {
-            let writer = Slate(container: home.container, accountID: home.accountID, calendar: calendar, clock: { now })
-            return try writer.addTask(TaskDraft(title: title, due: try TaskValues.due(due, now: now, calendar: calendar))).id
+            try Self.add(title, due: due, to: home, from: calendar, at: now)
         }
         let auckland = try add("set in Auckland", "2026-12-09", from: Self.calendar("Pacific/Auckland"))
         let call = try add("call", "2026-12-08T16:00", from: Self.losAngeles)
@@ -249,34 +239,15 @@ import Testing
     /// An upgraded account without a zone has its dates placed in this machine's zone: one
     /// place for all, whichever browser set them.
     @Test func aVersion2StoreWithoutAccountZonesPlacesItsDatesInTheMachinesZone() throws {
-        let path = TestDatabase.freshStore()
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("allday-\(UUID().uuidString).sqlite").path
-        defer {
-            let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !TestDatabase.isPostgreSQL && file.hasPrefix(name) {
-                try? FileManager.default.removeItem(atPath: folder + "/" + file)
-            }
-        }
         let now = Self.moment("2026-12-07T19:00:00Z")
-        var ids: [UUID] = []
-        do {
-            let server = try Slate.open(path: path, calendar: Self.utc, clock: { now })
-            for calendar in [Self.calendar("Pacific/Auckland"), Self.berlin] {
-                let browser = Slate(container: server.container, accountID: server.accountID, calendar: calendar, clock: { now })
-                ids.append(try browser.addTask(TaskDraft(title: "x", due: try TaskValues.due("2026-12-09", now: now, calendar: calendar))).id)
+        try Self.withUpgradedVersion2Store(filledIn: Self.utc, at: now, fill: { server throws in
+            try [Self.calendar("Pacific/Auckland"), Self.berlin].map { calendar in
+                try Self.add("x", due: "2026-12-09", to: server, from: calendar, at: now)
             }
-        }
-        do {
-            let database: any Database = TestDatabase.isPostgreSQL
-                ? try PostgreSQLDatabase(location: PostgreSQLLocation(url: path), lockTimeout: 5)
-                : try SQLiteDatabase(path: path, mode: .existing, busyTimeout: 5)
-            try database.execute(#"ALTER TABLE tasks DROP COLUMN "dueDay""#)
-            try database.execute("UPDATE _slate_meta SET value = 2 WHERE key = 'schema_version'")
-            try database.execute("UPDATE _slate_meta SET value = 0 WHERE key = 'schema_fingerprint'")
-        }
-        let slate = try Slate.open(path: path, calendar: Self.utc, clock: { now })
-        let machine = TimeZones.calendar(in: .current)
-        let expected = try #require(CalendarDay(number: 20261209)).start(in: machine)
-        #expect(try ids.map { try slate.task(id: $0).model.due } == [expected, expected])
+        }, check: { slate, ids throws in
+            let machine = TimeZones.calendar(in: .current)
+            let expected = try #require(CalendarDay(number: 20261209)).start(in: machine)
+            #expect(try ids.map { try slate.task(id: $0).model.due } == [expected, expected])
+        })
     }
 }
