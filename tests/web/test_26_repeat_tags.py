@@ -1,9 +1,23 @@
 """A task's repeat and tags are shown and edited in the detail pane and the full form."""
 
+from contextlib import contextmanager
+
 from selenium.webdriver.common.keys import Keys
 
 from slate_web import By, is_visible, unique, visible, wait_for, wait_row, wait_until
 from test_04_detail import open_detail, saved
+
+
+@contextmanager
+def in_detail(page, title, **fields):
+    """A new task with `fields`, open in the detail pane of All Tasks; deleted afterwards."""
+    task = page.api.add_task(unique(title), **fields)
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        yield task
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
 
 
 def choose(page, select, value):
@@ -12,10 +26,7 @@ def choose(page, select, value):
 
 
 def test_the_detail_edits_the_repeat_and_the_tags(page):
-    task = page.api.add_task(unique("Charge the batteries"), tags=["camera"], recurrence="every 3 days")
-    try:
-        page.open("view=all")
-        open_detail(page, task["id"])
+    with in_detail(page, "Charge the batteries", tags=["camera"], recurrence="every 3 days") as task:
         repeat = page.css("select#detail-repeat")
         assert repeat.get_attribute("value") == "every 3 days", "a repeat not among the named ones is shown as it is"
         tags = page.css("input#detail-tags")
@@ -38,8 +49,6 @@ def test_the_detail_edits_the_repeat_and_the_tags(page):
         field.clear()
         field.send_keys(Keys.ENTER)
         wait_until(lambda: page.api.task(task["id"])["tags"] == [], message="emptying the tags did not clear them")
-    finally:
-        page.api.delete(f"/tasks/{task['id']}")
 
 
 def test_the_full_form_adds_and_edits_a_repeat_and_tags(page):
@@ -100,10 +109,7 @@ def test_quick_entry_in_scheduled_dates_the_task_and_elsewhere_says_where_an_uns
 
 
 def test_all_day_on_and_off_again_keeps_the_time(page):
-    task = page.api.add_task(unique("Grade the trailer"), due="2031-05-06T14:30:00Z")
-    try:
-        page.open("view=all")
-        open_detail(page, task["id"])
+    with in_detail(page, "Grade the trailer", due="2031-05-06T14:30:00Z") as task:
         due = page.css("input#detail-due")
         before = due.get_attribute("value")
         assert len(before) == 16, before
@@ -113,22 +119,15 @@ def test_all_day_on_and_off_again_keeps_the_time(page):
         wait_until(lambda: not page.api.task(task["id"])["isAllDay"], message="turning All day off was not saved")
         assert page.css("input#detail-due").get_attribute("value") == before, "the time did not come back"
         assert page.api.task(task["id"])["due"] == "2031-05-06T14:30:00.000Z"
-    finally:
-        page.api.delete(f"/tasks/{task['id']}")
 
 
 def test_a_repeat_given_to_an_undated_task_in_the_detail_starts_today_and_shows_it(page):
-    task = page.api.add_task(unique("Water the set plants"))
-    try:
-        page.open("view=all")
-        open_detail(page, task["id"])
+    with in_detail(page, "Water the set plants") as task:
         assert not page.css("input#detail-has-due").is_selected()
         choose(page, page.css("select#detail-repeat"), "every day")
         wait_until(lambda: page.api.task(task["id"])["due"] is not None, message="the repeat did not give the task a first date")
         wait_for(page.driver, lambda d: page.css("input#detail-has-due").is_selected() and page.css("input#detail-due").get_attribute("value"),
                  message="the detail does not show the date the repeat started")
-    finally:
-        page.api.delete(f"/tasks/{task['id']}")
 
 
 def test_quick_entry_says_when_a_date_is_no_date(page):
