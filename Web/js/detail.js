@@ -51,14 +51,13 @@ export class Detail {
     $("detail-list").addEventListener("change", edit("listId", () => $("detail-list").value || null));
     $("detail-flag").addEventListener("change", edit("isFlagged", () => $("detail-flag").checked));
     $("detail-repeat").addEventListener("change", edit("recurrence", () => $("detail-repeat").value || null));
-    // Tags save when the field is left (or Enter), not at every keystroke of a half-typed tag.
+    // Tags save when the field is left, not at every keystroke of a half-typed tag. Enter
+    // leaves it (its change event saves them), and the field then shows them as saved.
     $("detail-tags").addEventListener("change", edit("tags", () => tagsFromInput($("detail-tags").value)));
     $("detail-tags").addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.change("tags", tagsFromInput($("detail-tags").value));
-        $("detail-tags").blur(); // done: the field shows the tags as saved
-      }
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      $("detail-tags").blur();
     });
     $("detail-priority").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-priority]");
