@@ -36,7 +36,7 @@ struct AlarmWriteBackTests {
         let end = try #require(expected.lastIndex(of: "END:VTODO"))
         expected.insert(contentsOf: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Send the cue sheet", "TRIGGER;RELATED=END:-P1D",
                                      "END:VALARM"], at: end)
-        #expect(lines(served) == expected)
+        #expect(lines(served.withoutVersionLines) == lines(expected.joined(separator: "\r\n").withoutVersionLines))
     }
 
     @Test("Removing the alerts in Slate removes the time alarm only: the location alarm and the X-MOZ lines stay")
@@ -52,7 +52,7 @@ struct AlarmWriteBackTests {
         let timeAlarm = ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;VALUE=DURATION:-PT15M", "DESCRIPTION:Default Mozilla Description",
                          "X-MOZ-SNOOZE-TIME:20261203T140000Z", "END:VALARM"]
         let expected = Self.stored.replacingOccurrences(of: timeAlarm.joined(separator: "\r\n") + "\r\n", with: "")
-        #expect(served.text == expected)
+        #expect(served.text.withoutVersionLines == expected.withoutVersionLines)
         // Read back by Slate: no alerts (the location alarm is not one).
         #expect(try await dav.put("alarms.ics", served.text, headers: ["If-Match": served.headers["ETag"] ?? ""]).status == 204)
         #expect(try slate.tasks(TaskQuery(status: .all)).first?.alerts == [])
@@ -65,7 +65,8 @@ struct AlarmWriteBackTests {
         let slate = dav.slate()
         let task = try #require(try slate.tasks(TaskQuery(status: .all)).first)
         _ = try slate.updateTask(task.id, TaskPatch(title: "Send the cue sheets"))
-        #expect(try await dav.send(.get, Self.href).text == Self.stored.replacingOccurrences(of: "SUMMARY:Send the cue sheet\r\n", with: "SUMMARY:Send the cue sheets\r\n"))
+        #expect(try await dav.send(.get, Self.href).text.withoutVersionLines
+            == Self.stored.replacingOccurrences(of: "SUMMARY:Send the cue sheet\r\n", with: "SUMMARY:Send the cue sheets\r\n").withoutVersionLines)
         let made = try slate.addTask(TaskDraft(title: "Call the lab", due: DueDate(date: Date(timeIntervalSince1970: 1_796_000_000), isAllDay: false),
                                                alerts: [TaskAlert(.beforeDue(seconds: 3600))]))
         let fresh = try await dav.send(.get, "/dav/calendars/ana/inbox/\(made.id.uuidString).ics").text

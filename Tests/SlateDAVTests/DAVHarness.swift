@@ -104,4 +104,15 @@ struct DAVHarness {
 extension String {
     /// The number of times `needle` occurs.
     func occurrences(of needle: String) -> Int { components(separatedBy: needle).count - 1 }
+
+    /// The calendar text without the lines that date its version (`DTSTAMP`,
+    /// `LAST-MODIFIED`, `SEQUENCE`), which Slate rewrites whenever it rewrites an object:
+    /// what is left can be compared byte for byte. `VersionLineTests` checks those lines.
+    var withoutVersionLines: String {
+        // Split by bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+            .filter { line in !["DTSTAMP", "LAST-MODIFIED", "SEQUENCE"].contains { line.hasPrefix($0 + ":") || line.hasPrefix($0 + ";") } }
+            .joined(separator: "\n")
+    }
 }

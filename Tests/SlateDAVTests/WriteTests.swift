@@ -32,7 +32,7 @@ struct WriteTests {
         try dav.slate().updateTask(task.id, TaskPatch(title: "New title"))
         let get = try await dav.send(.get, "/dav/calendars/ana/inbox/a2.ics")
         #expect(get.headers["ETag"] != put.headers["ETag"])
-        #expect(get.text == text.replacingOccurrences(of: "SUMMARY:Old title", with: "SUMMARY:New title"))
+        #expect(get.text.withoutVersionLines == text.replacingOccurrences(of: "SUMMARY:Old title", with: "SUMMARY:New title").withoutVersionLines)
     }
 
     @Test("The VTODO fields map to the task: due, completion, tags, parent, repeats, order")

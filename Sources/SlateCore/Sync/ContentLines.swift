@@ -71,6 +71,16 @@ struct ContentLines {
         return bodies
     }
 
+    /// Where a new property line of the VTODO whose direct lines are `body` goes: after its
+    /// last property, so before its alarms when they come last (RFC 5545 puts a component's
+    /// properties before its subcomponents).
+    func insertionPoint(_ body: [Int]) -> Int {
+        if let last = body.last(where: { names[$0] != "END" }) { return last + 1 }
+        // Only alarms: right after the VTODO's BEGIN line.
+        let first = body.first ?? 0
+        return (raw.indices.prefix(first).last { names[$0] == "BEGIN" && value($0) == "VTODO" } ?? first) + 1
+    }
+
     /// Line `index` unfolded, as text.
     func unfolded(_ index: Int) -> String {
         String(decoding: raw[index], as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")

@@ -36,7 +36,7 @@ enum VTodoDates {
         let oldDue = read(todo?.property("DUE"))
         let oldStart = read(todo?.property("DTSTART"))
         let isTwin = oldDue != nil && oldStart != nil && oldDue!.0 == oldStart!.0 && oldDue!.1 == oldStart!.1
-        let end = dueLines.first ?? startLines.first ?? (body.last ?? 0) + 1
+        let end = dueLines.first ?? startLines.first ?? lines.insertionPoint(body)
 
         guard let due = task.due(in: calendar) else {
             let remove = dueLines + (isTwin ? startLines : [])

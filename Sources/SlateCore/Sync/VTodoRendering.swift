@@ -171,12 +171,30 @@ enum VTodoRendering {
                 remove = remove.filter { lines.relationType($0) == "PARENT" }
             }
             let new = self.lines(field, task: task, parentUID: parentUID, zone: nil, calendar: calendar)
-            edits.append((remove.first ?? (body.last ?? 0) + 1, remove, ends(new)))
+            edits.append((remove.first ?? lines.insertionPoint(body), remove, ends(new)))
         }
         if alarmsChanged {
             edits += VTodoAlarms.edits(data, lines: lines, basis: basis, task: task, start: start, calendar: calendar, crlf: crlf)
         }
+        edits += versionEdits(lines: lines, body: body, modified: task.modified).map { ($0.at, $0.remove, ends($0.insert)) }
         return lines.applying(edits)
+    }
+
+    /// The edits that date a rewritten VTODO at Slate's change: `DTSTAMP` and
+    /// `LAST-MODIFIED` set to `modified` (added when missing), and `SEQUENCE`, when the
+    /// client wrote one, one higher. A client that orders versions by these would otherwise
+    /// see Slate's edit as its own older copy.
+    static func versionEdits(lines: ContentLines, body: [Int], modified: Date) -> [(at: Int, remove: [Int], insert: [String])] {
+        let stamp = BasicDate.formatUTC(modified)
+        var edits: [(at: Int, remove: [Int], insert: [String])] = ["DTSTAMP", "LAST-MODIFIED"].map { name in
+            let remove = body.filter { lines.names[$0] == name }
+            return (remove.first ?? lines.insertionPoint(body), remove, [ICalendarText.line(name, [], stamp)])
+        }
+        if let index = body.first(where: { lines.names[$0] == "SEQUENCE" }),
+           let sequence = Int(lines.value(index)), (0..<Int(Int32.max)).contains(sequence) {
+            edits.append((index, [index], [ICalendarText.line("SEQUENCE", [], String(sequence + 1))]))
+        }
+        return edits
     }
 
     /// `data` without the override whose RECURRENCE-ID has `key` (from its BEGIN:VTODO to

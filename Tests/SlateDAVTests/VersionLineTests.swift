@@ -1,0 +1,80 @@
+import Foundation
+import SlateCore
+import Testing
+
+/// A client stores its VTODO with its own DTSTAMP, LAST-MODIFIED and SEQUENCE. When the
+/// task then changes in Slate, the object it is served back as is a newer version: a client
+/// that settles conflicts by these lines must not take it for its own older copy.
+@Suite("CalDAV: a change in Slate dates the client's object anew")
+struct VersionLineTests {
+    static let href = "/dav/calendars/ana/inbox/dated.ics"
+
+    /// A VTODO as a client dated it on 1 December, with an alarm after its properties.
+    static func stored(sequence: Bool = true, lastModified: Bool = true) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Test//EN", "BEGIN:VTODO", "UID:dated", "DTSTAMP:20261201T090000Z"]
+            + (lastModified ? ["LAST-MODIFIED:20261201T090000Z"] : []) + (sequence ? ["SEQUENCE:3"] : [])
+            + ["SUMMARY:Book the sound stage", "DUE:20261224T140000Z",
+               "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM", "END:VTODO", "END:VCALENDAR"])
+            .joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// `date` as iCalendar writes a UTC moment (whole seconds).
+    static func basic(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+
+    func lines(_ text: String) -> [String] { text.components(separatedBy: "\r\n") }
+
+    @Test("DTSTAMP and LAST-MODIFIED become the task's change, SEQUENCE goes up by one, and every other line stays")
+    func anEditInSlateIsANewerVersion() async throws {
+        let dav = try DAVHarness()
+        #expect(try await dav.put("dated.ics", Self.stored()).status == 201)
+        let slate = dav.slate()
+        let task = try #require(try slate.tasks().first)
+        let edited = try slate.updateTask(task.id, TaskPatch(title: "Book the big sound stage"))
+        let stamp = Self.basic(edited.modified)
+        #expect(stamp > "20261201T090000Z")
+        let served = try await dav.send(.get, Self.href).text
+        #expect(lines(served) == lines(Self.stored()
+            .replacingOccurrences(of: "DTSTAMP:20261201T090000Z", with: "DTSTAMP:\(stamp)")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261201T090000Z", with: "LAST-MODIFIED:\(stamp)")
+            .replacingOccurrences(of: "SEQUENCE:3", with: "SEQUENCE:4")
+            .replacingOccurrences(of: "SUMMARY:Book the sound stage", with: "SUMMARY:Book the big sound stage")))
+        // Served again, the same bytes: the sequence counts from what the client stored.
+        #expect(try await dav.send(.get, Self.href).text == served)
+
+        // The client stores that version; the next edit in Slate counts on from it.
+        let etag = try await dav.send(.get, Self.href).headers["ETag"] ?? ""
+        #expect(try await dav.put("dated.ics", served, headers: ["If-Match": etag]).status == 204)
+        _ = try slate.updateTask(task.id, TaskPatch(isFlagged: true))
+        #expect(try await dav.send(.get, Self.href).text.contains("\r\nSEQUENCE:5\r\n"))
+    }
+
+    @Test("A VTODO without LAST-MODIFIED gets one among its properties, before its alarm; none gets a SEQUENCE it did not have")
+    func missingLinesAreAddedBeforeTheAlarm() async throws {
+        let dav = try DAVHarness()
+        #expect(try await dav.put("dated.ics", Self.stored(sequence: false, lastModified: false)).status == 201)
+        let slate = dav.slate()
+        let task = try #require(try slate.tasks().first)
+        let edited = try slate.updateTask(task.id, TaskPatch(tags: ["studio"]))
+        let served = lines(try await dav.send(.get, Self.href).text)
+        let stamp = Self.basic(edited.modified)
+        #expect(served.contains("DTSTAMP:\(stamp)") && !served.contains("DTSTAMP:20261201T090000Z"))
+        let modified = try #require(served.firstIndex(of: "LAST-MODIFIED:\(stamp)"))
+        let alarm = try #require(served.firstIndex(of: "BEGIN:VALARM"))
+        #expect(modified < alarm)
+        #expect(try #require(served.firstIndex(of: "CATEGORIES:studio")) < alarm)
+        #expect(!served.contains { $0.hasPrefix("SEQUENCE") })
+    }
+
+    @Test("An object Slate has not changed is served as the client stored it, its dates included")
+    func anUnchangedObjectKeepsItsDates() async throws {
+        let dav = try DAVHarness()
+        #expect(try await dav.put("dated.ics", Self.stored()).status == 201)
+        #expect(try await dav.send(.get, Self.href).text == Self.stored())
+    }
+}
