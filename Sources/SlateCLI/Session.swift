@@ -12,8 +12,12 @@ final class Session {
     let width: Int?
     let wantsJSON: Bool
     private(set) var databasePath: String
-    /// The calendar (and time zone) for dates, made when first needed.
-    var calendar: Calendar { readCalendar.value }
+    /// The calendar (and time zone) for dates, made when first needed: with `--account`,
+    /// the board's (in the account's time zone when it has one; the board is opened for it).
+    var calendar: Calendar {
+        guard accountName != nil, let slate = try? slate() else { return readCalendar.value }
+        return slate.calendar
+    }
     private let readCalendar: OnDemand<Calendar>
     /// How the calendar is made, for the board (which makes it when it first needs it too).
     private let makeCalendar: @Sendable () -> Calendar

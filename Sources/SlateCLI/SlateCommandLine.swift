@@ -11,7 +11,7 @@ public enum SlateCommandLine {
         .value("db", "path", "The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite)."),
         .value("database", "path-or-url", "The database: a file, as --db, or postgresql://USER@HOST/NAME for a shared PostgreSQL database (also SLATE_DATABASE)."),
         .value("database-password-file", "file", "A file holding the PostgreSQL password (else SLATE_DATABASE_PASSWORD, PGPASSWORD or ~/.pgpass)."),
-        .value("account", "name", "Work on this account's board, e.g. one of a server's users (also SLATE_ACCOUNT; default: local)."),
+        .value("account", "name", "Work on this account's board, in its time zone, e.g. one of a server's users (also SLATE_ACCOUNT; default: local)."),
         .flag("json", "Print JSON (on every reading command)."),
         .flag("no-color", "No colour (also NO_COLOR)."),
         .flag("help", short: "h", "Show help."),

@@ -113,7 +113,7 @@ import Testing
                   --db <path>                      The database file (also SLATE_DB; default $XDG_DATA_HOME/slate/slate.sqlite).
                   --database <path-or-url>         The database: a file, as --db, or postgresql://USER@HOST/NAME for a shared PostgreSQL database (also SLATE_DATABASE).
                   --database-password-file <file>  A file holding the PostgreSQL password (else SLATE_DATABASE_PASSWORD, PGPASSWORD or ~/.pgpass).
-                  --account <name>                 Work on this account's board, e.g. one of a server's users (also SLATE_ACCOUNT; default: local).
+                  --account <name>                 Work on this account's board, in its time zone, e.g. one of a server's users (also SLATE_ACCOUNT; default: local).
                   --json                           Print JSON (on every reading command).
                   --no-color                       No colour (also NO_COLOR).
               -h, --help                           Show help.
@@ -229,5 +229,22 @@ import Testing
         let missing = cli.run("--account", "zed", "list")
         #expect(missing.code != 0)
         #expect(missing.err.contains("No account is named 'zed'") && missing.err.contains("ana"))
+    }
+
+    /// The machine (the harness) is in Paris; ana lives in New York. Her board's typed
+    /// times, "today" and days are hers, as the server reads them for her clients.
+    @Test func theNamedAccountsTimesAreReadInItsZone() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        #expect(cli.run("user", "edit", "ana", "--time-zone", "America/New_York").code == 0)
+        #expect(cli.run("--account", "ana", "add", "Call the caterer fri 5pm").code == 0)
+        #expect(cli.run("add", "Call the florist fri 5pm").code == 0)
+        let tasks = try #require(try cli.json("--account", "ana", "list") as? [String: Any])["tasks"] as? [[String: Any]]
+        // Friday 4 December 2026, 17:00 in New York (22:00 UTC), not 17:00 in Paris.
+        #expect(tasks?.first?["due"] as? String == "2026-12-04T22:00:00.000Z")
+        let local = try #require(try cli.json("list") as? [String: Any])["tasks"] as? [[String: Any]]
+        #expect(local?.first?["due"] as? String == "2026-12-04T16:00:00.000Z", "the local account stays in the machine's zone")
+        let shown = cli.run("--account", "ana", "list").out
+        #expect(shown.contains("17:00") && !shown.contains("23:00"), "shown in her zone: \(shown)")
     }
 }

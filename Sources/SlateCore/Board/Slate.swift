@@ -77,7 +77,9 @@ public final class Slate: Sendable {
     /// Like `open(path:password:maximumReaders:calendar:clock:)`, with the calendar made
     /// when first needed (and `isLongRunning` as `openContainer` takes it).
     /// With `account`, the board of the account of that name (ignoring case), which must
-    /// exist, instead of the local one.
+    /// exist, instead of the local one; its calendar is then in the account's time zone
+    /// when the account has one (its typed times, "today" and days are the account's, as
+    /// the server reads them for it), else `makeCalendar`'s.
     public static func open(path: String?, password: String? = nil, maximumReaders: Int = 4, isLongRunning: Bool = false,
                             account name: String? = nil, makeCalendar: @escaping @Sendable () -> Calendar,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> Slate {
@@ -92,7 +94,14 @@ public final class Slate: Sendable {
             throw SlateError.invalid(field: "account", message: "No account is named '\(name)'; "
                 + (names.isEmpty ? "the database has none yet." : "the accounts are \(names.joined(separator: ", "))."))
         }
-        return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
+        guard let zone = account.timeZone.flatMap(TimeZone.init(identifier:)) else {
+            return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
+        }
+        return Slate(container: container, accountID: account.id, makeCalendar: {
+            var calendar = makeCalendar()
+            calendar.timeZone = zone
+            return calendar
+        }, clock: clock)
     }
 
     /// Opens the store with Slate's schema, migrating an older one: the SQLite file at
