@@ -12,6 +12,10 @@ import Testing
         ("Pay 31st April rent", ["“31st april” is not a date: April has 30 days at most, so it stays in the title."]),
         ("Audit 2026-02-30", ["“2026-02-30” is not a date: February 2026 has no day 30, so it stays in the title."]),
         ("Audit 2026-13-01", ["“2026-13-01” is not a date: there is no month 13, so it stays in the title."]),
+        ("Call the lab 25:00", ["“25:00” is not a time: hours go from 0 to 23 (midnight is 0:00), so it stays in the title."]),
+        ("Call the lab 9:75pm", ["“9:75pm” is not a time: minutes go from 00 to 59, so it stays in the title."]),
+        ("Call the lab 13pm", ["“13pm” is not a time: with am or pm, hours go from 1 to 12, so it stays in the title."]),
+        ("Call the lab 0am", ["“0am” is not a time: with am or pm, hours go from 1 to 12, so it stays in the title."]),
     ])
     func anImpossibleDateIsSaid(line: String, warnings: [String]) throws {
         let entry = try Self.parser.parse(line)
@@ -19,8 +23,19 @@ import Testing
         #expect(entry.warnings == warnings)
     }
 
-    @Test(arguments: ["Feb 28 review", "Read 1984", "Buy 2 tickets", "Mayday drill", "Call may 3", "Sprint 2026-02-28", "Audit 2028-02-29"])
+    @Test(arguments: ["Feb 28 review", "Read 1984", "Buy 2 tickets", "Mayday drill", "Call may 3", "Sprint 2026-02-28", "Audit 2028-02-29",
+                      "Frame at 16:9", "Scale 1:100", "Call 23:59", "Call 12am", "Call 12:30pm", "Review feb 29 2028", "Plan in 400 days"])
     func realDatesAndOtherNumbersSayNothing(line: String) throws {
         #expect(try Self.parser.parse(line).warnings.isEmpty)
+    }
+
+    /// On 29 November 2026, the next 29 February is in 2028: the date is taken, and said.
+    @Test func aDayMonthYearsAwayIsSaid() throws {
+        let entry = try Self.parser.parse("Leap day party feb 29")
+        #expect(entry.title == "Leap day party")
+        #expect(entry.due?.isAllDay == true)
+        #expect(testCalendar.dateComponents([.year, .month, .day], from: try #require(entry.due?.date)) == DateComponents(year: 2028, month: 2, day: 29))
+        #expect(entry.warnings == ["“feb 29” is in 2028, the next time that day comes; give the year to mean another."])
+        #expect(try Self.parser.parse("Leap day party feb 28").warnings.isEmpty)
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Words in a quick-entry title that look like a date no calendar has: `feb 30`,
-/// `31 april`, `2026-02-30`. The parser leaves them in the title (they are not dates); these
-/// say why, so that a typo does not pass for a title.
+/// Words in a quick-entry title that look like a date no calendar has (`feb 30`,
+/// `31 april`, `2026-02-30`) or a time no clock shows (`25:00`, `9:75pm`, `13pm`). The
+/// parser leaves them in the title (they are not dates); these say why, so that a typo does
+/// not pass for a title.
 enum ImpossibleDates {
     /// One sentence per impossible date in `title`, in the order they appear.
     static func notes(in title: String) -> [String] {
         let words = title.split(whereSeparator: \.isWhitespace).map { String($0).lowercased().trimmingCharacters(in: .punctuationCharacters) }
         var notes: [String] = []
         for (index, word) in words.enumerated() {
-            if let note = isoNote(word) {
+            if let note = isoNote(word) ?? timeNote(word) {
                 notes.append(note)
                 continue
             }
@@ -36,6 +37,45 @@ enum ImpossibleDates {
             ? "\(monthNames[month - 1].capitalized) \(year) has no day \(day)"
             : "there is no month \(month)"
         return "“\(word)” is not a date: \(why), so it stays in the title."
+    }
+
+    /// `25:00`, `9:75pm`, `13pm`: a clock time's shape (one or two digits, then two for the
+    /// minutes; or one or two digits and am/pm) with an hour or a minute no clock has.
+    private static func timeNote(_ word: String) -> String? {
+        var body = Substring(word)
+        var meridiem: String?
+        for suffix in ["am", "pm", "a.m.", "p.m."] where body.hasSuffix(suffix) && body.count > suffix.count {
+            body = body.dropLast(suffix.count)
+            meridiem = suffix
+            break
+        }
+        let fields = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(fields.count), (1...2).contains(fields[0].count), fields.count == 2 || meridiem != nil,
+              fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(fields[0])
+        else { return nil }
+        if fields.count == 2 {
+            guard fields[1].count == 2, let minute = Int(fields[1]) else { return nil }
+            if minute >= 60 { return "“\(word)” is not a time: minutes go from 00 to 59, so it stays in the title." }
+        }
+        if meridiem != nil, !(1...12).contains(hour) {
+            return "“\(word)” is not a time: with am or pm, hours go from 1 to 12, so it stays in the title."
+        }
+        if meridiem == nil, hour >= 24 {
+            return "“\(word)” is not a time: hours go from 0 to 23 (midnight is 0:00), so it stays in the title."
+        }
+        return nil
+    }
+
+    /// A day and month typed without a year (`feb 29`) that is more than a year away: the
+    /// next such day is years ahead, which the user may not expect. (`in 400 days` says
+    /// how far it is itself.)
+    static func farAheadNote(typed: String, due: DueDate, now: Date, calendar: Calendar) -> String? {
+        let words = typed.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        let hasYear = words.contains { $0.count == 4 && $0.allSatisfy(\.isNumber) }
+        guard !hasYear, words.contains(where: { month(named: String($0)) != nil }), let limit = calendar.date(byAdding: .year, value: 1, to: now), due.date > limit else { return nil }
+        let year = calendar.component(.year, from: due.date)
+        return "“\(typed)” is in \(year), the next time that day comes; give the year to mean another."
     }
 
     private static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august",

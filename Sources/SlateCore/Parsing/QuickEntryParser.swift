@@ -114,6 +114,7 @@ public struct QuickEntryParser: Sendable {
             }
         }
 
+        var farAhead: String?
         let recurrence = try findRecurrence(tokens, roles, in: line)
         if let (span, match) = recurrence {
             for index in span { roles[index] = .taken }
@@ -140,6 +141,7 @@ public struct QuickEntryParser: Sendable {
             entry.due = due.flatMap(grammar.resolve)
             if let dueRange, let resolved = entry.due {
                 note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
+                farAhead = ImpossibleDates.farAheadNote(typed: String(line[dueRange]), due: resolved, now: grammar.now, calendar: grammar.calendar)
             }
         }
 
@@ -161,7 +163,7 @@ public struct QuickEntryParser: Sendable {
         // a process cost a `slate add` 770,000 instructions (4% of it).
         entry.title = TaskRules.trimmedWhitespace(entry.title)
         guard !entry.title.isEmpty else { throw QuickEntryError.blankTitle }
-        entry.warnings = ImpossibleDates.notes(in: entry.title)
+        entry.warnings = ImpossibleDates.notes(in: entry.title) + (farAhead.map { [$0] } ?? [])
         entry.understood = parts.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element.part)
