@@ -74,7 +74,7 @@ public struct HTTPError: Error, Sendable, Equatable {
         if let details, let object = try? JSONSerialization.jsonObject(with: details) as? [String: Any] {
             for (key, value) in object { error[key] = value }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         var response = Response.json(data, status: status)
         for (name, value) in headers { response.headers.add(name, value) }
         return response

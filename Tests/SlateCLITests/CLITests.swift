@@ -172,6 +172,18 @@ import Testing
         #expect(cli.run("token", "list", "--user", "ana").out.contains("No tokens for ana (create one with: slate token create --user ana"),
                 "the hint names the account listed, not the default one")
     }
+
+    @Test func anUnknownAccountIsRefusedNamingTheAccountsThereAre() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("user", "add", "ana").code == 0)
+        #expect(cli.run("user", "add", "ben").code == 0)
+        for words in [["token", "create", "--user", "zed"], ["token", "list", "--user", "zed"], ["user", "edit", "zed", "--time-zone", "UTC"],
+                      ["user", "passwd", "zed"]] {
+            let result = cli.run(words)
+            #expect(result.code == 1, "\(words)")
+            #expect(result.err.contains("No account is named 'zed'; the accounts are ana, ben, local."), "\(words): \(result.err)")
+        }
+    }
 }
 
 @Suite struct DatabaseFileTests {

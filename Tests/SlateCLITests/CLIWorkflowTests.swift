@@ -260,7 +260,7 @@ import Testing
         let password = added.out.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         #expect(password.count == 20)
         #expect(cli.run("user", "add", "ANA").err == "error: An account named ANA already exists.\n")
-        #expect(cli.run("user", "passwd", "nobody").err == "error: No account named nobody.\n")
+        #expect(cli.run("user", "passwd", "nobody").err == "error: No account is named 'nobody'; the accounts are ana, local.\n")
         let token = try #require(try cli.json("token", "create", "--user", "ana", "--label", "phone") as? [String: Any])
         #expect((token["token"] as? String)?.count == 43)
         let users = try #require(try cli.json("user", "list") as? [[String: Any]])

@@ -110,6 +110,16 @@ import Testing
         #expect(response.text == #"{"error":{"code":"invalid_field","field":"title","message":"A title is required."}}"#)
     }
 
+    /// A zone name, a path or a URL in a message reads as typed: `Europe/Paris`, not `Europe\/Paris`.
+    @Test func errorMessagesKeepTheirSlashes() async throws {
+        var router = Router()
+        router.on(.patch, "/account") { _ in
+            throw HTTPError(.unprocessableContent, code: "invalid_field", message: "Mars/Olympus is not a time zone; try Europe/Paris.", field: "timeZone")
+        }
+        let response = try await router.respond(to: Request(method: .patch, target: "/account"))
+        #expect(response.text == #"{"error":{"code":"invalid_field","field":"timeZone","message":"Mars/Olympus is not a time zone; try Europe/Paris."}}"#)
+    }
+
     @Test func middlewareRunsInTheOrderAdded() async throws {
         struct Tag: Middleware {
             let name: String

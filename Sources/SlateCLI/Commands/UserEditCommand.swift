@@ -12,7 +12,7 @@ extension ServerCommands {
         run: { parsed, session in
             let directory = AccountDirectory(container: try session.slate().container)
             let name = parsed.positionals[0]
-            guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
+            let account = try directory.requireAccount(named: name)
             let zone = parsed.value("time-zone"), email = parsed.value("email")
             guard zone != nil || email != nil else {
                 throw UsageError(message: "Nothing to change: give --time-zone ZONE (such as Europe/Paris, or none) or --email ADDRESS.", command: parsed.path)

@@ -27,6 +27,16 @@ public struct AccountDirectory: Sendable {
         return try accounts().first { $0.name.lowercased() == wanted }
     }
 
+    /// The account named `name`, ignoring case; when there is none, the error names the
+    /// accounts there are (for an administrator's command line, never a client).
+    public func requireAccount(named name: String) throws -> Account {
+        let all = try accounts()
+        let wanted = name.lowercased()
+        if let found = all.first(where: { $0.name.lowercased() == wanted }) { return found }
+        throw SlateError.notFound("account is named '\(name)'; "
+            + (all.isEmpty ? "the database has none yet" : "the accounts are \(all.map(\.name).joined(separator: ", "))"))
+    }
+
     /// The account with `id`, if it exists.
     public func account(id: UUID) throws -> Account? {
         try context().model(Account.self, id: id)

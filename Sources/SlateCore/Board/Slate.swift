@@ -89,10 +89,9 @@ public final class Slate: Sendable {
             return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)
         }
         let directory = AccountDirectory(container: container)
-        guard let account = try directory.account(named: name) else {
-            let names = try directory.accounts().map(\.name)
-            throw SlateError.invalid(field: "account", message: "No account is named '\(name)'; "
-                + (names.isEmpty ? "the database has none yet." : "the accounts are \(names.joined(separator: ", "))."))
+        let account: Account
+        do { account = try directory.requireAccount(named: name) } catch let error as SlateError {
+            throw SlateError.invalid(field: "account", message: error.description)
         }
         guard let zone = account.timeZone.flatMap(TimeZone.init(identifier:)) else {
             return Slate(container: container, accountID: account.id, makeCalendar: makeCalendar, clock: clock)

@@ -34,7 +34,7 @@ public struct AccountAdministration: Sendable {
 
     /// Sets a new password (generated when nil) and signs out the account's web sessions.
     public func changePassword(of name: String, to password: String? = nil) throws -> String {
-        guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
+        let account = try directory.requireAccount(named: name)
         let chosen = try password.map(Self.checked) ?? Secrets.randomToken(bytes: 15)
         try directory.setPasswordHash(try Secrets.hashPassword(chosen, strength: strength), for: account.id, now: clock())
         return chosen
@@ -81,7 +81,7 @@ public struct AccountAdministration: Sendable {
     }
 
     private func accountID(named name: String) throws -> UUID {
-        guard let account = try directory.account(named: name) else { throw SlateError.notFound("account named \(name)") }
+        let account = try directory.requireAccount(named: name)
         return account.id
     }
 
