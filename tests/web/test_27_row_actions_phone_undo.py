@@ -1,0 +1,66 @@
+"""A long title is never hidden under the row's Flag and Delete on the desktop, and a
+320 px phone keeps Undo and Redo in the header (they were hidden below 360 px)."""
+
+from selenium.webdriver.common.action_chains import ActionChains
+
+from slate_web import By, set_desktop, set_phone, unique, visible, wait_for, wait_row, wait_until
+
+LONG = ("Confirm with the studio that the second unit can shoot the night exteriors at the harbour "
+        "on the Thursday after the pickups, and that the generator truck is booked for both nights")
+
+
+def text_right(page, element):
+    """The right edge of the element's text as laid out (not of its box)."""
+    return page.js("const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+                   "return Math.max(...Array.from(r.getClientRects()).map(b => b.right));", element)
+
+
+def test_the_hover_actions_never_cover_a_long_title(page):
+    task = page.api.add_task(unique(LONG))
+    try:
+        set_desktop(page.driver, 1024, 768)
+        page.open("view=all&sort=created")
+        row = wait_row(page.driver, task["id"])
+        ActionChains(page.driver).move_to_element(row).perform()
+        actions = wait_for(page.driver, lambda d: next((e for e in row.find_elements(By.CSS_SELECTOR, ".swipe-actions")
+                                                        if e.is_displayed() and e.find_element(By.CSS_SELECTOR, "button.action-delete").is_displayed()), None),
+                           message="no Flag and Delete on hover")
+        left = min(page.js("return arguments[0].getBoundingClientRect().left", button)
+                   for button in actions.find_elements(By.CSS_SELECTOR, "button"))
+        title = row.find_element(By.CSS_SELECTOR, ".task-title")
+        assert page.js("return arguments[0].getClientRects().length", title) > 0
+        end = text_right(page, title)
+        assert end <= left, f"the title's text runs to {end}px, under the actions from {left}px"
+        # The row does not reflow when the pointer arrives: the room was there before.
+        ActionChains(page.driver).move_to_element(visible(page.driver, "#view-title")).perform()
+        wait_until(lambda: not row.find_element(By.CSS_SELECTOR, "button.action-delete").is_displayed(),
+                   message="the actions stay after the pointer left")
+        assert text_right(page, title) == end
+    finally:
+        set_desktop(page.driver)
+        page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_a_320_px_phone_keeps_undo_and_redo(page):
+    task = page.api.add_task(unique("Return the boom pole"))
+    try:
+        set_phone(page.driver, 320, 640)
+        page.open("view=all&sort=created")
+        row = wait_row(page.driver, task["id"])
+        width = page.js("return window.innerWidth")
+        buttons = [visible(page.driver, css) for css in ["#back-to-lists", "#undo", "#redo", "#select-mode", "#new-task"]]
+        boxes = [page.js("const b = arguments[0].getBoundingClientRect(); return [b.left, b.right, b.width, b.height]", b) for b in buttons]
+        for (left, right, w, h), css in zip(boxes, ["back to lists", "undo", "redo", "select", "new task"]):
+            assert 0 <= left and right <= width, f"{css} is at {left}–{right}px on a {width}px screen"
+            assert w >= 36 and h >= 36, f"{css} is {w}×{h}px, smaller than the header's other buttons"
+        for (_, right, _, _), (left, _, _, _) in zip(boxes, boxes[1:]):
+            assert right <= left, "two header buttons overlap"
+        assert page.js("return document.documentElement.scrollWidth") <= width
+        # And Undo works from there: a completion taken back.
+        row.find_element(By.CSS_SELECTOR, "button.complete-toggle").click()
+        wait_until(lambda: page.api.task(task["id"])["isCompleted"], message="the tap did not complete the task")
+        visible(page.driver, "#undo").click()
+        wait_until(lambda: not page.api.task(task["id"])["isCompleted"], message="Undo did not reopen the task")
+    finally:
+        set_desktop(page.driver)
+        page.api.delete(f"/tasks/{task['id']}")
