@@ -82,8 +82,12 @@ extension Slate {
         }
         task.isCompleted = content.isCompleted
         task.tags = content.tags
-        // The same repeat on the same date keeps the day a short month cut it from.
-        if content.recurrence?.isSameRule(as: task.recurrence) != true || task.due != dueBefore { task.recurrence = content.recurrence }
+        // The rule's day (BYMONTHDAY) is kept when a short month cut the due date from it;
+        // without one, the same repeat on the same date keeps the day Slate remembered.
+        let repeats = content.recurrence?.settled(dueOn: task.dueMonthDay(in: calendar))
+        if repeats?.isSameRule(as: task.recurrence) != true || task.due != dueBefore || repeats?.dayOfMonth != nil {
+            task.recurrence = repeats
+        }
         task.alerts = content.alerts
         if let isFlagged = content.isFlagged { task.isFlagged = isFlagged }
         if task.listID != collection.listID || target == nil {

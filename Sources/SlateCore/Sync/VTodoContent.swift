@@ -166,17 +166,16 @@ struct VTodoContent: Sendable {
         return (BasicDate.parseMoment(value, local: calendar)!, false)
     }
 
-    /// `FREQ=WEEKLY;INTERVAL=2` → every 2 weeks. Rules Slate cannot hold (hourly, an
-    /// interval beyond 1000) read as no repeat; the stored bytes keep them.
+    /// `FREQ=WEEKLY;INTERVAL=2` → every 2 weeks; a BYMONTHDAY Slate has a form for gives
+    /// the day of the month (`BYMONTHDAY=-1`: the last day; see `Recurrence+RRULE.swift`).
+    /// Rules Slate cannot hold (hourly, an interval beyond 1000) read as no repeat; the stored
+    /// bytes keep them.
     static func recurrence(_ property: ICalendarProperty) -> Recurrence? {
-        var parts: [String: String] = [:]
-        for part in property.value.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { parts[pair[0].trimmingCharacters(in: .whitespaces).uppercased()] = String(pair[1]) }
-        }
+        let parts = Recurrence.rruleParts(property.value)
         guard let frequency = parts["FREQ"].flatMap({ Recurrence.Frequency(rawValue: $0.lowercased()) }) else { return nil }
         let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
-        return (1...1000).contains(interval) ? Recurrence(frequency, interval: interval) : nil
+        guard (1...1000).contains(interval) else { return nil }
+        return Recurrence(frequency, interval: interval, dayOfMonth: Recurrence.dayOfMonth(inRule: parts, frequency: frequency))
     }
 }
 

@@ -23,8 +23,8 @@ enum VTodoRendering {
             }
         }
 
-        /// True when `task` differs from `basis` in this field.
-        func differs(_ basis: TaskItem, _ task: TaskItem) -> Bool {
+        /// True when `task` differs from `basis` in this field (read in `calendar`).
+        func differs(_ basis: TaskItem, _ task: TaskItem, calendar: Calendar) -> Bool {
             switch self {
             case .title: basis.title != task.title
             case .notes: basis.notes != task.notes
@@ -33,7 +33,9 @@ enum VTodoRendering {
             case .completion: basis.isCompleted != task.isCompleted || basis.completedAt != task.completedAt
             case .tags: basis.tags != task.tags
             case .parent: basis.parentID != task.parentID
-            case .recurrence: basis.recurrence != task.recurrence
+            // By the rule as written: a due date moved to or from the 29th–31st changes it,
+            // and a client's parts Slate has no form for (BYDAY…) stay until it changes.
+            case .recurrence: VTodoRendering.rule(basis, calendar: calendar) != VTodoRendering.rule(task, calendar: calendar)
             case .order: basis.order != task.order
             case .flag: basis.isFlagged != task.isFlagged
             }
@@ -91,14 +93,18 @@ enum VTodoRendering {
         case .parent:
             return parentUID.map { [ICalendarText.line("RELATED-TO", [("RELTYPE", "PARENT")], $0)] } ?? []
         case .recurrence:
-            guard let recurrence = task.recurrence else { return [] }
-            return [ICalendarText.line("RRULE", [], "FREQ=\(recurrence.frequency.rawValue.uppercased());INTERVAL=\(recurrence.interval)")]
+            return rule(task, calendar: calendar).map { [ICalendarText.line("RRULE", [], $0)] } ?? []
         case .order:
             guard abs(task.order) < 1e15 else { return [] }
             return [ICalendarText.line("X-APPLE-SORT-ORDER", [], String(Int64(task.order.rounded())))]
         case .flag:
             return task.isFlagged ? [ICalendarText.line("X-SLATE-FLAGGED", [], "TRUE")] : []
         }
+    }
+
+    /// The RRULE value of `task`'s repeat, nil without one.
+    static func rule(_ task: TaskItem, calendar: Calendar) -> String? {
+        task.recurrence?.rrule(dueOn: task.dueMonthDay(in: calendar))
     }
 
     /// A digest of every field the rendering compares (and the alerts): equal stamps mean
@@ -133,7 +139,7 @@ enum VTodoRendering {
     /// `VTodoOverride.key`) in that override; every other byte is kept.
     static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar,
                         occurrence: String? = nil) -> Data {
-        let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task) }
+        let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task, calendar: calendar) }
         // A due date moved in Slate moves what the client's alarms fire at, too.
         let alarmsChanged = occurrence == nil && (basis.alerts != task.alerts || changed.contains(.due))
         guard !changed.isEmpty || alarmsChanged else { return data }

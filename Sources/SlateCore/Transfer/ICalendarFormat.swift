@@ -73,9 +73,7 @@ enum ICalendarFormat {
             }
             if !task.tags.isEmpty { add("CATEGORIES", [], task.tags.map(ICalendarText.escape).joined(separator: ",")) }
             if let parentID = task.parentID { add("RELATED-TO", [("RELTYPE", "PARENT")], parentID.uuidString) }
-            if let recurrence = task.recurrence {
-                add("RRULE", [], "FREQ=\(recurrence.frequency.rawValue.uppercased());INTERVAL=\(recurrence.interval)")
-            }
+            if let rule = VTodoRendering.rule(task, calendar: calendar) { add("RRULE", [], rule) }
             if abs(task.order) < 1e15 { add("X-APPLE-SORT-ORDER", [], String(Int64(task.order.rounded()))) }
             if task.order != task.order.rounded() || abs(task.order) >= 1e15 { add("X-SLATE-ORDER", [], JSONValue.numberText(task.order)) }
             if task.isFlagged { add("X-SLATE-FLAGGED", [], "TRUE") }
@@ -197,7 +195,10 @@ enum ICalendarFormat {
             task.parentID = uuid(forUID: related.value)
             task.parentLocation = .line(related.line)
         }
-        if let rule = todo.property("RRULE") { task.recurrence = try recurrence(rule) }
+        if let rule = todo.property("RRULE") {
+            let due = task.due.map { calendar.dateComponents([.month, .day], from: $0) }
+            task.recurrence = try recurrence(rule).settled(dueOn: due.map { ($0.month ?? 1, $0.day ?? 1) })
+        }
         if let property = todo.property("X-SLATE-ORDER") ?? todo.property("X-APPLE-SORT-ORDER") {
             guard let order = Double(property.value.trimmingCharacters(in: .whitespaces)), order.isFinite else {
                 throw error(property, "must be a number; got '\(property.value)'")
@@ -250,13 +251,11 @@ enum ICalendarFormat {
         try date(property, calendar: calendar).0
     }
 
-    /// `FREQ=WEEKLY;INTERVAL=2`; other parts (BYDAY, COUNT, UNTIL…) have no Slate form and are ignored.
+    /// `FREQ=WEEKLY;INTERVAL=2`, with the day of the month of a BYMONTHDAY Slate has a form
+    /// for (`Recurrence+RRULE.swift`); other parts (BYDAY, COUNT, UNTIL…) have no Slate form
+    /// and are ignored.
     private static func recurrence(_ property: ICalendarProperty) throws -> Recurrence {
-        var parts: [String: String] = [:]
-        for part in property.value.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { parts[pair[0].trimmingCharacters(in: .whitespaces).uppercased()] = String(pair[1]).trimmingCharacters(in: .whitespaces) }
-        }
+        let parts = Recurrence.rruleParts(property.value)
         let at = ImportError.Location.line(property.line)
         guard let name = parts["FREQ"] else { throw ImportError(at, field: "RRULE", "RRULE has no FREQ; got '\(property.value)'") }
         guard let frequency = Recurrence.Frequency(rawValue: name.lowercased()) else {
@@ -267,7 +266,8 @@ enum ICalendarFormat {
             guard let value = Int(text) else { throw ImportError(at, field: "RRULE", "RRULE has an invalid INTERVAL '\(text)'") }
             interval = value
         }
-        return try ImportRules.recurrence(Recurrence(frequency, interval: interval), at: at, field: "RRULE")!
+        let day = Recurrence.dayOfMonth(inRule: parts, frequency: frequency)
+        return try ImportRules.recurrence(Recurrence(frequency, interval: interval, dayOfMonth: day), at: at, field: "RRULE")!
     }
 
     /// The task id for a UID: the UUID it is, or a stable UUID made from any other text
