@@ -42,6 +42,24 @@ import Testing
         #expect(tasks[1].due == date(2026, 12, 1) && tasks[1].isAllDay, "the 9:30 due time is lost")
     }
 
+    /// A title's own `+project` (a second one on the line it came from) stays in the title,
+    /// and the line written for it names the task's list first, so it reads back there.
+    @Test func aLineWithTwoProjectsGoesBackToItsList() throws {
+        let (source, clock) = try makeSlate()
+        _ = try source.importData(data(["(A) Call the lab +Inbox +Work due:2026-12-10", "Book the studio +Sound_Stage +Work @phone"]), format: .todotxt)
+        let text = String(decoding: try source.export(.todotxt), as: UTF8.self)
+        #expect(text.contains("Call the lab +Inbox +Work due:2026-12-10\n"), "the Inbox is named before the title's project: \(text)")
+        #expect(text.contains("Book the studio +Sound_Stage +Work @phone\n"))
+
+        let (target, _) = try makeSlate(at: clock)
+        _ = try target.importData(Data(text.utf8), format: .todotxt)
+        let names = try Dictionary(uniqueKeysWithValues: target.lists().map { ($0.list.id, $0.list.name) })
+        let placed = try target.tasks().map { ($0.title, $0.listID.flatMap { names[$0] }) }.sorted { $0.0 < $1.0 }
+        #expect(placed.map(\.0) == ["Book the studio +Work", "Call the lab +Work"])
+        #expect(placed.map(\.1) == ["Sound Stage", nil])
+        #expect(try target.export(.todotxt) == source.export(.todotxt), "a second round trip changes nothing")
+    }
+
     @Test func readsTheFormatsVariants() throws {
         let (slate, _) = try makeSlate()
         let admin = try slate.createList(name: "Home_Admin")

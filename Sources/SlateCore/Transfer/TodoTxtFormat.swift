@@ -13,7 +13,9 @@ import Foundation
 ///   `(E)`–`(Z)` as low.
 /// - The list is the first `+project`; spaces in list names are written `_`. On reading,
 ///   `+Big_Shoot` goes to a list named "Big_Shoot" if there is one, else "Big Shoot"
-///   (created if needed). Further `+projects` stay in the title.
+///   (created if needed), and `+Inbox` to the Inbox. Further `+projects` stay in the title;
+///   writing puts the list's before them (`+Inbox` for a task in no list), so that a line
+///   reads back into its list.
 /// - Tags are `@contexts`. `due:YYYY-MM-DD` is the due day: a due time is not kept (an
 ///   imported task is due all day). `rec:2w` repeats (`d`, `w`, `m`, `y`; `rec:+2w` is read too).
 /// - Dates are days in the Slate's calendar: the creation time and the completion time
@@ -40,8 +42,16 @@ enum TodoTxtFormat {
                 words.append("(\(letter))")
             }
             words.append(Timestamp.formatDay(task.created, calendar: calendar))
-            words.append(task.title.split(whereSeparator: \.isNewline).joined(separator: " "))
-            if let name = task.listID.flatMap({ names[$0] }) { words.append("+" + projectName(name)) }
+            var title = task.title.split(whereSeparator: \.isWhitespace).map(String.init)
+            // The list is the line's first +project: before any the title has, so that the
+            // line reads back into the same list (an Inbox task's title project too).
+            let list = task.listID.flatMap { names[$0] }.map { "+" + projectName($0) }
+            if let first = title.firstIndex(where: isProject) {
+                title.insert(list ?? "+Inbox", at: first)
+            } else if let list {
+                title.append(list)
+            }
+            words += title
             words += task.tags.map { "@" + $0 }
             if let due = task.due(in: calendar) { words.append("due:" + Timestamp.formatDay(due, calendar: calendar)) }
             if let recurrence = task.recurrence { words.append("rec:\(recurrence.interval)\(recurrence.frequency.rawValue.prefix(1))") }
@@ -50,6 +60,9 @@ enum TodoTxtFormat {
         }
         return Data(text.utf8)
     }
+
+    /// `+word`: what reading takes for a project.
+    private static func isProject(_ word: String) -> Bool { word.count > 1 && word.hasPrefix("+") }
 
     /// A list name as one word: white space becomes `_`.
     static func projectName(_ name: String) -> String {
