@@ -29,7 +29,13 @@ struct VersionLineTests {
 
     func lines(_ text: String) -> [String] { text.components(separatedBy: "\r\n") }
 
-    @Test("DTSTAMP and LAST-MODIFIED become the task's change, SEQUENCE goes up by one, and every other line stays")
+    /// The served copy's SEQUENCE.
+    func sequence(_ text: String) throws -> Int {
+        let line = try #require(lines(text).first { $0.hasPrefix("SEQUENCE:") })
+        return try #require(Int(line.dropFirst("SEQUENCE:".count)))
+    }
+
+    @Test("DTSTAMP and LAST-MODIFIED become the task's change, SEQUENCE goes up with every change, and every other line stays")
     func anEditInSlateIsANewerVersion() async throws {
         let dav = try DAVHarness()
         #expect(try await dav.put("dated.ics", Self.stored()).status == 201)
@@ -39,19 +45,27 @@ struct VersionLineTests {
         let stamp = Self.basic(edited.modified)
         #expect(stamp > "20261201T090000Z")
         let served = try await dav.send(.get, Self.href).text
+        let first = try sequence(served)
+        #expect(first > 3)
         #expect(lines(served) == lines(Self.stored()
             .replacingOccurrences(of: "DTSTAMP:20261201T090000Z", with: "DTSTAMP:\(stamp)")
             .replacingOccurrences(of: "LAST-MODIFIED:20261201T090000Z", with: "LAST-MODIFIED:\(stamp)")
-            .replacingOccurrences(of: "SEQUENCE:3", with: "SEQUENCE:4")
+            .replacingOccurrences(of: "SEQUENCE:3", with: "SEQUENCE:\(first)")
             .replacingOccurrences(of: "SUMMARY:Book the sound stage", with: "SUMMARY:Book the big sound stage")))
-        // Served again, the same bytes: the sequence counts from what the client stored.
+        // Served again, the same bytes: the number comes from the stored copy and the changes since.
         #expect(try await dav.send(.get, Self.href).text == served)
 
+        // Each further change in Slate is a version with a higher number.
+        _ = try slate.setCompleted([task.id], true)
+        let second = try sequence(try await dav.send(.get, Self.href).text)
+        #expect(second > first)
+
         // The client stores that version; the next edit in Slate counts on from it.
-        let etag = try await dav.send(.get, Self.href).headers["ETag"] ?? ""
-        #expect(try await dav.put("dated.ics", served, headers: ["If-Match": etag]).status == 204)
+        let current = try await dav.send(.get, Self.href)
+        #expect(try await dav.put("dated.ics", current.text, headers: ["If-Match": current.headers["ETag"] ?? ""]).status == 204)
+        #expect(try await dav.send(.get, Self.href).text == current.text)
         _ = try slate.updateTask(task.id, TaskPatch(isFlagged: true))
-        #expect(try await dav.send(.get, Self.href).text.contains("\r\nSEQUENCE:5\r\n"))
+        #expect(try sequence(try await dav.send(.get, Self.href).text) > second)
     }
 
     @Test("A VTODO without LAST-MODIFIED gets one among its properties, before its alarm; none gets a SEQUENCE it did not have")
@@ -69,6 +83,21 @@ struct VersionLineTests {
         #expect(modified < alarm)
         #expect(try #require(served.firstIndex(of: "CATEGORIES:studio")) < alarm)
         #expect(!served.contains { $0.hasPrefix("SEQUENCE") })
+    }
+
+    @Test("A client's property after its alarm stays there; Slate's new lines still go before the alarm")
+    func aPropertyAfterTheAlarm() async throws {
+        let dav = try DAVHarness()
+        let stored = Self.stored(sequence: false, lastModified: false)
+            .replacingOccurrences(of: "END:VALARM\r\n", with: "END:VALARM\r\nX-AFTER-ALARM:yes\r\n")
+        #expect(try await dav.put("dated.ics", stored).status == 201)
+        let slate = dav.slate()
+        _ = try slate.updateTask(try #require(try slate.tasks().first).id, TaskPatch(tags: ["studio"]))
+        let served = lines(try await dav.send(.get, Self.href).text)
+        let alarm = try #require(served.firstIndex(of: "BEGIN:VALARM"))
+        #expect(try #require(served.firstIndex(of: "CATEGORIES:studio")) < alarm)
+        #expect(try #require(served.firstIndex { $0.hasPrefix("LAST-MODIFIED:") }) < alarm)
+        #expect(try #require(served.firstIndex(of: "X-AFTER-ALARM:yes")) > alarm)
     }
 
     @Test("An object Slate has not changed is served as the client stored it, its dates included")

@@ -75,7 +75,11 @@ struct ContentLines {
     /// last property, so before its alarms when they come last (RFC 5545 puts a component's
     /// properties before its subcomponents).
     func insertionPoint(_ body: [Int]) -> Int {
-        if let last = body.last(where: { names[$0] != "END" }) { return last + 1 }
+        // A body's END lines close its alarms; the first one's BEGIN opens the first alarm.
+        let firstAlarm = body.first { names[$0] == "END" }.flatMap { end in
+            raw.indices.prefix(end).last { names[$0] == "BEGIN" && depths[$0] == depths[end] }
+        }
+        if let last = body.last(where: { names[$0] != "END" }) { return min(last + 1, firstAlarm ?? .max) }
         // Only alarms: right after the VTODO's BEGIN line.
         let first = body.first ?? 0
         return (raw.indices.prefix(first).last { names[$0] == "BEGIN" && value($0) == "VTODO" } ?? first) + 1

@@ -17,11 +17,13 @@ extension Slate {
             guard let row = object.stored else {
                 return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
             }
-            guard let body = bodies[row.id]?.model else {
+            guard let stored = bodies[row.id] else {
                 return Data(VTodoRendering.fresh(object.task, uid: row.uid, parentUID: parentUID, calendar: calendar).utf8)
             }
+            let body = stored.model
             let data = body.isUnchanged(object.task) ? body.data
-            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar,
+                                     changes: object.revision - stored.revision)
             guard series[object.task.id] != nil else { return data }
             return try rewritingOccurrences(data, of: object.task.id)
         }

@@ -178,11 +178,13 @@ extension Slate {
         guard let stored = object.stored else {
             return Data(VTodoRendering.fresh(object.task, uid: object.task.id.uuidString, parentUID: parentUID, calendar: calendar).utf8)
         }
-        guard let body = try makeContext().model(CalendarResourceBody.self, id: stored.id) else {
+        guard let row = try makeContext().revisioned(CalendarResourceBody.self, id: stored.id) else {
             return Data(VTodoRendering.fresh(object.task, uid: stored.uid, parentUID: parentUID, calendar: calendar).utf8)
         }
+        let body = row.model
         let data = body.isUnchanged(object.task) ? body.data
-            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar)
+            : VTodoRendering.rewrite(body.data, basis: body.basis, task: object.task, parentUID: parentUID, calendar: calendar,
+                                     changes: object.revision - row.revision)
         return try rewritingOccurrences(data, of: object.task.id, rows: object.occurrences)
     }
 

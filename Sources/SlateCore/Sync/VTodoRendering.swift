@@ -136,9 +136,12 @@ enum VTodoRendering {
 
     /// `data` with the lines of every field in which `task` differs from `basis` rewritten
     /// in the main VTODO (the one without RECURRENCE-ID), or with `occurrence` (a
-    /// `VTodoOverride.key`) in that override; every other byte is kept.
+    /// `VTodoOverride.key`) in that override; every other byte is kept, but for the lines
+    /// that date the version (`versionEdits`). `changes`: how far the task has moved on since
+    /// the client stored `data` (its revision less the stored body's), which a `SEQUENCE`
+    /// goes up by, so that each version Slate serves has a number of its own.
     static func rewrite(_ data: Data, basis: TaskItem, task: TaskItem, parentUID: String?, calendar: Calendar,
-                        occurrence: String? = nil) -> Data {
+                        occurrence: String? = nil, changes: Int = 1) -> Data {
         let changed = (occurrence == nil ? Field.allCases : occurrenceFields).filter { $0.differs(basis, task, calendar: calendar) }
         // A due date moved in Slate moves what the client's alarms fire at, too.
         let alarmsChanged = occurrence == nil && (basis.alerts != task.alerts || changed.contains(.due))
@@ -182,15 +185,15 @@ enum VTodoRendering {
         if alarmsChanged {
             edits += VTodoAlarms.edits(data, lines: lines, basis: basis, task: task, start: start, calendar: calendar, crlf: crlf)
         }
-        edits += versionEdits(lines: lines, body: body, modified: task.modified).map { ($0.at, $0.remove, ends($0.insert)) }
+        edits += versionEdits(lines: lines, body: body, modified: task.modified, changes: changes).map { ($0.at, $0.remove, ends($0.insert)) }
         return lines.applying(edits)
     }
 
     /// The edits that date a rewritten VTODO at Slate's change: `DTSTAMP` and
     /// `LAST-MODIFIED` set to `modified` (added when missing), and `SEQUENCE`, when the
-    /// client wrote one, one higher. A client that orders versions by these would otherwise
-    /// see Slate's edit as its own older copy.
-    static func versionEdits(lines: ContentLines, body: [Int], modified: Date) -> [(at: Int, remove: [Int], insert: [String])] {
+    /// client wrote one, `changes` (at least 1) higher. A client that orders versions by
+    /// these would otherwise see Slate's edit as its own older copy.
+    static func versionEdits(lines: ContentLines, body: [Int], modified: Date, changes: Int) -> [(at: Int, remove: [Int], insert: [String])] {
         let stamp = BasicDate.formatUTC(modified)
         var edits: [(at: Int, remove: [Int], insert: [String])] = ["DTSTAMP", "LAST-MODIFIED"].map { name in
             let remove = body.filter { lines.names[$0] == name }
@@ -198,7 +201,8 @@ enum VTodoRendering {
         }
         if let index = body.first(where: { lines.names[$0] == "SEQUENCE" }),
            let sequence = Int(lines.value(index)), (0..<Int(Int32.max)).contains(sequence) {
-            edits.append((index, [index], [ICalendarText.line("SEQUENCE", [], String(sequence + 1))]))
+            let next = min(sequence + max(changes, 1), Int(Int32.max))
+            edits.append((index, [index], [ICalendarText.line("SEQUENCE", [], String(next))]))
         }
         return edits
     }
