@@ -161,7 +161,10 @@ import Testing
         #expect(revoked.code == 0 && revoked.out.contains("phone"))
         #expect(cli.run("token", "list", "--user", "ana").out.contains("ci"))
         #expect(!cli.run("token", "list", "--user", "ana").out.contains("phone"))
-        #expect(cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana").code == 1, "gone")
+        let gone = cli.run("token", "revoke", String(id.prefix(8)), "--user", "ana")
+        #expect(gone.code == 1 && gone.err.contains("No token of ana has an id starting with '\(id.prefix(8))'"), "gone: \(gone.err)")
+        let short = cli.run("token", "revoke", String(id.prefix(3)), "--user", "ana")
+        #expect(short.code == 1 && short.err.contains("at least the first 8 characters") && short.err.contains("slate token list --user ana"))
     }
 
     @Test func aBadLifetimeIsAUsageError() throws {

@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test(arguments: ["Feb 28 review", "Read 1984", "Buy 2 tickets", "Mayday drill", "Call may 3", "Sprint 2026-02-28", "Audit 2028-02-29",
-                      "Frame at 16:9", "Scale 1:100", "Call 23:59", "Call 12am", "Call 12:30pm", "Review feb 29 2028", "Plan in 400 days"])
+                      "Frame at 16:9", "Scale 1:100", "Call 23:59", "Call 12am", "Call 12:30pm", "Review feb 29 2028", "Plan in 400 days",
+                      "Run 10k in 52:30", "Halftime 45:00 review", "Build 1:72 scale model", "Shoot a 60:40 split", "Call 12:60"])
     func realDatesAndOtherNumbersSayNothing(line: String) throws {
         #expect(try Self.parser.parse(line).warnings.isEmpty)
     }

@@ -5,7 +5,7 @@ extension ServerCommands {
     /// `slate user edit NAME --time-zone Europe/Paris`: an account's settings.
     static let userEdit = CommandSpec(
         name: "edit", abstract: "Change an account's settings",
-        discussion: "The time zone is the one the server reads dates and times in (\"fri 5pm\") for this account's clients that do not send their own; 'none' goes back to the server's zone.",
+        discussion: "The time zone is the one the server reads dates and times in (\"fri 5pm\") for this account's clients that do not send their own, and the CLI's with --account; 'none' goes back to the server's zone.",
         arguments: [ArgumentSpec(name: "name", help: "The account name.")],
         options: [.value("time-zone", "zone", "An IANA time zone such as Europe/Paris or America/New_York, or none."),
                   .value("email", "address", "Where email alerts go, or none.")],

@@ -6,9 +6,11 @@ import Synchronization
 public enum TimeZones {
     /// The zone named `name`, or an error naming `field` and the accepted form. Only IANA
     /// names are accepted: abbreviations such as `EST` or offsets such as `GMT+5` are
-    /// refused, since they do not follow daylight saving time.
+    /// refused, since they do not follow daylight saving time. Case is not significant:
+    /// `europe/paris` is `Europe/Paris` (the zone's identifier is the canonical name).
     public static func zone(named name: String, field: String = "timeZone") throws -> TimeZone {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let typed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = known.contains(typed) ? typed : knownByLowercase[typed.lowercased()] ?? typed
         guard trimmed.count <= 64, isKnown(trimmed), let zone = TimeZone(identifier: trimmed) else {
             let shown = trimmed.count > 64 ? String(trimmed.prefix(64)) + "…" : trimmed
             throw SlateError.invalid(
@@ -40,6 +42,9 @@ public enum TimeZones {
     private static let named = Mutex<[String: Calendar]>([:])
 
     private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
+    /// The `Area/Location` names of `known` by their lower case (not abbreviations: `est` stays refused).
+    private static let knownByLowercase: [String: String] = Dictionary(
+        known.filter { $0.contains("/") }.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
 
     /// A name in Foundation's list, or another IANA name the zone database has: its list
     /// leaves out names browsers send (Firefox's `Asia/Kolkata`, Chrome's

@@ -40,7 +40,9 @@ enum ImpossibleDates {
     }
 
     /// `25:00`, `9:75pm`, `13pm`: a clock time's shape (one or two digits, then two for the
-    /// minutes; or one or two digits and am/pm) with an hour or a minute no clock has.
+    /// minutes; or one or two digits and am/pm) with an hour or a minute no clock has. Without
+    /// am/pm only an hour just past the day's (24–29, minutes 00–59) is taken for a mistyped
+    /// time: `52:30` or `45:00` is a duration, `1:72` and `60:40` are ratios.
     private static func timeNote(_ word: String) -> String? {
         var body = Substring(word)
         var meridiem: String?
@@ -54,15 +56,18 @@ enum ImpossibleDates {
               fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let hour = Int(fields[0])
         else { return nil }
+        var minute = 0
         if fields.count == 2 {
-            guard fields[1].count == 2, let minute = Int(fields[1]) else { return nil }
-            if minute >= 60 { return "“\(word)” is not a time: minutes go from 00 to 59, so it stays in the title." }
+            guard fields[1].count == 2, let value = Int(fields[1]) else { return nil }
+            minute = value
         }
-        if meridiem != nil, !(1...12).contains(hour) {
-            return "“\(word)” is not a time: with am or pm, hours go from 1 to 12, so it stays in the title."
-        }
-        if meridiem == nil, hour >= 24 {
+        guard meridiem != nil else {
+            guard (24...29).contains(hour), minute < 60 else { return nil }
             return "“\(word)” is not a time: hours go from 0 to 23 (midnight is 0:00), so it stays in the title."
+        }
+        if minute >= 60 { return "“\(word)” is not a time: minutes go from 00 to 59, so it stays in the title." }
+        if !(1...12).contains(hour) {
+            return "“\(word)” is not a time: with am or pm, hours go from 1 to 12, so it stays in the title."
         }
         return nil
     }

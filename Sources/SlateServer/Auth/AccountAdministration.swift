@@ -69,11 +69,14 @@ public struct AccountAdministration: Sendable {
     /// Revokes the account's token whose id is `id` or starts with it (at least 8 characters).
     public func revokeToken(_ id: String, of name: String) throws -> TokenRecord {
         let prefix = id.lowercased()
-        let matches = try directory.tokens(of: try accountID(named: name)).filter {
-            prefix.count >= 8 && $0.id.uuidString.lowercased().hasPrefix(prefix)
+        let owner = try accountID(named: name)
+        let listing = "slate token list --user \(name) shows them"
+        guard prefix.count >= 8 else {
+            throw SlateError.invalid(field: "id", message: "'\(id)' is too short: give at least the first 8 characters of the token's id (\(listing)).")
         }
+        let matches = try directory.tokens(of: owner).filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
         guard matches.count == 1, let token = matches.first else {
-            throw matches.isEmpty ? SlateError.notFound("token \(id) of \(name)")
+            throw matches.isEmpty ? SlateError.notFound("token of \(name) has an id starting with '\(id)'; \(listing)")
                 : SlateError.invalid(field: "id", message: "'\(id)' names more than one token; give more of its id.")
         }
         try directory.revokeToken(token.id, of: token.accountID)
