@@ -51,7 +51,7 @@ enum Schemas {
             "Account": OpenAPIDocument.object([
                 "name": ["type": "string"], "timeZone": nullable(["type": "string"]), "serverTimeZone": ["type": "string"],
             ], required: ["name", "timeZone", "serverTimeZone"]),
-            "QuickEntry": ["type": "object", "required": ["title", "due", "isAllDay", "priority", "list", "tags", "understood", "warnings"]],
+            "QuickEntry": quickEntry,
             "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
             "Changes": OpenAPIDocument.object([
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
@@ -61,6 +61,23 @@ enum Schemas {
             ], required: ["revision", "tasks", "lists", "deletedTaskIds", "deletedListIds"]),
             "Counts": CountsController.schema,
         ]
+    }
+
+    /// What `POST /tasks/parse` answers: every key is always there (null when the line
+    /// does not say it).
+    static var quickEntry: [String: Any] {
+        let string: [String: Any] = ["type": "string"]
+        let strings: [String: Any] = ["type": "array", "items": string]
+        let properties: [String: Any] = [
+            "title": string, "due": nullable(string), "isAllDay": ["type": "boolean"], "priority": nullable(priority),
+            "list": nullable(string), "listId": nullable(uuid), "tags": strings, "recurrence": nullable(string),
+            "isFlagged": ["type": "boolean"], "notes": nullable(string), "alerts": nullable(strings), "warnings": strings,
+            "understood": ["type": "array", "items": OpenAPIDocument.object([
+                "kind": ["type": "string", "enum": QuickEntry.Part.Kind.allCases.map(\.rawValue)], "text": string, "description": string,
+                "start": ["type": "integer", "minimum": 0], "end": ["type": "integer", "minimum": 0],
+            ], required: ["kind", "text", "description", "start", "end"])],
+        ]
+        return OpenAPIDocument.object(properties, required: properties.keys.sorted())
     }
 
     /// `Vocabulary.json`'s shape.
