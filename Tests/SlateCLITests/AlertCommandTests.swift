@@ -35,7 +35,7 @@ import Testing
     @Test func badAlertsAreRefusedWithTheAcceptedForms() throws {
         let cli = try CLIHarness()
         let unknown = cli.run("add", "Mix", "--due", "2026-11-29 17:00", "--alert", "soon")
-        #expect(unknown.code == 1 && unknown.err.contains("'15m'") && unknown.err.contains("'1d@9:00'"), "\(unknown.err)")
+        #expect(unknown.code == 2 && unknown.err.contains("'15m'") && unknown.err.contains("'1d@9:00'"), "\(unknown.err)")
         let undated = cli.run("add", "Someday", "--alert", "15m")
         #expect(undated.code == 1 && undated.err.contains("due date"), "\(undated.err)")
         let quick = cli.run("add", "Mix", "^soon")

@@ -263,3 +263,21 @@ import Testing
         #expect(shown.contains("17:00") && !shown.contains("23:00"), "shown in her zone: \(shown)")
     }
 }
+
+/// `--alert` takes a date and time as `--due` does, and `show` says each alert as people do.
+@Suite struct AlertOptionTests {
+    @Test func aLocalMomentIsAnAlertAndShowSaysEveryAlert() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Send the cue sheet", "--due", "2026-12-24 17:00", "--alert", "15m", "--alert", "1d@9:00",
+                        "--alert", "2026-12-23 18:00").code == 0)
+        let task = try #require(try cli.json("show", "1") as? [String: Any])
+        // 18:00 in Paris (the harness's zone) is 17:00 UTC.
+        #expect(task["alerts"] as? [String] == ["15m", "1d@09:00", "2026-12-23T17:00:00.000Z"])
+        let shown = cli.run("show", "1").out
+        #expect(shown.contains("Alerts") && shown.contains("15 minutes before, 1 day before at 09:00, at "), "\(shown)")
+        #expect(shown.contains("23 Dec 2026 18:00"), "\(shown)")
+        let refused = cli.run("add", "Book the stage", "--alert", "2026-12-23")
+        #expect(refused.code == 2 && refused.err.contains("--alert") && refused.err.contains("2026-12-24 09:00"), "\(refused.err)")
+    }
+}
+

@@ -9,7 +9,7 @@ import Testing
         cli.run("lists", "add", "Story", "--color", "#FF6B6B")
         let result = cli.run("add", "Storyboard", "the", "inciting", "incident", "tomorrow", "5pm", "!high", "#Story")
         #expect(result.code == 0, "\(result.err)")
-        #expect(result.out == "Added #1 “Storyboard the inciting incident” — due Tomorrow 17:00 · !!! high · ● Story · alert due\n")
+        #expect(result.out == "Added #1 “Storyboard the inciting incident” — due Tomorrow 17:00 · !!! high · ● Story · alert at the due time\n")
         let task = try #require(try cli.json("show", "1") as? [String: Any])
         #expect(task["title"] as? String == "Storyboard the inciting incident")
         #expect(task["due"] as? String == "2026-11-30T16:00:00.000Z")

@@ -127,3 +127,52 @@ import Testing
         #expect(task.alerts.map(\.text) == ["15m"], "the location alarm is kept in the bytes, not fired by time")
     }
 }
+
+/// Alerts as a person types and reads them (the CLI's `--alert` and `slate show`).
+@Suite struct TaskAlertPhraseTests {
+    static let now = date(2026, 11, 29, 10, 15)
+
+    @Test(arguments: [
+        ("2026-12-24 09:00", date(2026, 12, 24, 9, 0)),
+        ("2026-12-24T09:00", date(2026, 12, 24, 9, 0)),
+        ("2026-12-24T09:00:00Z", date(2026, 12, 24, 10, 0)),
+        ("tue 9am", date(2026, 12, 1, 9, 0)),
+    ])
+    func aDateAndTimeIsAMomentInTheReadersZone(text: String, moment: Date) throws {
+        #expect(try TaskValues.alerts([text], now: Self.now, calendar: testCalendar) == [TaskAlert(.at(moment))])
+    }
+
+    @Test func theTextFormsAreReadFirst() throws {
+        let alerts = try TaskValues.alerts(["15m", "1d@9:00", "due"], now: Self.now, calendar: testCalendar)
+        #expect(alerts == [TaskAlert(.beforeDue(seconds: 900)), TaskAlert(.onDay(daysBefore: 1, minuteOfDay: 540)), .atDue])
+    }
+
+    @Test(arguments: ["2026-12-24", "tomorrow", "soonish", "2026-12-24 25:00"])
+    func aDayWithoutATimeOrNoDateIsRefusedNamingTheForms(text: String) {
+        #expect {
+            try TaskValues.alerts([text], now: Self.now, calendar: testCalendar)
+        } throws: { error in
+            guard case SlateError.invalid(let field, let message) = error else { return false }
+            return field == "alert" && message.contains("2026-12-24 09:00") && message.contains("'\(text)'")
+        }
+    }
+
+    @Test(arguments: [
+        (TaskAlert.atDue, false, "at the due time"),
+        (TaskAlert.atDue, true, "at the start of the due day"),
+        (TaskAlert(.beforeDue(seconds: 900)), false, "15 minutes before"),
+        (TaskAlert(.beforeDue(seconds: 3_600)), false, "1 hour before"),
+        (TaskAlert(.beforeDue(seconds: 172_800)), false, "2 days before"),
+        (TaskAlert(.beforeDue(seconds: 604_800)), false, "1 week before"),
+        (TaskAlert(.beforeDue(seconds: 90)), false, "90 seconds before"),
+        (TaskAlert.morningOfDay, true, "on the due day at 09:00"),
+        (TaskAlert(.onDay(daysBefore: 1, minuteOfDay: 17 * 60 + 30)), true, "1 day before at 17:30"),
+    ])
+    func anAlertIsSaidAsPeopleSayIt(alert: TaskAlert, isAllDay: Bool, phrase: String) {
+        #expect(alert.phrase(isAllDay: isAllDay) == phrase)
+    }
+
+    @Test func aMomentIsLeftToTheCaller() {
+        #expect(TaskAlert(.at(Self.now)).phrase(isAllDay: false) == nil)
+    }
+}

@@ -20,6 +20,12 @@ extension Session {
         return .some(try reading(text, option: "due", parsed) { try TaskValues.due(text, now: now, calendar: calendar) })
     }
 
+    /// `--alert` values (repeatable): SlateCore's reading of alerts as people type them, a
+    /// local date and time in the session's zone as `--due` reads it.
+    func alerts(_ texts: [String], _ parsed: ParsedCommand) throws -> [TaskAlert] {
+        try texts.map { text in try reading(text, option: "alert", parsed) { try TaskValues.alerts([text], now: now, calendar: calendar)[0] } }
+    }
+
     /// `--repeat RULE`, or `.some(nil)` for `--repeat none`: SlateCore's one reading of repeats.
     func recurrence(_ parsed: ParsedCommand) throws -> Recurrence?? {
         guard let text = parsed.value("repeat") else { return nil }

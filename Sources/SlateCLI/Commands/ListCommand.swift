@@ -123,6 +123,15 @@ struct TaskDetail {
     let session: Session
     let lists: [UUID: TaskList]
 
+    /// The task's alerts as people say them ("15 minutes before"; a moment as a date).
+    static func alerts(_ task: TaskItem, _ formatter: DueFormatter) -> [String] {
+        task.alerts.map { alert in
+            if let phrase = alert.phrase(isAllDay: task.isAllDay) { return phrase }
+            guard case .at(let moment) = alert.trigger else { return alert.text }
+            return "at " + formatter.full(moment)
+        }
+    }
+
     func print(_ task: TaskItem, subtasks: [TaskItem], parent: TaskItem?) {
         let style = session.style
         let console = session.console
@@ -135,6 +144,7 @@ struct TaskDetail {
             fields.append(("Due", task.isOverdue(now: session.now, calendar: session.calendar) ? style.red(text + " — overdue") : text))
         }
         if let recurrence = task.recurrence { fields.append(("Repeats", recurrence.phrase)) }
+        if !task.alerts.isEmpty { fields.append(("Alerts", Self.alerts(task, formatter).joined(separator: ", "))) }
         fields.append(("Priority", task.priority == .none ? "none" : style.priority(task.priority) + " " + task.priority.name))
         if let list = task.listID.flatMap({ lists[$0] }) {
             fields.append(("List", style.color("● ", hex: list.color) + list.name))

@@ -23,7 +23,7 @@ enum TaskCommands {
             .value("tag", "tag", "Add a tag (repeatable).", repeatable: true),
             .value("repeat", "rule", "daily, weekly, monthly, yearly, every 2 weeks…"),
             .value("parent", "task", "Make it a subtask of this task."),
-            .value("alert", "when", "Alert: due, 15m, 2h, 1d (before), 1d@9:00, or a moment (repeatable).", repeatable: true),
+            .value("alert", "when", "Alert: due, 15m, 2h, 1d (before), 1d@9:00, or a date and time such as '2026-12-24 09:00' or 'fri 9am' (repeatable).", repeatable: true),
             .flag("no-alerts", "No alerts, not even the account's defaults."),
         ],
         run: runAdd)
@@ -48,7 +48,7 @@ enum TaskCommands {
         draft.tags += parsed.allValues("tag")
         if let recurrence = try session.recurrence(parsed) { draft.recurrence = recurrence }
         if let parent = parsed.value("parent") { draft.parentID = try session.task(parent, parsed).id }
-        draft.alerts = try alerts(parsed) ?? entry.alerts
+        draft.alerts = try alerts(parsed, session) ?? entry.alerts
         let task = try slate.addTask(draft)
         for warning in entry.warnings { session.console.err("note: " + warning + "\n") }
         if session.wantsJSON {
@@ -58,14 +58,15 @@ enum TaskCommands {
         session.console.line("Added #\(task.number) “\(task.title)”" + understood(task, lists: try session.listsByID(), session))
     }
 
-    /// `--alert` (repeatable) or `--no-alerts`; nil when neither is given.
-    static func alerts(_ parsed: ParsedCommand) throws -> [TaskAlert]? {
+    /// `--alert` (repeatable) or `--no-alerts`; nil when neither is given. A moment may be
+    /// local (`2026-12-24 09:00`, `fri 9am`), read in the session's zone as `--due` is.
+    static func alerts(_ parsed: ParsedCommand, _ session: Session) throws -> [TaskAlert]? {
         let texts = parsed.allValues("alert")
         if parsed.flag("no-alerts") {
             guard texts.isEmpty else { throw UsageError(message: "--alert and --no-alerts cannot be used together.", command: parsed.path) }
             return []
         }
-        return texts.isEmpty ? nil : try TaskAlert.parseList(texts, field: "alert")
+        return texts.isEmpty ? nil : try session.alerts(texts, parsed)
     }
 
     /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
@@ -77,7 +78,7 @@ enum TaskCommands {
         if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }
         if !task.tags.isEmpty { parts.append(task.tags.map { "@" + $0 }.joined(separator: " ")) }
         if task.isFlagged { parts.append("flagged") }
-        if !task.alerts.isEmpty { parts.append("alert " + task.alerts.map(\.text).joined(separator: ", ")) }
+        if !task.alerts.isEmpty { parts.append("alert " + TaskDetail.alerts(task, session.dueFormatter).joined(separator: ", ")) }
         return parts.isEmpty ? "" : " — " + parts.joined(separator: " · ")
     }
 
@@ -115,7 +116,7 @@ enum TaskCommands {
             .value("tags", "tags", "Replace the tags (comma-separated; \"\" to clear)."),
             .value("repeat", "rule", "daily, weekly, every 2 weeks…, or none."),
             .value("parent", "task", "Make it a subtask of this task, or none."),
-            .value("alert", "when", "Replace the alerts: due, 15m, 1d@9:00, a moment (repeatable).", repeatable: true),
+            .value("alert", "when", "Replace the alerts: due, 15m, 1d@9:00, or a date and time (repeatable).", repeatable: true),
             .flag("no-alerts", "Remove every alert."),
         ],
         run: { parsed, session in
@@ -137,7 +138,7 @@ enum TaskCommands {
             if let parent = parsed.value("parent") {
                 patch.parentID = parent.lowercased() == "none" ? .some(nil) : .some(try session.task(parent, parsed).id)
             }
-            patch.alerts = try alerts(parsed)
+            patch.alerts = try alerts(parsed, session)
             guard !patch.isEmpty else {
                 throw UsageError(message: "nothing to change: give at least one option, such as --title or --due.", command: parsed.path)
             }

@@ -69,6 +69,27 @@ public struct TaskAlert: Sendable, Hashable, Codable {
 
     // MARK: Text
 
+    /// How people say an alert relative to the due date: "15 minutes before", "1 day before
+    /// at 09:00", "on the due day at 09:00", "at the due time" (for an all-day task: "at the
+    /// start of the due day"). Nil for a fixed moment, which the caller writes as a date.
+    public func phrase(isAllDay: Bool) -> String? {
+        func count(_ value: Int, _ unit: String) -> String { "\(value) \(unit)\(value == 1 ? "" : "s")" }
+        switch trigger {
+        case .beforeDue(0):
+            return isAllDay ? "at the start of the due day" : "at the due time"
+        case .beforeDue(let seconds):
+            for (unit, size) in [("week", 604_800), ("day", 86_400), ("hour", 3_600), ("minute", 60)] where seconds % size == 0 {
+                return count(seconds / size, unit) + " before"
+            }
+            return count(seconds, "second") + " before"
+        case .onDay(let days, let minute):
+            let time = String(format: "%02d:%02d", minute / 60, minute % 60)
+            return days == 0 ? "on the due day at \(time)" : count(days, "day") + " before at \(time)"
+        case .at:
+            return nil
+        }
+    }
+
     /// The canonical text form (see the type's table).
     public var text: String {
         switch trigger {

@@ -28,6 +28,35 @@ public enum TaskValues {
         throw SlateError.invalid(field: field, message: "'\(field)' must be \(acceptedDueForms); got '\(text)'.")
     }
 
+    /// The accepted alert forms for a person (the CLI's `--alert`): `TaskAlert`'s, and a
+    /// date and time read as a due date is.
+    public static let acceptedAlertForms =
+        "'due', a lead time such as '15m', '2h', '1d' or '1w' (before the due time), '1d@9:00' (days before the due day at a local time), "
+        + "or a date and time such as '2026-12-24 09:00', '2026-12-24T09:00:00Z' or 'fri 9am'"
+
+    /// Alerts as a person types them: `TaskAlert`'s text forms, or a moment written as a due
+    /// date's time is (`2026-12-24 09:00`, `2026-12-24T09:00`, `fri 9am`, read in
+    /// `calendar`'s zone). A day without a time is refused: an alert needs its time.
+    public static func alerts(_ texts: [String], now: Date, calendar: Calendar, field: String = "alert") throws -> [TaskAlert] {
+        guard texts.count <= TaskAlert.maximumCount * 4 else {
+            throw SlateError.invalid(field: field, message: "A task can have at most \(TaskAlert.maximumCount) alerts; got \(texts.count).")
+        }
+        return try texts.map { text in
+            if let alert = try? TaskAlert(parsing: text, field: field) { return alert }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let spaced = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+            // `2026-12-24 09:00` as `2026-12-24T09:00`.
+            let joined = spaced.count == 2 && Timestamp.parseDay(String(spaced[0]), calendar: calendar) != nil ? spaced.joined(separator: "T") : trimmed
+            if let moment = localMoment(joined, calendar: calendar) ?? Timestamp.parse(joined) {
+                return TaskAlert(.at(Timestamp.truncatedToMilliseconds(moment)))
+            }
+            if let due = DateParser(now: now, calendar: calendar).parseDue(trimmed), !due.isAllDay {
+                return TaskAlert(.at(Timestamp.truncatedToMilliseconds(due.date)))
+            }
+            throw SlateError.invalid(field: field, message: "'\(field)' must be \(acceptedAlertForms); got '\(text)'.")
+        }
+    }
+
     /// `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` without a zone (what an HTML
     /// `datetime-local` field gives): that wall-clock time in `calendar`'s zone.
     static func localMoment(_ text: String, calendar: Calendar) -> Date? {
