@@ -232,7 +232,7 @@ struct DAVContext {
 
     /// An error with a `<d:error>` body naming the precondition (if any) and what was wrong.
     static func failure(_ status: HTTPStatus, _ condition: PropertyName?, _ message: String, headers: HTTPHeaders = [:]) -> Response {
-        let body = DAVXML.error(condition ?? PropertyName(Namespace.dav, "error-description"), message)
+        let body = DAVXML.error(condition, message)
         var response = Response(status: status, headers: ["Content-Type": "application/xml; charset=utf-8"], body: .data(Data(body.utf8)))
         for (name, value) in headers { response.headers[name] = value }
         return response

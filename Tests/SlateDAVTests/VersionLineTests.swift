@@ -107,3 +107,19 @@ struct VersionLineTests {
         #expect(try await dav.send(.get, Self.href).text == Self.stored())
     }
 }
+
+/// An error with no RFC precondition (a 404) says what was wrong without a made-up element.
+@Suite("CalDAV: error bodies")
+struct DAVErrorBodyTests {
+    @Test func aMissingObjectIsADAVErrorWithItsSentenceOnly() async throws {
+        let dav = try DAVHarness()
+        let missing = try await dav.send(.get, "/dav/calendars/ana/inbox/nothing-here.ics")
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("<d:error") && missing.text.contains("<d:responsedescription>"))
+        #expect(!missing.text.contains("error-description"), "\(missing.text)")
+        // A failed precondition still names it.
+        let refused = try await dav.put("bad.ics", "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        #expect(refused.status == 400 || refused.status == 403)
+        #expect(refused.text.contains("<c:valid-calendar-data/>") || refused.text.contains("valid-calendar"), "\(refused.text)")
+    }
+}

@@ -100,9 +100,10 @@ enum DAVXML {
         return "HTTP/1.1 \(code) \(reason)"
     }
 
-    /// An `<d:error>` body with one precondition element and a sentence for people.
-    static func error(_ condition: PropertyName, _ message: String) -> String {
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error\(Namespace.declarations)>\(condition.element(""))"
+    /// An `<d:error>` body with its precondition element (none when the error has no RFC
+    /// name, such as a 404) and a sentence for people.
+    static func error(_ condition: PropertyName?, _ message: String) -> String {
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error\(Namespace.declarations)>\(condition?.element("") ?? "")"
             + "<d:responsedescription>\(escape(message))</d:responsedescription></d:error>\n"
     }
 }
