@@ -52,7 +52,7 @@ enum Schemas {
                 "name": ["type": "string"], "timeZone": nullable(["type": "string"]), "serverTimeZone": ["type": "string"],
             ], required: ["name", "timeZone", "serverTimeZone"]),
             "QuickEntry": quickEntry,
-            "Statistics": ["type": "object", "required": ["total", "active", "completed", "completedToday", "overdue", "activeByPriority", "byList", "completionsPerDay"]],
+            "Statistics": statistics,
             "Changes": OpenAPIDocument.object([
                 "revision": ["type": "integer"], "tasks": ["type": "array", "items": ref("Task")],
                 "lists": ["type": "array", "items": ref("List")],
@@ -76,6 +76,24 @@ enum Schemas {
                 "kind": ["type": "string", "enum": QuickEntry.Part.Kind.allCases.map(\.rawValue)], "text": string, "description": string,
                 "start": ["type": "integer", "minimum": 0], "end": ["type": "integer", "minimum": 0],
             ], required: ["kind", "text", "description", "start", "end"])],
+        ]
+        return OpenAPIDocument.object(properties, required: properties.keys.sorted())
+    }
+
+    /// What `GET /stats` answers (`PublicJSON.statistics`).
+    static var statistics: [String: Any] {
+        let count: [String: Any] = ["type": "integer", "minimum": 0]
+        let byPriority = OpenAPIDocument.object(Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0.name, count) }),
+                                                required: Priority.allCases.map(\.name))
+        let properties: [String: Any] = [
+            "total": count, "active": count, "completed": count, "completedToday": count, "overdue": count,
+            "activeByPriority": byPriority,
+            "byList": ["type": "array", "items": OpenAPIDocument.object([
+                "listId": nullable(uuid), "name": ["type": "string"], "color": nullable(["type": "string"]), "active": count, "total": count,
+            ], required: ["listId", "name", "color", "active", "total"])],
+            "meanTimeToCompleteSeconds": nullable(["type": "number"]),
+            "completionsPerDay": ["type": "array", "items": OpenAPIDocument.object(["day": ["type": "string", "format": "date"], "count": count],
+                                                                                   required: ["day", "count"])],
         ]
         return OpenAPIDocument.object(properties, required: properties.keys.sorted())
     }
