@@ -281,3 +281,15 @@ import Testing
     }
 }
 
+@Suite struct EditOutputTests {
+    @Test func anEditThatChangesNothingSaysSo() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Book the sound stage", "--priority", "high").code == 0)
+        let same = cli.run("edit", "1", "--priority", "high", "--title", "Book the sound stage")
+        #expect(same.code == 0)
+        #expect(same.out == "#1 “Book the sound stage” already has those values; nothing changed.\n")
+        let changed = cli.run("edit", "1", "--priority", "low")
+        #expect(changed.out.hasPrefix("Updated #1 “Book the sound stage”"))
+    }
+}
+

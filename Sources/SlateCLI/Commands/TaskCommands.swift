@@ -146,6 +146,9 @@ enum TaskCommands {
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(PublicJSON.task(updated, lists: try session.listsByID(), now: session.now, calendar: session.calendar,
                                                                   subtasks: try slate.subtaskCounts(of: [updated.id])[updated.id] ?? .zero)))
+            } else if updated == task {
+                // An edit that changes nothing writes nothing (Slate.updateTask): say so.
+                session.console.line("#\(updated.number) “\(updated.title)” already has those values; nothing changed.")
             } else {
                 session.console.line("Updated #\(updated.number) “\(updated.title)”" + understood(updated, lists: try session.listsByID(), session))
             }
