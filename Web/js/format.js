@@ -100,7 +100,9 @@ export function showDueInput(input, allDayBox, has, { fillEmpty = true } = {}) {
  * a date to save, and never a request to clear one.
  */
 export function dueInputComplete(input) {
-  return input.value !== "" && !input.validity.badInput;
+  // A year typed on past four digits (Chrome's field takes six: 202609) is not a date yet.
+  return input.value !== "" && !input.validity.badInput && /^\d{4}-\d\d-\d\d/.test(input.value)
+    && !Number.isNaN(new Date(input.value.length === 10 ? input.value + "T00:00" : input.value).getTime());
 }
 
 /** `<option>`s: `first` ([value, label] pairs), then one per list. */

@@ -15,7 +15,12 @@ export function enableKeyboard(app) {
         event.target.blur();
         return;
       }
-      if (event.target.id === "search" && event.target.value) return;
+      // In the search box the first Esc clears it (the browser does), the next leaves it, so
+      // that the shortcuts work again.
+      if (event.target.id === "search") {
+        if (!event.target.value) event.target.blur();
+        return;
+      }
       if (app.detail.task) app.close();
       return;
     }

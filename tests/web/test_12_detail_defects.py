@@ -175,3 +175,40 @@ def test_the_edit_form_completes_the_task(page):
         wait_for(page.driver, lambda d: not is_visible(d, "dialog#task-form"))
     finally:
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_a_year_typed_past_four_digits_is_not_saved_and_says_so(page):
+    """Chrome's year field takes six digits: 2026 then 09 makes 202609, which no date is."""
+    task = add_timed_task(page, "Six digit year")
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        errors = []
+        page.js("window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));")
+        due = page.css("input#detail-due")
+        page.js("arguments[0].value = '202609-12-10T09:00'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", due)
+        wait_for(page.driver, lambda d: "incomplete" in d.find_element(By.CSS_SELECTOR, "#save-state").text.lower(),
+                 message="the pane does not say the date was not saved")
+        errors = page.js("return window.__errors")
+        assert not errors, f"the page threw: {errors}"
+        after = save_title_then(page, task)
+        assert after["due"] == task["due"], f"the six-digit year saved {after['due']}"
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_a_long_list_name_never_widens_the_detail_pane(page):
+    made = page.api.add_list(unique("Quarterly planning and budget reviews for the whole studio and crew"))
+    task = page.api.add_task(unique("Book the long-named review"), listId=made["id"])
+    try:
+        page.open("view=all")
+        open_detail(page, task["id"])
+        pane = visible(page.driver, "aside#detail")
+        overflow = page.js("return arguments[0].scrollWidth - arguments[0].clientWidth", pane)
+        assert overflow <= 1, f"the detail pane scrolls sideways by {overflow}px"
+        select = page.css("#detail-list")
+        right = page.js("return arguments[0].getBoundingClientRect().right", select)
+        edge = page.js("return arguments[0].getBoundingClientRect().right", pane)
+        assert right <= edge + 0.5, f"the List field ends at {right}px, past the pane's {edge}px"
+    finally:
+        page.api.delete(f"/lists/{made['id']}?tasks=delete")

@@ -64,3 +64,19 @@ def test_a_320_px_phone_keeps_undo_and_redo(page):
     finally:
         set_desktop(page.driver)
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_escape_clears_the_search_then_leaves_it(page):
+    from selenium.webdriver.common.keys import Keys
+    page.open("view=all")
+    body = page.driver.find_element(By.TAG_NAME, "body")
+    body.send_keys("/")
+    search = visible(page.driver, "#search")
+    wait_until(lambda: page.js("return document.activeElement === arguments[0]", search), message="/ did not focus the search")
+    search.send_keys("storyb")
+    search.send_keys(Keys.ESCAPE)
+    wait_until(lambda: search.get_attribute("value") == "", message="the first Esc did not clear the search")
+    assert page.js("return document.activeElement === arguments[0]", search), "the first Esc left the box"
+    search.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not page.js("return document.activeElement === arguments[0]", search),
+               message="the second Esc stayed in the search box, so shortcuts type into it")
