@@ -91,6 +91,10 @@ import Testing
         #expect(try await api.send(.get, "/api/v1/tasks", zone: "europe/paris").status == 200)
         let set = try await api.send(.patch, "/api/v1/account", json: ["timeZone": "AMERICA/NEW_YORK"], zone: nil)
         #expect(set.status == 200 && set.json["timeZone"] as? String == "America/New_York")
+        // UTC stays UTC (Foundation names that zone GMT): what a browser in UTC sends is what it reads back.
+        let utc = try await api.send(.patch, "/api/v1/account", json: ["timeZone": "UTC"], zone: nil)
+        #expect(utc.status == 200 && utc.json["timeZone"] as? String == "UTC")
+        #expect(try await api.send(.get, "/api/v1/account", zone: nil).json["timeZone"] as? String == "UTC")
     }
 
     @Test func anUnknownZoneIsRefusedNamingWhereItCameFrom() async throws {

@@ -26,6 +26,12 @@ function zoneNames(current) {
   return [...new Set([current, timeZone, ...names].filter(Boolean))];
 }
 
+/** One zone, whatever it is called: UTC, Etc/UTC and GMT are the same clock. */
+function sameZone(a, b) {
+  const utc = new Set(["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Etc/Universal", "Universal", "Zulu"]);
+  return a === b || (utc.has(a) && utc.has(b));
+}
+
 /** The "Time zone" section of Settings. */
 export async function zoneSection() {
   const section = el("section", "settings-zone");
@@ -43,7 +49,21 @@ export async function zoneSection() {
   const error = el("p", "form-error");
   error.setAttribute("role", "alert");
   error.hidden = true;
+  // Travelling, or a second device elsewhere: say when this device's clock is not the
+  // account's, which alerts at a time of day follow, and offer to switch.
+  const mismatch = el("p", "settings-intro zone-mismatch");
+  mismatch.hidden = true;
+  const useDevice = el("button", "ghost", `Use ${(timeZone || "").replaceAll("_", " ")}`);
+  useDevice.type = "button";
   const { data: account } = await request("GET", "/account");
+  const showMismatch = (current) => {
+    const effective = current || account.serverTimeZone;
+    mismatch.hidden = !timeZone || sameZone(timeZone, effective);
+    mismatch.replaceChildren(
+      `Your time zone is ${effective.replaceAll("_", " ")}, but this device is in ${(timeZone || "").replaceAll("_", " ")}: `
+        + "alerts at a time of day go by your time zone's clock. ",
+      useDevice);
+  };
   const fill = (current) => {
     const none = el("option", null, `The server's (${account.serverTimeZone.replaceAll("_", " ")})`);
     none.value = "";
@@ -53,8 +73,13 @@ export async function zoneSection() {
       return option;
     }));
     select.value = current || "";
+    showMismatch(current);
   };
   fill(account.timeZone);
+  useDevice.addEventListener("click", () => {
+    select.value = timeZone;
+    select.dispatchEvent(new Event("change"));
+  });
   select.addEventListener("change", async () => {
     error.hidden = true;
     try {
@@ -66,6 +91,6 @@ export async function zoneSection() {
       error.hidden = false;
     }
   });
-  section.append(heading, intro, label, state, error);
+  section.append(heading, intro, mismatch, label, state, error);
   return section;
 }

@@ -29,6 +29,12 @@ def test_an_account_without_a_zone_takes_the_browsers_and_settings_changes_it(pa
         wait_for(page.driver, lambda d: page.css("select#account-zone").get_attribute("value") == "Europe/Berlin",
                  message="Settings does not show the account's zone")
         assert page.api.get("/account")["timeZone"] == "Europe/Berlin"
+        # This device (Tokyo) is not on the account's clock: Settings says so and offers it.
+        notice = visible(page.driver, "p.zone-mismatch")
+        assert "Europe/Berlin" in notice.text and "Asia/Tokyo" in notice.text, notice.text
+        notice.find_element("css selector", "button").click()
+        wait_until(lambda: page.api.get("/account")["timeZone"] == "Asia/Tokyo", message="Use this device's zone did nothing")
+        wait_for(page.driver, lambda d: not notice.is_displayed(), message="the notice stays once the zones agree")
     finally:
         page.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         page.api.patch("/account", {"timeZone": None})

@@ -49,7 +49,7 @@ public struct AccountDirectory: Sendable {
     @discardableResult
     public func setTimeZone(_ name: String?, for accountID: UUID) throws -> Account {
         guard var account = try account(id: accountID) else { throw SlateError.notFound("such account") }
-        account.timeZone = try name.map { try TimeZones.zone(named: $0).identifier }
+        account.timeZone = try name.map { try TimeZones.name($0) }
         let context = context()
         context.update(account)
         let home = Self.homeCalendar(zone: account.timeZone)

@@ -9,8 +9,7 @@ public enum TimeZones {
     /// refused, since they do not follow daylight saving time. Case is not significant:
     /// `europe/paris` is `Europe/Paris` (the zone's identifier is the canonical name).
     public static func zone(named name: String, field: String = "timeZone") throws -> TimeZone {
-        let typed = name.trimmingCharacters(in: .whitespaces)
-        let trimmed = known.contains(typed) ? typed : knownByLowercase[typed.lowercased()] ?? typed
+        let trimmed = canonical(name)
         guard trimmed.count <= 64, isKnown(trimmed), let zone = TimeZone(identifier: trimmed) else {
             let shown = trimmed.count > 64 ? String(trimmed.prefix(64)) + "…" : trimmed
             throw SlateError.invalid(
@@ -18,6 +17,19 @@ public enum TimeZones {
                 message: "'\(field)' must be an IANA time zone name such as Europe/Paris, America/New_York or UTC; got '\(shown)'.")
         }
         return zone
+    }
+
+    /// The zone's name as Slate keeps it: `name` in its canonical case (`europe/paris` →
+    /// `Europe/Paris`), after `zone(named:field:)` accepted it. Not the zone's `identifier`,
+    /// which Foundation gives as `GMT` for `UTC`: an account set to UTC stays UTC.
+    public static func name(_ name: String, field: String = "timeZone") throws -> String {
+        _ = try zone(named: name, field: field)
+        return canonical(name)
+    }
+
+    private static func canonical(_ name: String) -> String {
+        let typed = name.trimmingCharacters(in: .whitespaces)
+        return known.contains(typed) ? typed : knownByLowercase[typed.lowercased()] ?? typed
     }
 
     /// A Gregorian calendar in `zone`, as every parser and view of Slate expects.
