@@ -196,7 +196,8 @@ extension Slate {
     }
 
     /// Completes or reopens tasks in one change. Completing a repeating task creates its
-    /// next occurrence, once: the repeat rule moves to the new task.
+    /// next occurrence, once: the repeat rule moves to the new task, and so do its subtasks
+    /// (`carrySubtasks`).
     @discardableResult
     public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
         try retryingConflicts { try applyCompletion(ids, isCompleted) }
@@ -210,7 +211,7 @@ extension Slate {
             let read = try self.task(id: id)
             var task = read.model
             guard task.isCompleted != isCompleted else { continue }
-            labels.append(try stageCompletion(&task, isCompleted, in: context))
+            labels.append(try stageCompletion(&task, isCompleted, completing: isCompleted ? Set(ids) : [], in: context))
             task.modified = now
             context.update(task, expectedRevision: read.revision)
             parents.append(task.parentID)
@@ -222,7 +223,9 @@ extension Slate {
     }
 
     /// Marks the completion on `task` and stages the next occurrence of a repeating task.
-    private func stageCompletion(_ task: inout TaskItem, _ isCompleted: Bool, in context: ModelContext) throws -> String {
+    /// `completing`: the tasks completed in the same change (a subtask among them is done).
+    private func stageCompletion(_ task: inout TaskItem, _ isCompleted: Bool, completing: Set<UUID> = [],
+                                 in context: ModelContext) throws -> String {
         task.isCompleted = isCompleted
         task.completedAt = isCompleted ? now : nil
         if isCompleted, let recurrence = task.recurrence {
@@ -241,8 +244,45 @@ extension Slate {
             next.alerts = task.alerts.map { $0.moved(by: nextDue.timeIntervalSince(anchor)) }
             task.recurrence = nil
             context.insert(next)
+            try carrySubtasks(from: task.id, to: next.id, shift: nextDue.timeIntervalSince(anchor), completing: completing, in: context)
         }
         return "\(isCompleted ? "Complete" : "Reopen") “\(task.title)”"
+    }
+
+    /// A repeating task's subtasks go on with its next occurrence, as a checklist does: the
+    /// open ones move there, and the completed ones are there again, open (done this time,
+    /// to do next time), their dates and alerts moved by as much as the repeat's. The
+    /// completed occurrence keeps the subtasks completed on it. The same for their own
+    /// subtasks, level by level.
+    private func carrySubtasks(from parentID: UUID, to nextID: UUID, shift: TimeInterval, completing: Set<UUID>,
+                               in context: ModelContext) throws {
+        let accountID = self.accountID
+        let parent: UUID? = parentID
+        let children = try context.fetch(FetchDescriptor<TaskItem>(
+            predicate: #Predicate { $0.accountID == accountID && $0.parentID == parent }))
+            .sorted { $0.order < $1.order }
+        for var child in children {
+            guard child.isCompleted || completing.contains(child.id) else {
+                child.parentID = nextID
+                child.modified = now
+                context.update(child)
+                continue
+            }
+            var copy = child
+            copy.id = UUID()
+            copy.number = 0
+            copy.parentID = nextID
+            copy.isCompleted = false
+            copy.completedAt = nil
+            copy.created = now
+            copy.modified = now
+            if let due = child.due(in: calendar) {
+                setDue(DueDate(date: due.addingTimeInterval(shift), isAllDay: child.isAllDay), on: &copy)
+            }
+            copy.alerts = child.alerts.map { $0.moved(by: shift) }
+            context.insert(copy)
+            try carrySubtasks(from: child.id, to: copy.id, shift: shift, completing: completing, in: context)
+        }
     }
 
     /// Flags or unflags tasks in one change.
