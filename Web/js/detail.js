@@ -310,6 +310,11 @@ export class Detail {
           this.task = data;
           this.etag = etag;
           if (!("isCompleted" in this.pending)) this.showCompletion(data);
+          // A completed repeating task comes back without its repeat (the next one has it).
+          if ("isCompleted" in changes && !("recurrence" in this.pending)) {
+            $("detail-repeat").replaceChildren(...repeatOptions(data.recurrence));
+            $("detail-repeat").value = data.recurrence || "";
+          }
           // A repeat given to an undated task starts today: the date shows.
           if ("recurrence" in changes && !wasDated && data.due && !("due" in this.pending)) this.fillDue(data);
           // Tags come back folded (`#Location` is `location`): shown so once the field is left.

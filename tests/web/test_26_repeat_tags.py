@@ -138,3 +138,23 @@ def test_quick_entry_says_when_a_date_is_no_date(page):
                                                  if c.text.strip()), None), message="no warning chip for feb 30")
     assert "feb 30" in chip.text and "not a date" in chip.text
     entry.clear()
+
+
+def test_completing_a_repeating_task_in_the_detail_carries_its_subtasks_and_shows_no_repeat_on_the_done_one(page):
+    with in_detail(page, "Clean the studio", recurrence="every week", due="2031-03-04") as task:
+        sub = page.api.add_task(unique("Vacuum the stage"), parentId=task["id"])
+        visible(page.driver, "button#detail-complete").click()
+        wait_until(lambda: page.api.task(task["id"])["isCompleted"], message="Complete did not complete the task")
+        # The pane shows the completed task as it is now: its repeat went to the next one.
+        wait_for(page.driver, lambda d: page.css("select#detail-repeat").get_attribute("value") == "",
+                 message="the completed task's pane still shows its repeat")
+        nxt = wait_until(lambda: next((t for t in page.api.tasks("scope=all")
+                                       if t["title"] == task["title"] and not t["isCompleted"]), None),
+                         message="no next occurrence")
+        assert nxt["due"] == "2031-03-11" and nxt["recurrence"] == "every week"
+        moved = page.api.task(sub["id"])
+        assert moved["parentId"] == nxt["id"] and not moved["isCompleted"], "the open subtask did not go on with the repeat"
+        row = wait_row(page.driver, nxt["id"])
+        wait_for(page.driver, lambda d: "0/1" in row.text or "Vacuum the stage" in d.find_element(By.CSS_SELECTOR, "#task-scroller").text,
+                 message="the next occurrence does not show its subtask")
+        page.api.delete(f"/tasks/{nxt['id']}")
