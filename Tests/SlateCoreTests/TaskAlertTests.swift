@@ -176,3 +176,29 @@ import Testing
         #expect(TaskAlert(.at(Self.now)).phrase(isAllDay: false) == nil)
     }
 }
+
+/// A timed task made all-day: its lead-time alerts would count back from the day's midnight.
+@Suite struct AllDayAlertTests {
+    @Test func leadTimesBecomeDaysBeforeAtNine() throws {
+        let (slate, _) = try makeSlate()
+        let task = try slate.addTask(TaskDraft(title: "Send the cue sheet", due: DueDate(date: date(2026, 12, 10, 9, 30), isAllDay: false),
+                                               alerts: [TaskAlert(.beforeDue(seconds: 900)), .atDue, TaskAlert(.beforeDue(seconds: 172_800)),
+                                                        TaskAlert(.onDay(daysBefore: 1, minuteOfDay: 17 * 60)), TaskAlert(.at(date(2026, 12, 5, 8, 0)))]))
+        let day = try slate.updateTask(task.id, TaskPatch(due: .some(DueDate(date: date(2026, 12, 10), isAllDay: true))))
+        #expect(day.alerts == [TaskAlert(.onDay(daysBefore: 0, minuteOfDay: 540)), TaskAlert(.onDay(daysBefore: 2, minuteOfDay: 540)),
+                               TaskAlert(.onDay(daysBefore: 1, minuteOfDay: 17 * 60)), TaskAlert(.at(date(2026, 12, 5, 8, 0)))])
+        // What fires: 9:00 on the 10th, not 23:45 on the 9th.
+        #expect(day.alerts.first?.fireDate(due: day.due, calendar: testCalendar) == date(2026, 12, 10, 9, 0))
+    }
+
+    @Test func alertsSentWithTheDayAreTakenAsSentAndADayMovedKeepsItsAlerts() throws {
+        let (slate, _) = try makeSlate()
+        let task = try slate.addTask(TaskDraft(title: "Book the stage", due: DueDate(date: date(2026, 12, 10, 9, 30), isAllDay: false),
+                                               alerts: [TaskAlert(.beforeDue(seconds: 900))]))
+        let sent = try slate.updateTask(task.id, TaskPatch(due: .some(DueDate(date: date(2026, 12, 10), isAllDay: true)),
+                                                           alerts: [TaskAlert(.beforeDue(seconds: 3_600))]))
+        #expect(sent.alerts == [TaskAlert(.beforeDue(seconds: 3_600))])
+        let moved = try slate.updateTask(task.id, TaskPatch(due: .some(DueDate(date: date(2026, 12, 11), isAllDay: true))))
+        #expect(moved.alerts == [TaskAlert(.beforeDue(seconds: 3_600))], "already all day: nothing converted")
+    }
+}

@@ -310,6 +310,10 @@ export class Detail {
           this.task = data;
           this.etag = etag;
           if (!("isCompleted" in this.pending)) this.showCompletion(data);
+          // A time made a day comes back with its lead-time alerts as days at 9:00.
+          if ("due" in changes && !("alerts" in this.pending) && !("due" in this.pending)) {
+            this.alertEditor.set(data.alerts, { hasDue: !!data.due, isAllDay: data.isAllDay });
+          }
           // A completed repeating task comes back without its repeat (the next one has it).
           if ("isCompleted" in changes && !("recurrence" in this.pending)) {
             $("detail-repeat").replaceChildren(...repeatOptions(data.recurrence));

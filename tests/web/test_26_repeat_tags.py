@@ -158,3 +158,13 @@ def test_completing_a_repeating_task_in_the_detail_carries_its_subtasks_and_show
         wait_for(page.driver, lambda d: "0/1" in row.text or "Vacuum the stage" in d.find_element(By.CSS_SELECTOR, "#task-scroller").text,
                  message="the next occurrence does not show its subtask")
         page.api.delete(f"/tasks/{nxt['id']}")
+
+
+def test_all_day_turns_a_lead_time_alert_into_nine_on_the_day(page):
+    with in_detail(page, "Send the cue sheet", due="2031-05-06T14:30:00Z", alerts=["15m"]) as task:
+        page.js("arguments[0].click()", page.css("input#detail-all-day"))
+        wait_until(lambda: page.api.task(task["id"])["isAllDay"], message="All day was not saved")
+        assert page.api.task(task["id"])["alerts"] == ["0d@09:00"], page.api.task(task["id"])["alerts"]
+        wait_for(page.driver, lambda d: "On the due day at 09:00" in d.find_element(By.CSS_SELECTOR, "aside#detail").text,
+                 message="the detail still shows the alert as a lead time")
+        assert "15 minutes before" not in page.css("aside#detail").text

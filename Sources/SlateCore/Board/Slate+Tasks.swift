@@ -148,6 +148,12 @@ extension Slate {
             if task.due != before { task.recurrence?.dayOfMonth = nil }
             // Alerts relative to a due date that is gone go with it.
             if due == nil, patch.alerts == nil { task.alerts.removeAll(where: \.isRelative) }
+            // A time that became a day: a lead time ("15 minutes before") would count back
+            // from the day's midnight (23:45 the night before); it becomes that many days
+            // before, at 9:00, as all-day alerts are.
+            if due?.isAllDay == true, read.model.due != nil, !read.model.isAllDay, patch.alerts == nil {
+                task.alerts = TaskAlert.forAllDay(task.alerts)
+            }
         }
         if let alerts = patch.alerts { task.alerts = alerts }
         if patch.alerts != nil || patch.due != nil {

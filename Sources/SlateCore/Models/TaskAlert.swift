@@ -67,6 +67,27 @@ public struct TaskAlert: Sendable, Hashable, Codable {
         }
     }
 
+    /// `alerts` for a task whose due date became a day: each lead time is the same number of
+    /// whole days before (under a day: the day itself) at 9:00; the due time itself is 9:00 on
+    /// the day. Alerts on a day and moments stay. Duplicates go.
+    public static func forAllDay(_ alerts: [TaskAlert]) -> [TaskAlert] {
+        var result: [TaskAlert] = []
+        for alert in alerts {
+            var converted = alert
+            if case .beforeDue(let seconds) = alert.trigger {
+                converted = TaskAlert(.onDay(daysBefore: seconds / 86_400, minuteOfDay: morningOfDay.minuteOfDay))
+            }
+            if !result.contains(converted) { result.append(converted) }
+        }
+        return result
+    }
+
+    /// The minute of the day of an alert on a day (0 for others).
+    private var minuteOfDay: Int {
+        if case .onDay(_, let minute) = trigger { return minute }
+        return 0
+    }
+
     // MARK: Text
 
     /// How people say an alert relative to the due date: "15 minutes before", "1 day before
