@@ -82,6 +82,18 @@ export class TaskForm {
     f.due.value = task ? dueInputValue(task) : "";
     delete f.due.dataset.time;
     f.isFlagged.checked = !!(task && task.isFlagged);
+    if (!task) {
+      // A new task starts as quick entry makes one in this view, shown in the form: flagged
+      // in Flagged, due today in Today and Scheduled (so that the view shows it).
+      const view = this.app.currentView();
+      if (view === "flagged") f.isFlagged.checked = true;
+      if (view === "today" || view === "scheduled") {
+        f.hasDue.checked = true;
+        f.allDay.checked = true;
+        f.due.type = "date";
+        f.due.value = new Date().toLocaleDateString("sv");
+      }
+    }
     f.recurrence.replaceChildren(...repeatOptions(task ? task.recurrence : null));
     f.recurrence.value = (task && task.recurrence) || "";
     f.tags.value = task ? tagsInputValue(task.tags) : "";

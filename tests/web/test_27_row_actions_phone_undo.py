@@ -80,3 +80,24 @@ def test_escape_clears_the_search_then_leaves_it(page):
     search.send_keys(Keys.ESCAPE)
     wait_until(lambda: not page.js("return document.activeElement === arguments[0]", search),
                message="the second Esc stayed in the search box, so shortcuts type into it")
+
+
+def test_the_full_form_starts_as_quick_entry_would_in_the_view(page):
+    page.open("view=flagged")
+    visible(page.driver, "button#new-task").click()
+    dialog = visible(page.driver, "dialog#task-form")
+    assert dialog.find_element(By.CSS_SELECTOR, "[name=isFlagged]").is_selected(), "a new task in Flagged is not flagged"
+    page.js("arguments[0].close()", dialog)
+    page.open("view=today")
+    visible(page.driver, "button#new-task").click()
+    dialog = visible(page.driver, "dialog#task-form")
+    assert dialog.find_element(By.CSS_SELECTOR, "[name=hasDue]").is_selected(), "a new task in Today has no due date"
+    today = page.js("return new Date().toLocaleDateString('sv')")
+    assert dialog.find_element(By.CSS_SELECTOR, "[name=due]").get_attribute("value") == today
+    assert not dialog.find_element(By.CSS_SELECTOR, "[name=isFlagged]").is_selected()
+    page.js("arguments[0].close()", dialog)
+    page.open("view=all")
+    visible(page.driver, "button#new-task").click()
+    dialog = visible(page.driver, "dialog#task-form")
+    assert not dialog.find_element(By.CSS_SELECTOR, "[name=hasDue]").is_selected(), "All Tasks gives a new task a date"
+    page.js("arguments[0].close()", dialog)
