@@ -198,7 +198,8 @@ export class AlertEditor {
       case "due":
         return "due";
       case "before": {
-        const count = Number(this.count.value);
+        // An empty field is no number (Number("") would be 0: "at the due time").
+        const count = this.count.value.trim() === "" ? NaN : Number(this.count.value);
         if (!Number.isInteger(count) || count < 0 || count > 999) throw new Error("How many: a whole number from 0 to 999.");
         return count === 0 ? "due" : `${count}${this.unit.value}`;
       }
@@ -211,6 +212,7 @@ export class AlertEditor {
       default: {
         const moment = new Date(this.moment.value);
         if (!this.moment.value || Number.isNaN(moment.getTime())) throw new Error("Alert date and time: choose a date and a time.");
+        if (moment.getTime() < Date.now()) throw new Error("Alert date and time: that moment has passed; choose one still to come.");
         return moment.toISOString();
       }
     }

@@ -1,5 +1,6 @@
 // Quick entry: one line such as "Storyboard tomorrow 5pm !high #Story", with chips showing
 // what the server understood as you type (POST /tasks/parse); Enter adds it.
+import { describeAlert } from "./alerteditor.js";
 import { api } from "./api.js";
 import { el, friendlyDue } from "./format.js";
 import { priorityInfo } from "./vocabulary.js";
@@ -62,7 +63,7 @@ export class QuickEntry {
     for (const tag of parsed.tags || []) chip("tag", "🏷 " + tag);
     if (parsed.recurrence) chip("recurrence", "↻ " + parsed.recurrence);
     if (parsed.isFlagged) chip("flag", "⚑ Flagged");
-    for (const alert of parsed.alerts || []) chip("alert", "🔔 " + alert);
+    for (const alert of parsed.alerts || []) chip("alert", "🔔 " + describeAlert(alert, { isAllDay: parsed.isAllDay }));
     // "feb 30" is no date: said, so that a typo does not pass for a title.
     for (const warning of parsed.warnings || []) chip("warning", "⚠ " + warning);
     this.chips.replaceChildren(...chips);

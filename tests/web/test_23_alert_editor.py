@@ -240,3 +240,32 @@ def test_the_alert_settings_and_the_editor_on_a_phone_and_with_axe(page):
     finally:
         set_desktop(page.driver)
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_the_editor_refuses_an_empty_count_and_a_passed_moment_and_chips_say_alerts_in_words(page):
+    task = page.api.add_task(unique("Alert input"), due="2031-03-04T15:00:00Z", alerts=[])
+    try:
+        page.open(f"view=all&task={task['id']}")
+        visible(page.driver, "#detail-alerts fieldset.alert-editor")
+        choose(page, page.css("#detail-alerts select"), "before")
+        set_value(page, page.css("#detail-alert-count"), "")
+        page.css("#detail-alert-add").click()
+        error = visible(page.driver, "#detail-alerts .alert-error")
+        assert "How many" in error.text, error.text
+        assert listed(page, "#detail-alerts") == [], "an empty count added an alert"
+        choose(page, page.css("#detail-alerts select"), "moment")
+        set_value(page, page.css("#detail-alert-moment"), "2020-01-01T09:00")
+        page.css("#detail-alert-add").click()
+        wait_for(page.driver, lambda d: "passed" in page.css("#detail-alerts .alert-error").text, message="a past moment was taken")
+        assert listed(page, "#detail-alerts") == []
+        assert saved_alerts(page, task["id"]) == []
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
+    page.open("view=all")
+    entry = visible(page.driver, "#quick-entry")
+    entry.send_keys("Call the lab tomorrow 5pm ^15m ^1d@9:00")
+    wait_for(page.driver, lambda d: len([c for c in d.find_elements(By.CSS_SELECTOR, ".chip[data-kind=alert]")]) == 2,
+             message="no alert chips")
+    texts = [c.text for c in page.driver.find_elements(By.CSS_SELECTOR, ".chip[data-kind=alert]")]
+    assert texts == ["🔔 15 minutes before", "🔔 1 day before at 09:00"], texts
+    entry.clear()
