@@ -109,7 +109,14 @@ export class Detail {
       this.fill(data);
       this.setState("Saved");
       this.subtasks.load();
-      $("detail-title").focus({ preventScroll: true });
+      // On a touch screen focusing the title would raise the keyboard on every open: the pane
+      // itself takes the focus there (screen readers start in it); with a keyboard, the title.
+      if (matchMedia("(pointer: coarse)").matches) {
+        if (!this.pane.hasAttribute("tabindex")) this.pane.setAttribute("tabindex", "-1");
+        this.pane.focus({ preventScroll: true });
+      } else {
+        $("detail-title").focus({ preventScroll: true });
+      }
     } catch (error) {
       if (error.status === 404) {
         this.app.close();

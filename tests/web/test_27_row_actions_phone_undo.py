@@ -101,3 +101,21 @@ def test_the_full_form_starts_as_quick_entry_would_in_the_view(page):
     dialog = visible(page.driver, "dialog#task-form")
     assert not dialog.find_element(By.CSS_SELECTOR, "[name=hasDue]").is_selected(), "All Tasks gives a new task a date"
     page.js("arguments[0].close()", dialog)
+
+
+def test_opening_a_task_on_a_phone_raises_no_keyboard(page):
+    from slate_web import touch_tap
+    task = page.api.add_task(unique("Check the gaffer tape"))
+    try:
+        set_phone(page.driver, 390, 844)
+        page.open(f"view=all&sort=created")
+        row = wait_row(page.driver, task["id"])
+        touch_tap(page.driver, row.find_element(By.CSS_SELECTOR, ".task-title"))
+        visible(page.driver, "aside#detail")
+        wait_for(page.driver, lambda d: page.js("return document.activeElement && document.activeElement.closest('aside#detail') !== null"),
+                 message="the focus did not go to the detail")
+        tag = page.js("return document.activeElement.tagName")
+        assert tag not in ("INPUT", "TEXTAREA", "SELECT"), f"a {tag} has the focus: a phone raises its keyboard"
+    finally:
+        set_desktop(page.driver)
+        page.api.delete(f"/tasks/{task['id']}")
