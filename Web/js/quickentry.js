@@ -101,7 +101,15 @@ export class QuickEntry {
       }
       this.app.taskChanged(data, { created: true });
     } catch (error) {
-      this.app.onError(error);
+      // A line quick entry cannot read (`^abc`, `!urgent`) is said once, by the chip under
+      // the field, which stays until the line changes; anything else is a toast.
+      if (error.status === 422 && this.input.value.trim() === text) {
+        const chip = el("span", "chip chip-error", error.message);
+        chip.dataset.kind = "error";
+        this.chips.replaceChildren(chip);
+      } else {
+        this.app.onError(error);
+      }
     } finally {
       this.busy = false;
     }

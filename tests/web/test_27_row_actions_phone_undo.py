@@ -119,3 +119,21 @@ def test_opening_a_task_on_a_phone_raises_no_keyboard(page):
     finally:
         set_desktop(page.driver)
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_a_line_quick_entry_cannot_read_is_said_once_under_the_field(page):
+    from selenium.webdriver.common.keys import Keys
+    page.open("view=all")
+    entry = visible(page.driver, "#quick-entry")
+    entry.send_keys("Mix the trailer !urgent", Keys.ENTER)
+    chip = wait_for(page.driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, ".chip-error") if c.is_displayed()), None),
+                    message="no error chip under the field")
+    assert "urgent" in chip.text
+    # Enter's own reading of the line has been answered: the field is free again.
+    wait_until(lambda: page.js("return performance.getEntriesByType('resource')"
+                               ".filter(e => e.name.includes('/tasks/parse') && e.responseEnd > 0).length") >= 1,
+               message="Enter did not read the line")
+    assert not page.js("const t = document.getElementById('toast');"
+                       "return !!t && !t.hidden && t.textContent.includes('urgent')"), "the same error is also a toast"
+    assert entry.get_attribute("value") == "Mix the trailer !urgent", "the line was lost"
+    entry.clear()
