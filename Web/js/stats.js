@@ -26,6 +26,12 @@ function duration(seconds) {
   return `${(hours / 24).toFixed(1)} days`;
 }
 
+/** `2026-12-07` as the rest of the app writes a day: "Dec 7" (in the reader's language). */
+function shortDay(day) {
+  const [year, month, date] = day.split("-").map(Number);
+  return new Date(year, month - 1, date).toLocaleDateString(undefined, { month: "short", day: "numeric" });
+}
+
 /** A horizontal bar per row: `[label, value, colour class or colour]`. */
 function bars(id, title, rows) {
   const section = el("section", "stat-bars");
@@ -80,12 +86,12 @@ function chart(days, available) {
       class: "bar-rect",
     });
     const tip = svg("title");
-    tip.textContent = `${day.day}: ${day.count}`;
+    tip.textContent = `${shortDay(day.day)}: ${day.count} completed`;
     rect.append(tip);
     root.append(rect);
     if (index % 7 === 0 || index === days.length - 1) {
       const label = svg("text", { x: pad.left + index * step + step / 2, y: height - 6, "text-anchor": "middle", class: "axis" });
-      label.textContent = day.day.slice(5);
+      label.textContent = shortDay(day.day);
       root.append(label);
     }
   });

@@ -74,6 +74,10 @@ def test_statistics_show_totals_breakdowns_and_a_chart(page):
         assert len(marks) >= len(expected["completionsPerDay"]) // 2, "the chart draws almost nothing"
         assert chart.get_attribute("aria-label") or chart.find_elements(By.CSS_SELECTOR, "title, desc"), \
             "the chart has no text alternative"
+        # Its days are written as the rest of the app writes them (the last one is today).
+        today = page.js("return new Date().toLocaleDateString(undefined, {month: 'short', day: 'numeric'})")
+        axis = [label.text for label in chart.find_elements(By.CSS_SELECTOR, "text.axis")]
+        assert axis and axis[-1] == today, axis
         assert "view=stats" in page.driver.current_url
     finally:
         page.api.delete(f"/tasks/{done['id']}")
