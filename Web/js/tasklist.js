@@ -400,6 +400,8 @@ export class TaskList {
         ? `No tasks match “${state.q}”.`
         : state.tag
         ? `No tasks tagged @${state.tag} here.`
+        : state.view === "completed" || state.status === "completed"
+        ? "Nothing completed yet: tasks you complete show here."
         : "No tasks here — add one with the field above, or press n.";
     }
     document.getElementById("clear-completed").hidden = !this.completed.total;

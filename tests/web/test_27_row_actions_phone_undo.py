@@ -137,3 +137,17 @@ def test_a_line_quick_entry_cannot_read_is_said_once_under_the_field(page):
                        "return !!t && !t.hidden && t.textContent.includes('urgent')"), "the same error is also a toast"
     assert entry.get_attribute("value") == "Mix the trailer !urgent", "the line was lost"
     entry.clear()
+
+
+def test_an_empty_completed_view_does_not_invite_adding_a_task(page):
+    made = page.api.add_list(unique("Empty reels"))
+    try:
+        page.open(f"list={made['id']}&status=completed")
+        empty = wait_for(page.driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, ".empty-state") if e.is_displayed()), None),
+                         message="no empty state")
+        assert "Nothing completed yet" in empty.text and "add one" not in empty.text, empty.text
+        page.open(f"list={made['id']}")
+        wait_for(page.driver, lambda d: "add one" in d.find_element(By.CSS_SELECTOR, ".empty-state").text,
+                 message="an empty list no longer says how to add")
+    finally:
+        page.api.delete(f"/lists/{made['id']}?tasks=delete")
