@@ -202,6 +202,14 @@ class App {
     $("undo").addEventListener("click", () => this.undo());
     $("redo").addEventListener("click", () => this.redo());
     $("clear-completed").addEventListener("click", () => this.clearCompleted());
+    // Search reads titles and notes; `@tag` then Enter filters by the tag instead.
+    $("search").addEventListener("keydown", (event) => {
+      const tag = /^[@#]([^\s@#]+)$/.exec(event.target.value.trim());
+      if (event.key !== "Enter" || !tag) return;
+      event.preventDefault();
+      event.target.value = "";
+      this.navigate({ q: "", tag: tag[1].toLowerCase() });
+    });
     $("search").addEventListener("input", (event) => {
       // The list first, the address bar once it is drawn and the browser is idle.
       this.navigate({ q: event.target.value }, { replace: true, deferURL: true });

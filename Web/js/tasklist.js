@@ -397,7 +397,9 @@ export class TaskList {
       this.active.node.hidden = true;
       this.completed.node.hidden = true;
       this.empty.textContent = state.q
-        ? `No tasks match “${state.q}”.`
+        ? /^[@#][^\s@#]+$/.test(state.q)
+          ? `No tasks match “${state.q}” in their titles or notes. Press Enter to show the tasks tagged @${state.q.slice(1).toLowerCase()}.`
+          : `No tasks match “${state.q}”.`
         : state.tag
         ? `No tasks tagged @${state.tag} here.`
         : state.view === "completed" || state.status === "completed"

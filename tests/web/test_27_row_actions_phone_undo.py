@@ -151,3 +151,20 @@ def test_an_empty_completed_view_does_not_invite_adding_a_task(page):
                  message="an empty list no longer says how to add")
     finally:
         page.api.delete(f"/lists/{made['id']}?tasks=delete")
+
+
+def test_at_tag_then_enter_in_the_search_filters_by_the_tag(page):
+    from selenium.webdriver.common.keys import Keys
+    task = page.api.add_task(unique("Check the dolly track"), tags=["grip"])
+    try:
+        page.open("view=all")
+        search = visible(page.driver, "#search")
+        search.send_keys("@Grip")
+        wait_for(page.driver, lambda d: "Press Enter to show the tasks tagged @grip" in d.find_element(By.CSS_SELECTOR, ".empty-state").text,
+                 message="the empty search does not say how to find a tag")
+        search.send_keys(Keys.ENTER)
+        wait_until(lambda: "tag=grip" in page.driver.current_url, message="Enter on @Grip did not filter by the tag")
+        wait_row(page.driver, task["id"])
+        assert search.get_attribute("value") == ""
+    finally:
+        page.api.delete(f"/tasks/{task['id']}")
