@@ -118,14 +118,18 @@ export async function alertSettingsSection() {
     if (await patch({ email: null })) {
       email.value = "";
       emailStatus.textContent = "No email alerts.";
+      removeEmail.hidden = true;
     }
   });
+  // Remove is offered only for an address that is saved.
+  removeEmail.hidden = !settings.email;
   emailForm.append(field("Email address", email), saveEmail, removeEmail);
   emailForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = email.value.trim();
     const data = await patch({ email: value || null });
     if (data) emailStatus.textContent = data.email ? `Alerts are emailed to ${data.email}.` : "No email alerts.";
+    if (data) removeEmail.hidden = !data.email;
   });
   emailStatus.textContent = settings.email ? `Alerts are emailed to ${settings.email}.` : "No email alerts.";
 

@@ -103,7 +103,7 @@ export async function showStats(section) {
   const { data } = await api.stats();
   const cards = el("div", "stat-cards");
   cards.append(
-    card("stat-total", "All tasks", data.total),
+    card("stat-total", "All tasks, completed too", data.total),
     card("stat-active", "Active", data.active),
     card("stat-completed", "Completed", data.completed),
     card("stat-today", "Completed today", data.completedToday),

@@ -166,6 +166,13 @@ def test_settings_set_defaults_email_and_a_webhook_whose_secret_is_shown_once(pa
         email.send_keys("ana@example.test")
         email.send_keys(Keys.ENTER)
         wait_until(lambda: page.api.get("/alerts/settings")["email"] == "ana@example.test", message="the address was not saved")
+        # Remove shows for a saved address only, and takes it away.
+        remove = wait_for(page.driver, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#alert-email-form button")
+                                                       if b.text == "Remove" and b.is_displayed()), None),
+                          message="no Remove beside a saved address")
+        remove.click()
+        wait_until(lambda: page.api.get("/alerts/settings")["email"] is None, message="Remove kept the address")
+        wait_for(page.driver, lambda d: not remove.is_displayed(), message="Remove stays beside an empty address")
 
         hook = page.css("#alert-webhook")
         hook.clear()
