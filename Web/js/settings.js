@@ -19,6 +19,25 @@ function field(labelText, control) {
   return label;
 }
 
+/** A Copy button for a shown-once value: the clipboard where the page may write it (https,
+ * or this machine), else the browser's copy of the selected text. */
+function copyButton(input, what) {
+  const copy = el("button", "ghost small settings-copy", "Copy");
+  copy.type = "button";
+  copy.setAttribute("aria-label", `Copy ${what}`);
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.focus();
+      input.select();
+      document.execCommand("copy");
+    }
+    copy.textContent = "Copied";
+  });
+  return copy;
+}
+
 /** The "shown once" box for a token just created. */
 function newTokenBox(record) {
   const box = el("div", "settings-new-token");
@@ -29,7 +48,7 @@ function newTokenBox(record) {
   value.value = record.token;
   value.setAttribute("aria-label", "The new token");
   value.addEventListener("focus", () => value.select());
-  box.append(value);
+  box.append(value, copyButton(value, "the new token"));
   return box;
 }
 
@@ -69,7 +88,10 @@ function copyField(labelText, value, id) {
   input.readOnly = true;
   input.value = value;
   input.addEventListener("focus", () => input.select());
-  return field(labelText, input);
+  // The button beside the label, not in it (a label names one control).
+  const row = el("div", "settings-copy-row");
+  row.append(field(labelText, input), copyButton(input, labelText.toLowerCase()));
+  return row;
 }
 
 /** What a device needs to sign in, shown once after its app password is made. */

@@ -30,6 +30,13 @@ def test_tokens_are_listed_created_once_and_revoked(page, env, api):
     secret = secret_field.get_attribute("value")
     assert len(secret) >= 40, "the new token is shown once, in full"
     assert API(env.base, token=secret).get("/tasks") is not None, "the shown token works"
+    # Copy puts it on the clipboard (headless: read back through the page).
+    page.driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"],
+                                                             "origin": env.base})
+    copy = visible(page.driver, "#new-token button.settings-copy")
+    copy.click()
+    wait_for(page.driver, lambda d: copy.text == "Copied", message="Copy did not say it copied")
+    assert page.driver.execute_async_script("navigator.clipboard.readText().then(arguments[0], () => arguments[0](null))") == secret
     created = next(t for t in api.get("/tokens")["tokens"] if t["label"] == label)
     assert created["expires"], "the chosen expiry was sent"
     wait_for(page.driver, lambda d: label in token_rows(page).get(created["id"], ""), message="the new token is not listed")
