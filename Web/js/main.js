@@ -215,6 +215,10 @@ class App {
       this.navigate({ q: event.target.value }, { replace: true, deferURL: true });
       this.taskList.ready.then(() => later.whenIdle(route.writeURL, { timeout: 500 }));
     });
+    $("filters-toggle").addEventListener("click", () => {
+      const open = $("task-tools").classList.toggle("filters-open");
+      $("filters-toggle").setAttribute("aria-expanded", String(open));
+    });
     $("status-filter").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-status]");
       if (button) this.navigate({ status: button.dataset.status });
@@ -285,6 +289,11 @@ class App {
     $("tag-filter").setAttribute("aria-label", `Tagged ${state.tag}; remove this filter`);
     $("sort").value = state.sort;
     document.querySelectorAll("#status-filter button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.status === state.status)));
+    // How many filters differ from the defaults, on the phone's folded Filters button.
+    const active = [state.status !== "all", !!state.priority, state.sort !== "default"].filter(Boolean).length;
+    if (active) $("filters-toggle").dataset.active = String(active);
+    else delete $("filters-toggle").dataset.active;
+    $("filters-toggle").setAttribute("aria-label", active ? `Filters, ${active} set` : "Filters");
     const stats = view === "stats";
     const settings = view === "settings";
     $("stats").hidden = !stats;

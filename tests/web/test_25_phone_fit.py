@@ -93,3 +93,25 @@ def test_a_rows_completion_circle_takes_a_thumb_around_it(page):
     finally:
         set_desktop(page.driver)
         page.api.delete(f"/tasks/{task['id']}")
+
+
+def test_the_phone_folds_the_filters_behind_one_button(page):
+    try:
+        set_phone(page.driver, 390, 844)
+        page.open("view=all&priority=high")
+        toggle = visible(page.driver, "button#filters-toggle")
+        assert not page.css("#status-filter").is_displayed() and not page.css("select#sort").is_displayed()
+        assert toggle.get_attribute("aria-label") == "Filters, 1 set", toggle.get_attribute("aria-label")
+        first_row = wait_for(page.driver, lambda d: next((r for r in d.find_elements(By.CSS_SELECTOR, "li.task-row") if r.is_displayed()), None)
+                             or d.find_element(By.CSS_SELECTOR, ".empty-state"), message="nothing under the tools")
+        top = page.js("return document.getElementById('task-scroller').getBoundingClientRect().top")
+        assert top < 260, f"the list starts {top}px down a 844px phone"
+        toggle.click()
+        visible(page.driver, "#status-filter")
+        assert toggle.get_attribute("aria-expanded") == "true"
+        page.css('#status-filter button[data-status="active"]').click()
+        wait_until(lambda: "status=active" in page.driver.current_url, message="the unfolded filter does nothing")
+        wait_for(page.driver, lambda d: toggle.get_attribute("aria-label") == "Filters, 2 set", message="the count did not follow")
+        assert page.js("return document.documentElement.scrollWidth") <= 390
+    finally:
+        set_desktop(page.driver)
