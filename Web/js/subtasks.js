@@ -58,15 +58,30 @@ export class Subtasks {
     return li;
   }
 
-  /** Adds the entry's text as a subtask of the open task (a one-line entry, like quick
-   * entry: no priority unless stated, where the API's full-form default is medium). */
+  /** Adds the entry's text as a subtask of the open task, read as quick entry reads a line
+   * (`Write questions tomorrow !high ^15m`: no priority unless stated, where the API's
+   * full-form default is medium). A `#list` is not taken: a subtask is in its parent's list. */
   async add() {
     const { app } = this.detail;
     const input = $("subtask-entry");
-    const title = input.value.trim();
-    if (!title || !this.detail.task) return;
+    const text = input.value.trim();
+    if (!text || !this.detail.task) return;
     try {
-      const { data } = await api.addSubtask(this.detail.task.id, { title, priority: "none" });
+      const { data: parsed } = await api.parse(text);
+      if (parsed.list) {
+        app.toast(`A subtask is in its parent's list: leave out “#${parsed.list}”, or quote the word to keep it in the title.`);
+        return;
+      }
+      const fields = { title: parsed.title.trim() ? parsed.title : text, priority: parsed.priority || "none" };
+      if (parsed.title.trim()) {
+        if (parsed.due) fields.due = parsed.due;
+        if (parsed.isFlagged) fields.isFlagged = true;
+        if (parsed.tags?.length) fields.tags = parsed.tags;
+        if (parsed.recurrence) fields.recurrence = parsed.recurrence;
+        if (parsed.notes) fields.notes = parsed.notes;
+        if (parsed.alerts) fields.alerts = parsed.alerts;
+      }
+      const { data } = await api.addSubtask(this.detail.task.id, fields);
       input.value = "";
       app.taskChanged(data);
       this.load();

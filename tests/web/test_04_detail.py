@@ -124,6 +124,12 @@ def test_subtasks_are_listed_and_added(page):
         assert entry.get_attribute("value") == ""
         added = next(t for t in page.api.get(f"/tasks/{parent['id']}/subtasks")["tasks"] if t["title"] == "Second step")
         assert added["priority"] == "none", "a one-line entry is quick entry: no priority unless stated"
+        # And it reads what quick entry reads.
+        entry.send_keys("Write questions 2031-03-04 !high @lab", Keys.ENTER)
+        wait_until(lambda: "Write questions" in [t["title"] for t in page.api.get(f"/tasks/{parent['id']}/subtasks")["tasks"]],
+                   message="the subtask entry did not read the line as quick entry")
+        parsed = next(t for t in page.api.get(f"/tasks/{parent['id']}/subtasks")["tasks"] if t["title"] == "Write questions")
+        assert parsed["priority"] == "high" and parsed["due"] == "2031-03-04" and parsed["tags"] == ["lab"], parsed
     finally:
         page.api.delete(f"/tasks/{parent['id']}")
 
