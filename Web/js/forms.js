@@ -18,6 +18,12 @@ import {
 
 const $ = (id) => document.getElementById(id);
 
+/** The palette's colours by name, for people who hear them (a colour not named here is said as its code). */
+const COLOUR_NAMES = {
+  "#FF6B6B": "red", "#FF9F43": "orange", "#FFE66D": "yellow", "#A8E6CF": "mint", "#4ECDC4": "teal",
+  "#4A90D9": "blue", "#C3A6FF": "lavender", "#FF8FC7": "pink", "#8E8E93": "grey",
+};
+
 export class TaskForm {
   /** `app` gives `lists`, `currentListId()`, `onError`, `taskChanged(task)`, `refreshAll()`. */
   constructor(app) {
@@ -214,7 +220,7 @@ export class ListForm {
         button.type = "button";
         button.dataset.color = color;
         button.style.backgroundColor = color;
-        button.setAttribute("aria-label", `Colour ${color}`);
+        button.setAttribute("aria-label", `Colour: ${COLOUR_NAMES[color] || color}`);
         button.addEventListener("click", () => this.pickColor(color));
         return button;
       }),

@@ -178,3 +178,12 @@ def test_delete_a_list_with_its_tasks(page):
     finally:
         if find_list_id(page, made["id"]):
             page.api.delete(f"/lists/{made['id']}?tasks=delete")
+
+
+def test_the_palette_swatches_are_named_for_people_who_hear_them(page):
+    page.open("view=all")
+    visible(page.driver, "#add-list").click()
+    dialog = visible(page.driver, "dialog#list-form")
+    labels = [b.get_attribute("aria-label") for b in dialog.find_elements(By.CSS_SELECTOR, "button.swatch")]
+    assert labels and labels[0] == "Colour: red" and all("#" not in label for label in labels), labels
+    page.js("arguments[0].close()", dialog)
