@@ -293,3 +293,14 @@ import Testing
     }
 }
 
+
+@Suite struct AddWarningsJSONTests {
+    @Test func addJSONCarriesQuickEntrysWarnings() throws {
+        let cli = try CLIHarness()
+        let warned = try #require(try cli.json("add", "Call the lab feb 30") as? [String: Any])
+        #expect(warned["title"] as? String == "Call the lab feb 30")
+        #expect((warned["warnings"] as? [String])?.first?.contains("“feb 30” is not a date") == true)
+        let plain = try #require(try cli.json("add", "Call the lab") as? [String: Any])
+        #expect(plain["warnings"] as? [String] == [])
+    }
+}

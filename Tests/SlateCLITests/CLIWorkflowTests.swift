@@ -19,7 +19,11 @@ import Testing
 
     @Test func theJSONShapeOfATaskIsStable() throws {
         let cli = try CLIHarness()
-        let task = try #require(try cli.json("add", "Lock budget", "--due", "2026-12-24", "--tag", "money", "--flag") as? [String: Any])
+        let added = try #require(try cli.json("add", "Lock budget", "--due", "2026-12-24", "--tag", "money", "--flag") as? [String: Any])
+        #expect(added["warnings"] as? [String] == [], "add prints the task and quick entry's warnings")
+        // The task record itself, as `show` prints it (without the subtasks it adds).
+        let task = try #require(try cli.json("show", "1") as? [String: Any]).filter { $0.key != "subtasks" }
+        #expect(Set(added.keys) == Set(task.keys).union(["warnings"]))
         #expect(Set(task.keys) == [
             "id", "number", "title", "notes", "priority", "isCompleted", "completedAt", "isFlagged", "due", "isAllDay",
             "isOverdue", "listId", "list", "parentId", "order", "tags", "recurrence", "alerts", "subtaskCount", "created", "modified",

@@ -52,7 +52,9 @@ enum TaskCommands {
         let task = try slate.addTask(draft)
         for warning in entry.warnings { session.console.err("note: " + warning + "\n") }
         if session.wantsJSON {
-            session.console.out(PublicJSON.render(PublicJSON.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)))
+            var json = PublicJSON.task(task, lists: try session.listsByID(), now: session.now, calendar: session.calendar)
+            json["warnings"] = entry.warnings
+            session.console.out(PublicJSON.render(json))
             return
         }
         session.console.line("Added #\(task.number) “\(task.title)”" + understood(task, lists: try session.listsByID(), session))
