@@ -304,3 +304,29 @@ import Testing
         #expect(plain["warnings"] as? [String] == [])
     }
 }
+
+/// A task named twice is one task; a parent and its subtask deleted together in either order.
+@Suite struct RepeatedNamesTests {
+    @Test func aTaskNamedTwiceIsActedOnOnce() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Book the stage").code == 0)
+        let flagged = cli.run("flag", "1", "#1")
+        #expect(flagged.code == 0, "\(flagged.err)")
+        #expect(flagged.out.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(flagged.out)")
+        #expect(cli.run("done", "1", "1").code == 0)
+        #expect(try (cli.json("show", "1") as? [String: Any])?["isCompleted"] as? Bool == true)
+    }
+
+    @Test func aParentAndItsSubtaskAreDeletedInEitherOrder() throws {
+        for order in [["1", "2"], ["2", "1"]] {
+            let cli = try CLIHarness()
+            #expect(cli.run("add", "Shoot the pickups").code == 0)
+            #expect(cli.run("add", "Book the crew", "--parent", "1").code == 0)
+            #expect(cli.run("add", "Other task").code == 0)
+            let deleted = cli.run(["delete"] + order)
+            #expect(deleted.code == 0, "\(order): \(deleted.err)")
+            let left = try #require(try cli.json("list", "--status", "all") as? [String: Any])
+            #expect((left["tasks"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Other task"], "\(order)")
+        }
+    }
+}

@@ -94,7 +94,9 @@ extension Session {
 
     /// The tasks named by the positional arguments, all resolved before anything changes.
     func tasks(_ parsed: ParsedCommand) throws -> [TaskItem] {
-        try parsed.positionals.map { try task($0, parsed) }
+        // A task named twice (`1 #1`, or its number and an id prefix) is one task.
+        var seen = Set<UUID>()
+        return try parsed.positionals.map { try task($0, parsed) }.filter { seen.insert($0.id).inserted }
     }
 
     /// Lists by id, for showing list names beside tasks.

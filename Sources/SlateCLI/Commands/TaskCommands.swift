@@ -10,8 +10,9 @@ enum TaskCommands {
             repeats (every week), !priority (!low !medium !high !critical, or ! to !!!!),
             #List, @tag and ^alert (^15m, ^1d@9:00, ^due). Put words in "quotes" to keep
             them literal. A task with a due date gets the account's default alerts unless
-            the line or --alert / --no-alerts says otherwise.
-            Example: slate add Storyboard the inciting incident tomorrow 5pm !high #Story ^15m
+            the line or --alert / --no-alerts says otherwise. In a shell, put the line in single
+            quotes: unquoted, #Story starts a comment and !high a history expansion.
+            Example: slate add 'Storyboard the inciting incident tomorrow 5pm !high #Story ^15m'
             """,
         arguments: [ArgumentSpec(name: "text", help: "The task, in words.", isRepeating: true)],
         options: [

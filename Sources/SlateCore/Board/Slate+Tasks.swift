@@ -206,7 +206,8 @@ extension Slate {
     /// (`carrySubtasks`).
     @discardableResult
     public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
-        try retryingConflicts { try applyCompletion(ids, isCompleted) }
+        let ids = Self.distinct(ids)
+        return try retryingConflicts { try applyCompletion(ids, isCompleted) }
     }
 
     private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
@@ -255,6 +256,12 @@ extension Slate {
         return "\(isCompleted ? "Complete" : "Reopen") “\(task.title)”"
     }
 
+    /// `ids` without repeats, in their first order: a task named twice is one task.
+    static func distinct(_ ids: [UUID]) -> [UUID] {
+        var seen = Set<UUID>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+
     /// A repeating task's subtasks go on with its next occurrence, as a checklist does: the
     /// open ones move there, and the completed ones are there again, open (done this time,
     /// to do next time), their dates and alerts moved by as much as the repeat's. The
@@ -294,7 +301,8 @@ extension Slate {
     /// Flags or unflags tasks in one change.
     @discardableResult
     public func setFlagged(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
-        try retryingConflicts { try applyFlag(ids, isFlagged) }
+        let ids = Self.distinct(ids)
+        return try retryingConflicts { try applyFlag(ids, isFlagged) }
     }
 
     private func applyFlag(_ ids: [UUID], _ isFlagged: Bool) throws -> [TaskItem] {
@@ -318,9 +326,22 @@ extension Slate {
     /// Returns how many tasks went: these and their subtasks (the delete rule's cascade).
     @discardableResult
     public func deleteTasks(_ ids: [UUID], expectedRevision: Int? = nil) throws -> Int {
-        try retryingConflicts(unless: expectedRevision) {
+        let ids = Self.distinct(ids)
+        return try retryingConflicts(unless: expectedRevision) {
             let context = makeContext()
-            let reads = try ids.map { try self.task(id: $0) }
+            let named = Set(ids)
+            // A subtask of another task named goes with that one's cascade: deleted on its own
+            // too, after it, it would no longer be there (whatever order they were named in).
+            let reads = try ids.map { try self.task(id: $0) }.filter { read in
+                var parent = read.model.parentID
+                var depth = 0
+                while let id = parent, depth <= TaskRules.maximumSubtaskDepth {
+                    if named.contains(id) { return false }
+                    parent = try self.task(id: id).model.parentID
+                    depth += 1
+                }
+                return true
+            }
             let tasks = reads.map(\.model)
             // Touched before the deletes: a parent that is itself deleted (a subtask of one
             // of these) goes with its cascade.
