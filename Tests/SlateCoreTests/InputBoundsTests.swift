@@ -96,6 +96,19 @@ import Testing
         #expect(todo?.location == .line(1))
     }
 
+    /// A Slate export that does not parse is read as one (not as a Taskwarrior file whose
+    /// "line 1" is wrong), and its error says what and where.
+    @Test func aBrokenSlateExportIsRefusedAsOneNamingTheLine() throws {
+        let (slate, _) = try makeSlate()
+        let twice = Data("{\"format\":\"slate\",\"version\":2,\n\"lists\":[],\n\"tasks\":[{\"title\":\"a\",\"title\":\"b\"}]}\n".utf8)
+        #expect(TransferFormat.detect(twice) == .json)
+        let duplicate = try expectImportFails(slate, twice, format: nil)
+        #expect(duplicate?.description == "line 3: \"title\" is given twice in one object; give each key once.")
+        let cut = Data("{\"format\":\"slate\",\"version\":2,\n\"lists\":[],\n\"tasks\":[{\"title\":\"a\"},\n{\"title\":\"b\"\n".utf8)
+        let truncated = try expectImportFails(slate, cut, format: nil)
+        #expect(truncated?.description.contains("ends at line 4 before its JSON does") == true, "\(truncated?.description ?? "")")
+    }
+
     @Test func aKeyGivenTwiceInAnImportedObjectIsRefusedNamingIt() throws {
         let (slate, _) = try makeSlate()
         let file = Data("{\"format\":\"slate\",\n\"tasks\":[{\"title\":\"a\",\n\"t\\u0069tle\":\"b\"}]}".utf8)

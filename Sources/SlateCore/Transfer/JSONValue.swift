@@ -20,14 +20,27 @@ enum JSONValue: Sendable, Equatable {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
+            // What the parser refuses without saying where (a key given twice reads to it as
+            // an early end of file): named by the scanners first, with its line.
+            try refuseTrailingCommaOrDuplicateKey(data)
             var detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             // "… around character 1234." → also say which line that is.
             if let match = detail.firstMatch(of: #/character (\d+)/#), let offset = Int(match.1) {
                 let line = data.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
                 detail = "line \(line): " + detail
+            } else if detail.localizedCaseInsensitiveContains("end of file") {
+                let lines = data.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 } - (data.last == 0x0A ? 1 : 0)
+                detail = "it ends at line \(lines) before its JSON does (an object or array is not closed: cut short?)."
             }
             throw ImportError(.file, field: nil, "The file is not valid JSON: \(detail)")
         }
+        try refuseTrailingCommaOrDuplicateKey(data)
+        return JSONValue(foundation: object)
+    }
+
+    /// Throws, naming the line, for a comma after the last member of an object or array, or
+    /// a key given twice in one object.
+    private static func refuseTrailingCommaOrDuplicateKey(_ data: Data) throws {
         if let line = JSONTrailingComma.line(in: data) {
             throw ImportError(.line(line), field: nil, "The file is not valid JSON: a comma follows the last member of an object or array.")
         }
@@ -35,7 +48,6 @@ enum JSONValue: Sendable, Equatable {
             throw ImportError(.line(duplicate.line), field: duplicate.key,
                               "\"\(duplicate.key)\" is given twice in one object; give each key once.")
         }
-        return JSONValue(foundation: object)
     }
 
     /// The tree from `JSONSerialization`'s objects. Booleans are told from numbers by their

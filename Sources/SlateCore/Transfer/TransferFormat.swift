@@ -63,6 +63,10 @@ public enum TransferFormat: String, CaseIterable, Sendable {
                object["format"] == .string(SlateJSONFormat.formatName) {
                 return .json
             }
+            // A Slate export that does not parse (cut short, a key given twice) is still one:
+            // read as such, its error names what is wrong, not "line 1" of a Taskwarrior file.
+            let head = String(decoding: start.prefix(512).filter { !isSpace($0) }, as: UTF8.self)
+            if head.contains("\"format\":\"\(SlateJSONFormat.formatName)\"") { return .json }
             return .taskwarrior
         default:
             let head = String(decoding: start.prefix(15), as: UTF8.self).uppercased()
