@@ -92,7 +92,13 @@ import Testing
         let cli = try CLIHarness()
         #expect(cli.run("show").err.hasPrefix("error: missing <task>: the task's number or id prefix.\n"))
         #expect(cli.run("list", "--today", "--flagged").err.hasPrefix("error: choose one of --today, --flagged.\n"))
+        #expect(cli.run("lists", "add", "Story").code == 0)
+        #expect(cli.run("add", "Outline act 2", "--list", "Story").code == 0)
         #expect(cli.run("lists", "delete", "Story").err.hasPrefix("error: say what happens to its tasks: --keep-tasks or --delete-tasks.\n"))
+        #expect(cli.run("lists", "delete", "Story", "--keep-tasks", "--delete-tasks").code == 2)
+        // A list with no task at all needs no choice.
+        #expect(cli.run("lists", "add", "Music").code == 0)
+        #expect(cli.run("lists", "delete", "Music").out == "Deleted list Music; it had no tasks. Undo with: slate undo\n")
         #expect(cli.run("list", "--limit", "0").err.hasPrefix("error: invalid value '0' for --limit: expected a whole number greater than 0.\n"))
     }
 }

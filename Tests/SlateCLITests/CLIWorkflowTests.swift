@@ -132,7 +132,7 @@ import Testing
         cli.run("sample")
         let found = try #require(try cli.json("list", "--search", "WOODY") as? [String: Any])
         #expect((found["tasks"] as? [[String: Any]])?.count == 2)
-        #expect(cli.run("list", "--search", "zeppelin").out == "All tasks · 0 tasks\nNo tasks match “zeppelin”.\n")
+        #expect(cli.run("list", "--search", "zeppelin").out == "All tasks matching “zeppelin” · 0 tasks\nNo tasks match “zeppelin”.\n")
         let sound = try #require(try cli.json("list", "--list", "sound", "--priority", "low") as? [String: Any])
         #expect((sound["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Record foley for Pizza Planet truck"])
         let typo = cli.run("list", "--list", "Sond")

@@ -76,7 +76,9 @@ enum ListCommand {
             return
         }
         let console = session.console
-        console.line(session.style.bold(scopeName) + session.style.dim(" · \(total) task\(total == 1 ? "" : "s")"))
+        // The heading says what was asked: the scope, and the search when there is one.
+        let searched = query.search.map { " matching “\($0)”" } ?? ""
+        console.line(session.style.bold(scopeName) + searched + session.style.dim(" · \(total) task\(total == 1 ? "" : "s")"))
         guard !tasks.isEmpty else {
             console.line(emptyMessage(query, parsed: parsed))
             return

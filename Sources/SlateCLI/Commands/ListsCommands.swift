@@ -85,12 +85,16 @@ enum ListsCommands {
                   .flag("delete-tasks", "Delete its tasks too.")],
         run: { parsed, session in
             let keep = parsed.flag("keep-tasks"), drop = parsed.flag("delete-tasks")
-            guard keep != drop else {
-                throw UsageError(message: "say what happens to its tasks: --keep-tasks or --delete-tasks.", command: parsed.path)
+            guard !(keep && drop) else {
+                throw UsageError(message: "--keep-tasks and --delete-tasks cannot be used together.", command: parsed.path)
             }
             let slate = try session.slate()
             let list = try slate.requireList(named: parsed.positionals[0])
-            let count = try slate.count(TaskQuery(scope: .list(list.id)))
+            let count = try slate.count(TaskQuery(scope: .list(list.id)))   // active and completed
+            // A list without a task needs no choice.
+            guard keep || drop || count == 0 else {
+                throw UsageError(message: "say what happens to its tasks: --keep-tasks or --delete-tasks.", command: parsed.path)
+            }
             try slate.deleteList(list.id, tasks: keep ? .keepTasks : .deleteTasks)
             if session.wantsJSON {
                 session.console.out(PublicJSON.render(["deleted": list.id.uuidString.lowercased(), "tasks": keep ? "kept" : "deleted", "taskCount": count]))
