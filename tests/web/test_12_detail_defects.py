@@ -183,7 +183,6 @@ def test_a_year_typed_past_four_digits_is_not_saved_and_says_so(page):
     try:
         page.open("view=all")
         open_detail(page, task["id"])
-        errors = []
         page.js("window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));")
         due = page.css("input#detail-due")
         page.js("arguments[0].value = '202609-12-10T09:00'; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", due)

@@ -238,13 +238,7 @@ extension Slate {
         if isCompleted, let recurrence = task.recurrence {
             // An all-day date repeats from its day's start here, wherever it was set.
             let anchor = task.due(in: calendar) ?? calendar.startOfDay(for: now)
-            var next = task
-            next.id = UUID()
-            next.number = 0
-            next.isCompleted = false
-            next.completedAt = nil
-            next.created = now
-            next.modified = now
+            var next = task.copied(now: now, completed: false)
             let (nextDue, following) = recurrence.advanced(from: anchor, calendar: calendar)
             next.recurrence = following
             setDue(DueDate(date: nextDue, isAllDay: task.due == nil ? true : task.isAllDay), on: &next)
@@ -281,14 +275,8 @@ extension Slate {
                 context.update(child)
                 continue
             }
-            var copy = child
-            copy.id = UUID()
-            copy.number = 0
+            var copy = child.copied(now: now, completed: false)
             copy.parentID = nextID
-            copy.isCompleted = false
-            copy.completedAt = nil
-            copy.created = now
-            copy.modified = now
             if let due = child.due(in: calendar) {
                 setDue(DueDate(date: due.addingTimeInterval(shift), isAllDay: child.isAllDay), on: &copy)
             }
@@ -333,6 +321,8 @@ extension Slate {
             // A subtask of another task named goes with that one's cascade: deleted on its own
             // too, after it, it would no longer be there (whatever order they were named in).
             let reads = try ids.map { try self.task(id: $0) }.filter { read in
+                // One task named: no other to be under (no reads of its ancestors).
+                guard named.count > 1 else { return true }
                 var parent = read.model.parentID
                 var depth = 0
                 while let id = parent, depth <= TaskRules.maximumSubtaskDepth {

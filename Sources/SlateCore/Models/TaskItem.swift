@@ -124,3 +124,19 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
         return day < today.number
     }
 }
+
+extension TaskItem {
+    /// A new task with this one's fields (a repeat's next occurrence, a completed copy of
+    /// one, a subtask there again): its own id, a number given when it is saved, made and
+    /// changed `now`, completed then or open.
+    func copied(now: Date, completed: Bool) -> TaskItem {
+        var copy = self
+        copy.id = UUID()
+        copy.number = 0
+        copy.isCompleted = completed
+        copy.completedAt = completed ? now : nil
+        copy.created = now
+        copy.modified = now
+        return copy
+    }
+}

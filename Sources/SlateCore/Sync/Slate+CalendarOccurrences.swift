@@ -177,14 +177,8 @@ extension Slate {
            copy.id != previous.id {
             return
         }
-        var copy = previous
-        copy.id = UUID()
-        copy.number = 0
-        copy.isCompleted = true
-        copy.completedAt = now
+        var copy = previous.copied(now: now, completed: true)
         copy.recurrence = nil
-        copy.created = now
-        copy.modified = now
         context.insert(copy)
     }
 
