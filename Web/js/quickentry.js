@@ -5,6 +5,17 @@ import { api } from "./api.js";
 import { el, friendlyDue } from "./format.js";
 import { priorityInfo } from "./vocabulary.js";
 
+/** A new task's fields from what `POST /tasks/parse` read in a line (no list: the caller's).
+ * No priority unless stated; `^15m` alerts, else the account's defaults. */
+export function taskFields(parsed) {
+  const fields = { title: parsed.title, priority: parsed.priority || "none", isFlagged: !!parsed.isFlagged, tags: parsed.tags || [] };
+  if (parsed.due) fields.due = parsed.due;
+  if (parsed.recurrence) fields.recurrence = parsed.recurrence;
+  if (parsed.notes) fields.notes = parsed.notes;
+  if (parsed.alerts) fields.alerts = parsed.alerts;
+  return fields;
+}
+
 export class QuickEntry {
   /** `app` gives `currentListId()`, `taskChanged(task, {created})`, `onError`. */
   constructor(app) {
@@ -42,12 +53,15 @@ export class QuickEntry {
       this.showChips(data);
     } catch (error) {
       if (error.name === "AbortError") return;
-      if (error.status === 422) {
-        const chip = el("span", "chip chip-error", error.message);
-        chip.dataset.kind = "error";
-        this.chips.replaceChildren(chip);
-      }
+      if (error.status === 422) this.showError(error.message);
     }
+  }
+
+  /** What the line cannot be read as, in place of the chips. */
+  showError(message) {
+    const chip = el("span", "chip chip-error", message);
+    chip.dataset.kind = "error";
+    this.chips.replaceChildren(chip);
   }
 
   showChips(parsed) {
@@ -84,13 +98,9 @@ export class QuickEntry {
         this.app.toast(`There is no list named “${parsed.list}”. Create it first, or quote the word.`);
         return;
       }
-      const fields = { title: parsed.title, priority: parsed.priority || "none", isFlagged: !!parsed.isFlagged, tags: parsed.tags || [] };
+      const fields = taskFields(parsed);
       const listId = parsed.listId || this.app.currentListId();
       if (listId) fields.listId = listId;
-      if (parsed.due) fields.due = parsed.due;
-      if (parsed.recurrence) fields.recurrence = parsed.recurrence;
-      if (parsed.notes) fields.notes = parsed.notes;
-      if (parsed.alerts) fields.alerts = parsed.alerts; // ^15m; without any, the account's defaults
       if (this.app.currentView() === "flagged") fields.isFlagged = true;
       // Added in Today or Scheduled, an undated task is due today (as in Reminders), so it stays in sight.
       if (["today", "scheduled"].includes(this.app.currentView()) && !fields.due) fields.due = new Date().toLocaleDateString("sv");
@@ -104,9 +114,7 @@ export class QuickEntry {
       // A line quick entry cannot read (`^abc`, `!urgent`) is said once, by the chip under
       // the field, which stays until the line changes; anything else is a toast.
       if (error.status === 422 && this.input.value.trim() === text) {
-        const chip = el("span", "chip chip-error", error.message);
-        chip.dataset.kind = "error";
-        this.chips.replaceChildren(chip);
+        this.showError(error.message);
       } else {
         this.app.onError(error);
       }

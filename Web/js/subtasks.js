@@ -2,6 +2,7 @@
 // that adds one (Enter).
 import { api } from "./api.js";
 import { el } from "./format.js";
+import { taskFields } from "./quickentry.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,15 +73,8 @@ export class Subtasks {
         app.toast(`A subtask is in its parent's list: leave out “#${parsed.list}”, or quote the word to keep it in the title.`);
         return;
       }
-      const fields = { title: parsed.title.trim() ? parsed.title : text, priority: parsed.priority || "none" };
-      if (parsed.title.trim()) {
-        if (parsed.due) fields.due = parsed.due;
-        if (parsed.isFlagged) fields.isFlagged = true;
-        if (parsed.tags?.length) fields.tags = parsed.tags;
-        if (parsed.recurrence) fields.recurrence = parsed.recurrence;
-        if (parsed.notes) fields.notes = parsed.notes;
-        if (parsed.alerts) fields.alerts = parsed.alerts;
-      }
+      // A line of nothing but words quick entry takes (`!high`) is the title itself.
+      const fields = parsed.title.trim() ? taskFields(parsed) : { title: text, priority: parsed.priority || "none" };
       const { data } = await api.addSubtask(this.detail.task.id, fields);
       input.value = "";
       app.taskChanged(data);
