@@ -186,8 +186,7 @@ export class Detail {
     this.showPriority(task.priority);
     this.fillDue(task);
     $("detail-flag").checked = task.isFlagged;
-    $("detail-repeat").replaceChildren(...repeatOptions(task.recurrence));
-    $("detail-repeat").value = task.recurrence || "";
+    this.showRepeat(task.recurrence);
     // The field is left as typed while it has the focus (the server's folding shows on leaving it).
     if (document.activeElement !== $("detail-tags")) $("detail-tags").value = tagsInputValue(task.tags);
     $("detail-created").textContent = friendlyDateTime(task.created);
@@ -246,6 +245,12 @@ export class Detail {
   dueIncomplete() {
     delete this.pending.due;
     this.setState("Due date incomplete: not saved", "pending");
+  }
+
+  /** The Repeat field: the named repeats, and `recurrence` among them if it is another. */
+  showRepeat(recurrence) {
+    $("detail-repeat").replaceChildren(...repeatOptions(recurrence));
+    $("detail-repeat").value = recurrence || "";
   }
 
   showPriority(priority) {
@@ -323,8 +328,7 @@ export class Detail {
           }
           // A completed repeating task comes back without its repeat (the next one has it).
           if ("isCompleted" in changes && !("recurrence" in this.pending)) {
-            $("detail-repeat").replaceChildren(...repeatOptions(data.recurrence));
-            $("detail-repeat").value = data.recurrence || "";
+            this.showRepeat(data.recurrence);
           }
           // A repeat given to an undated task starts today: the date shows.
           if ("recurrence" in changes && !wasDated && data.due && !("due" in this.pending)) this.fillDue(data);

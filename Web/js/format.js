@@ -66,7 +66,7 @@ export function dueFromInput(value, allDay) {
 }
 
 /** `YYYY-MM-DD` of the local day `offset` days from today. */
-function localDay(offset = 0) {
+export function localDay(offset = 0) {
   const date = new Date();
   date.setDate(date.getDate() + offset);
   const pad = (n) => String(n).padStart(2, "0");

@@ -10,6 +10,7 @@ import {
   el,
   friendlyDue,
   listOptions,
+  localDay,
   repeatOptions,
   showDueInput,
   tagsFromInput,
@@ -97,7 +98,7 @@ export class TaskForm {
         f.hasDue.checked = true;
         f.allDay.checked = true;
         f.due.type = "date";
-        f.due.value = new Date().toLocaleDateString("sv");
+        f.due.value = localDay();
       }
     }
     f.recurrence.replaceChildren(...repeatOptions(task ? task.recurrence : null));

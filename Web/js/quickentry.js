@@ -2,7 +2,7 @@
 // what the server understood as you type (POST /tasks/parse); Enter adds it.
 import { describeAlert } from "./alerteditor.js";
 import { api } from "./api.js";
-import { el, friendlyDue } from "./format.js";
+import { el, friendlyDue, localDay } from "./format.js";
 import { priorityInfo } from "./vocabulary.js";
 
 /** A new task's fields from what `POST /tasks/parse` read in a line (no list: the caller's).
@@ -103,7 +103,7 @@ export class QuickEntry {
       if (listId) fields.listId = listId;
       if (this.app.currentView() === "flagged") fields.isFlagged = true;
       // Added in Today or Scheduled, an undated task is due today (as in Reminders), so it stays in sight.
-      if (["today", "scheduled"].includes(this.app.currentView()) && !fields.due) fields.due = new Date().toLocaleDateString("sv");
+      if (["today", "scheduled"].includes(this.app.currentView()) && !fields.due) fields.due = localDay();
       const { data } = await api.createTask(fields);
       if (this.input.value.trim() === text) {
         this.input.value = "";
