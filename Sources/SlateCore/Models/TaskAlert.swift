@@ -199,12 +199,14 @@ extension TaskAlert {
         return unique
     }
 
-    /// Reads several text forms, naming the field in errors.
-    public static func parseList(_ texts: [String], field: String = "alerts") throws -> [TaskAlert] {
+    /// Reads several text forms, naming the field in errors; `reading` reads one (the text
+    /// forms unless given), after the count is bounded.
+    public static func parseList(_ texts: [String], field: String = "alerts",
+                                 reading: ((String) throws -> TaskAlert)? = nil) throws -> [TaskAlert] {
         guard texts.count <= maximumCount * 4 else {
             throw SlateError.invalid(field: field, message: "A task can have at most \(maximumCount) alerts; got \(texts.count).")
         }
-        return try texts.map { try TaskAlert(parsing: $0, field: field) }
+        return try texts.map { try reading?($0) ?? TaskAlert(parsing: $0, field: field) }
     }
 }
 

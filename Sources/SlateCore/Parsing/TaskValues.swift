@@ -38,10 +38,7 @@ public enum TaskValues {
     /// date's time is (`2026-12-24 09:00`, `2026-12-24T09:00`, `fri 9am`, read in
     /// `calendar`'s zone). A day without a time is refused: an alert needs its time.
     public static func alerts(_ texts: [String], now: Date, calendar: Calendar, field: String = "alert") throws -> [TaskAlert] {
-        guard texts.count <= TaskAlert.maximumCount * 4 else {
-            throw SlateError.invalid(field: field, message: "A task can have at most \(TaskAlert.maximumCount) alerts; got \(texts.count).")
-        }
-        return try texts.map { text in
+        try TaskAlert.parseList(texts, field: field) { text in
             if let alert = try? TaskAlert(parsing: text, field: field) { return alert }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             let spaced = trimmed.split(separator: " ", omittingEmptySubsequences: true)
