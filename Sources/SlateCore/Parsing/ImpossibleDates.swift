@@ -7,7 +7,7 @@ import Foundation
 enum ImpossibleDates {
     /// One sentence per impossible date in `title`, in the order they appear.
     static func notes(in title: String) -> [String] {
-        let words = title.split(whereSeparator: \.isWhitespace).map { String($0).lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        let words = title.split(whereSeparator: \.isWhitespace).map { TaskRules.trimmedPunctuation($0.lowercased()) }
         var notes: [String] = []
         for (index, word) in words.enumerated() {
             if let note = isoNote(word) ?? timeNote(word) {
