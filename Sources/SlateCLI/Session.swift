@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import Synchronization
 
 /// One run of `slate`: the environment, the output, and the database (opened on first use).
 final class Session {
@@ -19,8 +20,13 @@ final class Session {
         return slate.calendar
     }
     private let readCalendar: OnDemand<Calendar>
-    /// How the calendar is made, for the board (which makes it when it first needs it too).
-    private let makeCalendar: @Sendable () -> Calendar
+    /// `calendar` as a function, for a parser that needs it only when it reads a date: `slate
+    /// add` of a line without one then makes no calendar (the costliest part of reading the line).
+    var calendarWhenNeeded: @Sendable () -> Calendar {
+        if accountName != nil, let slate = try? slate() { return { slate.calendar } }
+        let read = readCalendar
+        return { read.value }
+    }
     let clock: @Sendable () -> Date
     private var openedSlate: Slate?
     /// Say on standard error when opening the database upgraded it (serve logs it instead).
@@ -28,13 +34,12 @@ final class Session {
     /// The process runs until stopped (serve): see `Slate.openContainer`'s `isLongRunning`.
     var isLongRunning = false
 
-    init(console: Console, environment: @escaping () -> [String: String], parsed: ParsedCommand, terminalWidth: Int?,
+    init(console: Console, environment: @escaping @Sendable () -> [String: String], parsed: ParsedCommand, terminalWidth: Int?,
          calendar: @escaping @Sendable () -> Calendar, clock: @escaping @Sendable () -> Date) {
         self.console = console
         let readEnvironment = OnDemand(environment)
         self.readEnvironment = readEnvironment
         readCalendar = OnDemand(calendar)
-        makeCalendar = calendar
         self.clock = clock
         let environment = { readEnvironment.value }
         wantsJSON = parsed.flag("json")
@@ -138,8 +143,10 @@ final class Session {
         if let openedSlate { return openedSlate }
         try checkDatabasePath()
         if !readsOnly { try Self.createDatabaseFolder(for: databasePath) }
+        // The board's calendar is the session's (made once for both, when either first needs it).
+        let read = readCalendar
         let slate = try Slate.open(path: databasePath, password: try databasePassword(), maximumReaders: databasePool,
-                                   isLongRunning: isLongRunning, account: accountName, makeCalendar: makeCalendar, clock: clock)
+                                   isLongRunning: isLongRunning, account: accountName, makeCalendar: { read.value }, clock: clock)
         if reportsMigrationBackup, let backup = slate.container.migrationBackup {
             console.err("note: the database was upgraded to this version of slate; a copy from before is at \(backup)\n")
         }
@@ -152,18 +159,20 @@ final class Session {
     var dateParser: DateParser { DateParser(now: now, calendar: calendar) }
 }
 
-/// A value made the first time it is read, then kept (one command's session, one thread).
-final class OnDemand<Value> {
-    private var make: (() -> Value)?
-    private var made: Value?
+/// A value made the first time it is read, then kept; safe to read from the `@Sendable`
+/// functions a session hands out (`calendarWhenNeeded`).
+final class OnDemand<Value: Sendable>: Sendable {
+    private let make: @Sendable () -> Value
+    private let made = Mutex<Value?>(nil)
 
-    init(_ make: @escaping () -> Value) { self.make = make }
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
 
     var value: Value {
-        if let made { return made }
-        let value = make!()
-        made = value
-        make = nil
-        return value
+        made.withLock { made in
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
     }
 }

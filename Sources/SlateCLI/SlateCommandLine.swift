@@ -43,7 +43,7 @@ public enum SlateCommandLine {
     /// the current time zone, as every parser and view expects (`TimeZones.calendar`): the
     /// locale (which `Calendar.current` also reads, a sixth of its cost) plays no part.
     static func run(
-        _ arguments: [String], console: Console, environment: @autoclosure @escaping () -> [String: String],
+        _ arguments: [String], console: Console, environment: @autoclosure @escaping @Sendable () -> [String: String],
         terminalWidth: Int?, calendar: @autoclosure @escaping @Sendable () -> Calendar = TimeZones.calendar(in: .current),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) -> Int32 {

@@ -43,7 +43,8 @@ final class CLIHarness {
     func run(_ words: [String], withDatabase: Bool = true) -> Result {
         let console = Console()
         let arguments = withDatabase ? ["--db", database] + words : words
-        let code = SlateCommandLine.run(arguments, console: console, environment: self.environment,
+        let environment = self.environment
+        let code = SlateCommandLine.run(arguments, console: console, environment: environment,
                                         terminalWidth: terminalWidth, calendar: Self.calendar, clock: { Self.now })
         return Result(code: code, out: console.standardOutput, err: console.standardError)
     }

@@ -56,6 +56,29 @@ import Testing
         #expect(add.counts.calendar >= 1, "quick entry needs the calendar")
     }
 
+    /// A line without a date makes no calendar (quick entry asks for one only to read a
+    /// date); one with a date makes it once, for the parser, the board and the reply.
+    @Test func addWithoutADateMakesNoCalendar() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("lists", "add", "Finance").code == 0)
+        let plain = Reads()
+        let added = run(["--db", cli.database, "add", "Call the printer about the toner", "#Finance", "!high", "@office"], plain)
+        #expect(added.code == 0 && added.out.contains("Call the printer about the toner") && added.out.contains("Finance"), "\(added.out)")
+        #expect(plain.counts == (0, 0))
+
+        let dated = Reads()
+        let withDate = run(["--db", cli.database, "add", "Call the lab fri 5pm", "#Finance"], dated)
+        #expect(withDate.code == 0 && withDate.out.contains("due "), "\(withDate.out)")
+        #expect(dated.counts.calendar == 1)
+        #expect(cli.run("list", "--json").out.contains("Call the lab"))
+
+        // The board and the session share one calendar: a list (its "today" and its dates) makes it once.
+        let listed = Reads()
+        let list = run(["--db", cli.database, "list"], listed)
+        #expect(list.code == 0 && list.out.contains("Call the lab"), "\(list.out)")
+        #expect(listed.counts.calendar == 1)
+    }
+
     @Test func withoutDbTheEnvironmentStillNamesTheDatabase() throws {
         let cli = try CLIHarness()
         let reads = Reads()

@@ -33,7 +33,7 @@ enum TaskCommands {
         let line = parsed.positionals.joined(separator: " ")
         let entry: QuickEntry
         do {
-            entry = try QuickEntryParser(now: session.now, calendar: session.calendar).parse(line)
+            entry = try QuickEntryParser(now: session.now, makeCalendar: session.calendarWhenNeeded).parse(line)
         } catch {
             throw SlateError.invalid(field: "text", message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
@@ -75,7 +75,10 @@ enum TaskCommands {
     /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
     static func understood(_ task: TaskItem, lists: [UUID: TaskList], _ session: Session) -> String {
         var parts: [String] = []
-        if let due = task.due(in: session.calendar) { parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay)) }
+        // Only a task with a date makes the calendar (a dateless add makes none).
+        if task.due != nil, let due = task.due(in: session.calendar) {
+            parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay))
+        }
         if let recurrence = task.recurrence { parts.append(recurrence.phrase) }
         if task.priority != .none { parts.append(session.style.priority(task.priority) + " " + task.priority.name) }
         if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }

@@ -80,9 +80,10 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
 
     /// Sets the due date, read in `calendar`: an all-day date keeps the day it starts there,
     /// and its moment (`due`, which sorts) is that day's start in `placedIn` when given (the
-    /// account's zone: `Slate.setDue(_:on:)`). The same day set again changes nothing.
-    public mutating func setDue(_ value: DueDate?, calendar: Calendar, placedIn anchor: Calendar? = nil) {
-        let day = value.flatMap { $0.isAllDay ? CalendarDay($0.date, in: calendar) : nil }
+    /// account's zone: `Slate.setDue(_:on:)`). The same day set again changes nothing. The
+    /// calendar is made only for an all-day date (`slate add` of a task without one makes none).
+    public mutating func setDue(_ value: DueDate?, calendar: @autoclosure () -> Calendar, placedIn anchor: Calendar? = nil) {
+        let day = value.flatMap { $0.isAllDay ? CalendarDay($0.date, in: calendar()) : nil }
         if let day, isAllDay, due != nil, dueDay == day.number { return }
         due = day.flatMap { day in anchor.map { day.start(in: $0) } } ?? value?.date
         isAllDay = value?.isAllDay ?? false

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What an expression named, before it becomes a `DueDate`.
 struct DateMatch: Hashable, Sendable {
@@ -16,17 +17,23 @@ struct DateMatch: Hashable, Sendable {
 /// a line by trying slices.
 struct DateGrammar: Sendable {
     let now: Date
-    let calendar: Calendar
+    private let local: LocalCalendar
+    /// The user's calendar, made when a word first needs it (`LocalCalendar`).
+    var calendar: Calendar { local.value.calendar }
     /// The start of the current local day.
-    let today: Date
+    var today: Date { local.value.today }
 
     /// No expression is longer than this: "at 5:30 pm on december 24, 2026" is 7 words.
     static let maximumWords = 8
 
     init(now: Date, calendar: Calendar) {
+        self.init(now: now, makeCalendar: { calendar })
+    }
+
+    /// A grammar that calls `makeCalendar` when it first reads a date word.
+    init(now: Date, makeCalendar: @escaping @Sendable () -> Calendar) {
         self.now = now
-        self.calendar = calendar
-        self.today = calendar.startOfDay(for: now)
+        self.local = LocalCalendar(now: now, make: makeCalendar)
     }
 
     /// Lower-cased words separated by white space.
@@ -264,4 +271,29 @@ struct DateGrammar: Sendable {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// A grammar's calendar and today, made the first time a word is read as a date: most
+/// quick-entry lines have no date words, and the first calendar a process makes costs more
+/// than reading the line (Foundation's zone and calendar caches and the environment read
+/// for `TZ`: 1.8M instructions, a tenth of a `slate add`).
+final class LocalCalendar: Sendable {
+    private let now: Date
+    private let make: @Sendable () -> Calendar
+    private let made = Mutex<(calendar: Calendar, today: Date)?>(nil)
+
+    init(now: Date, make: @escaping @Sendable () -> Calendar) {
+        self.now = now
+        self.make = make
+    }
+
+    var value: (calendar: Calendar, today: Date) {
+        made.withLock { made in
+            if let made { return made }
+            let calendar = make()
+            let value = (calendar: calendar, today: calendar.startOfDay(for: now))
+            made = value
+            return value
+        }
+    }
 }

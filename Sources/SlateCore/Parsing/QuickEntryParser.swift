@@ -65,6 +65,13 @@ public struct QuickEntryParser: Sendable {
         grammar = DateGrammar(now: now, calendar: calendar)
     }
 
+    /// A parser that asks `makeCalendar` for the user's calendar only when the line has a
+    /// date to read: a line without one ("Call the printer #Finance") never makes a calendar,
+    /// which is the costliest thing a short-lived process such as `slate add` would do for it.
+    public init(now: Date, makeCalendar: @escaping @Sendable () -> Calendar) {
+        grammar = DateGrammar(now: now, makeCalendar: makeCalendar)
+    }
+
     /// Parses one line. Throws `QuickEntryError` when the title ends up blank, for an unknown
     /// `!priority`, `^alert` or `due:` date, for a repeat no recurrence takes ("every 0 days"),
     /// and for two different priorities, lists or `due:` dates.
