@@ -17,7 +17,6 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The HTTP server: loaded with dlopen when one starts, not linked into every command
@@ -37,7 +36,13 @@ let package = Package(
         // Loaded with dlopen when a PostgreSQL URL is first opened, not linked: most commands
         // never need it, and its 24 libraries would cost every start (libpq-dev: its header).
         .target(name: "CPostgreSQL", dependencies: ["CLoader"]),
-        .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"]),
+        // SQLite (libsqlite3-dev): the shared library for tests and debug builds; a release
+        // build on Linux links Debian's static one into the binary (see the end of this file).
+        .target(name: "SlateStore", dependencies: ["CSQLite", "CPostgreSQL"],
+                linkerSettings: [
+                    .linkedLibrary("sqlite3", .when(platforms: [.linux], configuration: .debug)),
+                    .linkedLibrary("sqlite3", .when(platforms: [.macOS])),
+                ]),
         .target(name: "SlateCore", dependencies: ["SlateStore", "CSodium"]),
         .target(name: "SlateCLI", dependencies: ["SlateCore", "SlateServer", "SlateDAV", "SlateHTTP"]),
         .target(name: "SlateHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
@@ -96,8 +101,19 @@ let package = Package(
 // conformance in it is found by scanning every conformance record of the binary (about
 // 365,000 instructions a scan with Foundation linked in). A `slate add` made 116 such first
 // uses, 29% of its instructions; with the accessors 18 remain (Foundation's own code).
+//
+// The C++ runtime and SQLite are linked in the same way, from Debian's static libraries
+// (libstdc++.a, which the toolchain's clang needs anyway, and libsqlite3-dev's
+// libsqlite3.a). As shared libraries they cost every command a symbol lookup for each of
+// their ~3,300 relocations that name a symbol, including SQLite's calls to its own functions
+// (Debian links it with BIND_NOW): `slate --version` ran 5.3M instructions, 3.0M of them in
+// the dynamic loader; with both linked in, 2.3M (BENCHMARKS.md, CLI). The Swift driver
+// names `-lstdc++` itself, so `link/libstdc++.so`, a linker script found first on the
+// library path, turns that name into the static archive. The cost: a SQLite security fix
+// from Debian reaches `slate` when it is rebuilt, as a Swift runtime fix does.
 if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
     let staticRuntime: [String] = ["-static-stdlib"]
+    let staticCLibraries: [String] = ["-L", Context.packageDirectory + "/link", "-Xlinker", "-l:libsqlite3.a"]
     let directMetadata: [String] = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
     let cTargets: Set<String> = ["CLoader", "CMemory", "CPostgreSQL", "CCurl", "CCrypto", "CMicroHTTPD"]
     for target in package.targets where (target.type == .regular || target.type == .executable) && !cTargets.contains(target.name) {
@@ -105,7 +121,9 @@ if ProcessInfo.processInfo.environment["SLATE_FUZZ"] != "1" {
             .unsafeFlags(staticRuntime + directMetadata, .when(platforms: [.linux], configuration: .release))
         ]
         if target.type == .executable {
-            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]
+            target.linkerSettings = (target.linkerSettings ?? []) + [
+                .unsafeFlags(staticRuntime + staticCLibraries, .when(platforms: [.linux], configuration: .release))
+            ]
         }
     }
 }

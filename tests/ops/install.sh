@@ -24,6 +24,12 @@ actual=$(cd "$stage/root" && find . -type f | sed 's|^\./||' | sort)
 # longer than a pipe holds (grep stops at the match, zcat then dies of SIGPIPE).
 manual=$(zcat "$stage/root/usr/local/share/man/man1/slate.1.gz")
 grep -q '^\.SS slate serve' <<<"$manual" || fail "the manual lacks slate serve"
+# Linked in, not loaded at every start: the Swift runtime, SQLite and the C++ runtime
+# (Package.swift; each shared one cost every command its relocations).
+needed=$(readelf -d "$stage/root/usr/local/bin/slate" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+for library in libsqlite3 libstdc++ libswiftCore libFoundation; do
+    if grep -q "^$library" <<<"$needed"; then fail "the installed slate loads $library at start (it needs: $(echo $needed))"; fi
+done
 
 # Run from an empty folder: no ./Web to fall back on.
 mkdir "$stage/elsewhere"
@@ -50,4 +56,4 @@ make --no-print-directory uninstall PREFIX=/usr/local DESTDIR="$stage/root" >/de
 left=$(cd "$stage/root" && find . -type f)
 [[ -z "$left" ]] || fail "uninstall left: $left"
 [[ ! -e "$stage/root/usr/local/share/slate" ]] || fail "uninstall left share/slate"
-echo "ok    install: DESTDIR has exactly bin/slate, share/slate/web, the manual; serves its web app; uninstall removes them"
+echo "ok    install: DESTDIR has exactly bin/slate (runtime, SQLite and C++ runtime linked in), share/slate/web, the manual; serves its web app; uninstall removes them"
