@@ -24,6 +24,30 @@ import Testing
         #expect(throws: SlateError.notFound("task #4")) { try bob.task(reference: "#4") }
     }
 
+    /// An id prefix is looked up among the account's own tasks: other accounts' tasks with
+    /// the same prefix (and lower ids) neither hide the one asked for nor count as matches.
+    @Test func anIdPrefixFindsTheAccountsOwnTaskAmongOthers() throws {
+        let (ana, bob) = try twoAccounts()
+        // Stored directly, with chosen ids (an import in a shared database gives new ones).
+        func storing(_ slate: Slate, _ tasks: [(id: String, number: Int, title: String)]) throws {
+            let context = ModelContext(slate.container)
+            for task in tasks {
+                context.insert(TaskItem(id: try #require(UUID(uuidString: task.id)), number: task.number, accountID: slate.accountID, title: task.title))
+            }
+            try context.save()
+        }
+        try storing(ana, (1...7).map { ("abcd0000-0000-4000-8000-00000000000\($0)", $0, "Ana's \($0)") })
+        try storing(bob, [("abcd0000-0000-4000-8000-00000000000f", 1, "Bob's only")])
+
+        #expect(try bob.task(reference: "abcd").model.title == "Bob's only")
+        #expect(try bob.task(reference: "ABCD0000").model.title == "Bob's only")
+        let message = "'abcd' matches more than 5 tasks: #1 “Ana's 1”, #2 “Ana's 2”, #3 “Ana's 3”, #4 “Ana's 4”, #5 “Ana's 5”, …; give more of the id or use the number."
+        #expect(throws: SlateError.ambiguous("abcd", matches: (1...5).map { "#\($0) “Ana's \($0)”" }, more: true)) { try ana.task(reference: "abcd") }
+        do { _ = try ana.task(reference: "abcd"); Issue.record("no error") } catch { #expect("\(error)" == message) }
+        try ana.deleteTasks(try ana.tasks().filter { $0.title != "Ana's 1" && $0.title != "Ana's 2" }.map(\.id))
+        #expect(throws: SlateError.ambiguous("abcd", matches: ["#1 “Ana's 1”", "#2 “Ana's 2”"], more: false)) { try ana.task(reference: "abcd") }
+    }
+
     @Test func anImportKeepsWantedNumbersFreeInItsOwnAccount() throws {
         let (ana, bob) = try twoAccounts()
         try ana.addTask(TaskDraft(title: "Ana's #1"))

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func everyDomainErrorHasAStableCode() {
-        let errors: [SlateError] = [.invalid(field: "title", message: "x"), .notFound("x"), .ambiguous("ab", matches: 2),
+        let errors: [SlateError] = [.invalid(field: "title", message: "x"), .notFound("x"), .ambiguous("ab", matches: ["#1 “a”", "#2 “b”"], more: false),
                                     .duplicateListName("x"), .conflict("x", currentRevision: 1), .cannotUndo("x"), .busy, .store("x")]
         #expect(errors.map(\.code) == ["invalid_field", "not_found", "ambiguous", "duplicate_name", "stale", "cannot_undo", "busy", "internal_error"])
         #expect(errors.map(\.httpError.code) == errors.map(\.code), "the API answers with the same codes")

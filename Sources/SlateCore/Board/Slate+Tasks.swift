@@ -44,16 +44,19 @@ extension Slate {
             if let task = found.first { return task }
             // An id can start with digits only: "638964" may be the start of one.
             guard !text.hasPrefix("#"), text.count >= 4,
-                  let match = try context.models(TaskItem.self, idPrefix: text, limit: 2).first(where: { $0.accountID == accountID })
+                  let match = try context.models(TaskItem.self, idPrefix: text, partition: accountID, limit: 1).first
             else { throw SlateError.notFound("task #\(number)") }
             return try task(id: match.id)
         }
         guard text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw SlateError.invalid(field: "task", message: "'\(reference)' is not a task number (such as 12 or #12) or an id prefix of at least 4 characters.")
         }
-        let matches = try context.models(TaskItem.self, idPrefix: text, limit: 2).filter { $0.accountID == accountID }
+        let shown = 5
+        let matches = try context.models(TaskItem.self, idPrefix: text, partition: accountID, limit: shown + 1)
         guard let match = matches.first else { throw SlateError.notFound("task with an id starting \(text.lowercased())") }
-        guard matches.count == 1 else { throw SlateError.ambiguous(text, matches: matches.count) }
+        guard matches.count == 1 else {
+            throw SlateError.ambiguous(text, matches: matches.prefix(shown).map { "#\($0.number) “\($0.title.count > 40 ? $0.title.prefix(39) + "…" : $0.title)”" }, more: matches.count > shown)
+        }
         return try task(id: match.id)
     }
 

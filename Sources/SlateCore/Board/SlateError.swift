@@ -9,8 +9,9 @@ public enum SlateError: Error, Sendable, Equatable {
     case invalid(field: String, message: String)
     /// Nothing matches the reference (`task #12`, `list "Story"`).
     case notFound(String)
-    /// A short id prefix matches several tasks.
-    case ambiguous(String, matches: Int)
+    /// A short id prefix matches several tasks: the first few (`#12 “Call the lab”`), and
+    /// whether there are more.
+    case ambiguous(String, matches: [String], more: Bool)
     /// A list with that name exists already (names are unique, ignoring case).
     case duplicateListName(String)
     /// Someone else changed the thing since it was read.
@@ -65,7 +66,9 @@ extension SlateError: CustomStringConvertible, LocalizedError {
         switch self {
         case .invalid(_, let message): message
         case .notFound(let what): "No \(what)" + (what.hasSuffix("?") ? "" : ".")
-        case .ambiguous(let prefix, let matches): "'\(prefix)' matches \(matches) tasks; give more of the id or use the number."
+        case .ambiguous(let prefix, let matches, let more):
+            "'\(prefix)' matches \(more ? "more than \(matches.count)" : "\(matches.count)") tasks: "
+                + matches.joined(separator: ", ") + (more ? ", …" : "") + "; give more of the id or use the number."
         case .duplicateListName(let name): "A list named \"\(name)\" already exists."
         case .conflict(let what, _): "\(what) was changed by someone else; reload it and try again."
         case .cannotUndo(let message): message

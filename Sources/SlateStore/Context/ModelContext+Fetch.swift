@@ -115,15 +115,24 @@ extension ModelContext {
     }
 
     /// Models whose id starts with `prefix` (hexadecimal digits and dashes, any case),
-    /// at most `limit` of them: for short ids people type.
-    public func models<Model: PersistentModel>(_ type: Model.Type, idPrefix prefix: String, limit: Int = 2) throws -> [Model] {
+    /// at most `limit` of them, in id order: for short ids people type. With `partition`,
+    /// only that partition's rows (an account's), chosen by the query itself: filtered
+    /// afterwards, the first `limit` rows of every partition could hide the one asked for.
+    public func models<Model: PersistentModel>(_ type: Model.Type, idPrefix prefix: String, partition: UUID? = nil, limit: Int = 2) throws -> [Model] {
         let cleaned = prefix.uppercased()
         guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
-        let sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" >= ? AND t.\"id\" < ? ORDER BY t.\"id\" LIMIT ?"
-        let upper = cleaned + "\u{FFFF}"
-        return try container.pool.readStatement {
-            try Self.fetchRows(Model.self, sql: sql, arguments: [.text(cleaned), .text(upper), .integer(Int64(limit))], in: $0)
-        }.map(\.model)
+        var sql = "SELECT \(Self.selectColumns(Model.self)) FROM \(quote(Model.schema.tableName)) AS t WHERE t.\"id\" >= ? AND t.\"id\" < ?"
+        var arguments: [DatabaseValue] = [.text(cleaned), .text(cleaned + "\u{FFFF}")]
+        if let partition {
+            guard let column = Model.schema.partitionColumn else {
+                throw StoreError.invalidSchema("\(Model.self) has no partition column to look ids up in")
+            }
+            sql += " AND t.\(quote(column)) = ?"
+            arguments.append(partition.databaseValue)
+        }
+        sql += " ORDER BY t.\"id\" LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        return try container.pool.readStatement { try Self.fetchRows(Model.self, sql: sql, arguments: arguments, in: $0) }.map(\.model)
     }
 
     /// The model with `id`, or nil.
