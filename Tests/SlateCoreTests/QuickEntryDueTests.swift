@@ -80,6 +80,17 @@ import Testing
         ("Plan weekend trip", ExpectedEntry("Plan weekend trip")),
         ("Look at tomorrow", ExpectedEntry("Look at", due: "2026-11-30")),
         ("Pack for next sun trip", ExpectedEntry("Pack for trip", due: "2026-12-06")),
+        // A day of the month after "on": the next one, today included, in a month that has it
+        ("Pay rent on the 1st", ExpectedEntry("Pay rent", due: "2026-12-01")),
+        ("Pay rent every month on the 1st", ExpectedEntry("Pay rent", due: "2026-12-01", recurrence: Recurrence(.monthly))),
+        ("Water plants on the 29th", ExpectedEntry("Water plants", due: "2026-11-29")),
+        ("Send invoices on the 31st 9am", ExpectedEntry("Send invoices", due: "2026-12-31 09:00")),
+        ("Payroll on the 30TH", ExpectedEntry("Payroll", due: "2026-11-30")),
+        // Not without "on" or the ordinal suffix: titles keep them
+        ("Read The 5th Wave", ExpectedEntry("Read The 5th Wave")),
+        ("Fix the 2nd light", ExpectedEntry("Fix the 2nd light")),
+        ("Seats on the 2 of us", ExpectedEntry("Seats on the 2 of us")),
+        ("Party on the 32nd", ExpectedEntry("Party on the 32nd")),
     ]
 
     @Test(arguments: connectingWords)

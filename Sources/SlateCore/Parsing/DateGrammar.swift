@@ -87,7 +87,7 @@ struct DateGrammar: Sendable {
     func dayPart(_ words: ArraySlice<String>) -> DateMatch? {
         if words.first == "on" {
             let rest = words.dropFirst()
-            return (weekdayPhrase(rest) ?? calendarDate(rest)).map { DateMatch(day: $0) }
+            return (weekdayPhrase(rest) ?? calendarDate(rest) ?? dayOfMonthPhrase(rest)).map { DateMatch(day: $0) }
         }
         if words.count == 1, let word = words.first {
             switch word {
@@ -184,6 +184,23 @@ struct DateGrammar: Sendable {
         default:
             return nil
         }
+    }
+
+    /// "the 1st", "the 15th" after "on" ("every month on the 1st"): the next day with that
+    /// number, today included, in the first month that has it (on 7 November, "on the 31st"
+    /// is 31 December). Only with its ordinal suffix and after "on": "The 5th Wave" and
+    /// "the 2 of us" stay titles.
+    private func dayOfMonthPhrase(_ words: ArraySlice<String>) -> Date? {
+        let list = Array(words)
+        guard list.count == 2, list[0] == "the", ["st", "nd", "rd", "th"].contains(where: list[1].hasSuffix),
+              let day = Self.dayOfMonth(list[1])
+        else { return nil }
+        let year = calendar.component(.year, from: today), month = calendar.component(.month, from: today)
+        for ahead in 0...12 {
+            let index = month - 1 + ahead
+            if let date = date(year: year + index / 12, month: index % 12 + 1, day: day), date >= today { return date }
+        }
+        return nil
     }
 
     private func isoDate(_ word: String) -> Date? {
