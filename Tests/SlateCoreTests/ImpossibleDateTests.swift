@@ -40,3 +40,39 @@ import Testing
         #expect(try Self.parser.parse("Leap day party feb 28").warnings.isEmpty)
     }
 }
+
+/// An "every …" phrase no repeat takes stays in the title, unread, and quick entry says so:
+/// before, "every weekday" was saved as a task that does not repeat, and "every mon and thu"
+/// as every Monday due on Thursday, titled "Gym and".
+@Suite struct UnsupportedRepeatTests {
+    static let parser = QuickEntryParser(now: date(2026, 11, 29, 10, 15), calendar: testCalendar)
+
+    @Test(arguments: [
+        ("Standup every weekday", "every weekday"),
+        ("Gym every mon and thu", "every mon and thu"),
+        ("Gym every mon, wed and fri", "every mon, wed and fri"),
+        ("Gym every mon thu", "every mon thu"),
+        ("Read every other tuesday", "every other tuesday"),
+        ("Walk every morning", "every morning"),
+    ])
+    func staysInTheTitleAndIsSaid(line: String, phrase: String) throws {
+        let entry = try Self.parser.parse(line)
+        #expect(entry.title == line)
+        #expect(entry.recurrence == nil)
+        #expect(entry.due == nil)
+        #expect(entry.warnings == ["“\(phrase)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday)."])
+    }
+
+    @Test func aTimeAfterThePhraseIsStillRead() throws {
+        let entry = try Self.parser.parse("Gym every weekday 7am")
+        #expect(entry.title == "Gym every weekday")
+        #expect(entry.due == DueDate(date: date(2026, 11, 29, 7, 0), isAllDay: false))
+        #expect(entry.warnings.count == 1)
+    }
+
+    @Test(arguments: ["Call mom every sunday", "Water plants every other day", "Sprint review every 2 weeks", "Every little thing counts",
+                      "Review budget every month on the 1st", "Gym every monday and stretch"])
+    func repeatsAndOtherEveriesSayNothing(line: String) throws {
+        #expect(try Self.parser.parse(line).warnings.isEmpty)
+    }
+}

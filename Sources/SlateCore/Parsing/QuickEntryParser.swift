@@ -122,7 +122,18 @@ public struct QuickEntryParser: Sendable {
         }
 
         var farAhead: String?
-        let recurrence = try findRecurrence(tokens, roles, in: line)
+        var recurrence = try findRecurrence(tokens, roles, in: line)
+        var repeatNote: String?
+        if let (span, match) = recurrence, match.weekday != nil, let end = Self.moreWeekdays(after: span, tokens, roles) {
+            // "every mon and thu": a repeat has one weekday. Read as every Monday and due
+            // Thursday, the line would mean neither; the words stay in the title, and it says why.
+            for index in span.lowerBound..<end { roles[index] = .literal }
+            repeatNote = Self.unsupportedRepeatNote(String(line[Self.range(of: span.lowerBound..<end, in: tokens)]))
+            recurrence = nil
+        } else if recurrence == nil, let span = Self.unsupportedRepeat(tokens, roles) {
+            for index in span { roles[index] = .literal }
+            repeatNote = Self.unsupportedRepeatNote(String(line[Self.range(of: span, in: tokens)]))
+        }
         if let (span, match) = recurrence {
             for index in span { roles[index] = .taken }
             entry.recurrence = match.recurrence
@@ -170,7 +181,7 @@ public struct QuickEntryParser: Sendable {
         // a process cost a `slate add` 770,000 instructions (4% of it).
         entry.title = TaskRules.trimmedWhitespace(entry.title)
         guard !entry.title.isEmpty else { throw QuickEntryError.blankTitle }
-        entry.warnings = ImpossibleDates.notes(in: entry.title) + (farAhead.map { [$0] } ?? [])
+        entry.warnings = ImpossibleDates.notes(in: entry.title) + [repeatNote, farAhead].compactMap { $0 }
         entry.understood = parts.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element.part)
@@ -267,6 +278,51 @@ public struct QuickEntryParser: Sendable {
             }
         }
         return nil
+    }
+
+    /// The end of "and thu", ", wed and fri" or "thu" typed right after "every mon": more
+    /// weekdays than a repeat has; nil when no weekday follows.
+    private static func moreWeekdays(after span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Int? {
+        var index = span.upperBound, end: Int?
+        while index < tokens.count, case .text = roles[index] {
+            let word = tokens[index].text.lowercased()
+            let bare = word.hasSuffix(",") ? String(word.dropLast()) : word
+            if DateGrammar.weekdays[bare] != nil {
+                end = index + 1
+            } else if !["and", "&", "or", ","].contains(bare) && !bare.isEmpty {
+                break
+            }
+            index += 1
+        }
+        return end
+    }
+
+    /// "every weekday", "every morning", "every mon, thu": an "every" phrase no repeat takes,
+    /// left in the title (quick entry says so rather than saving a task that does not repeat
+    /// without a word).
+    private static func unsupportedRepeat(_ tokens: [QuickEntryToken], _ roles: [Role]) -> Range<Int>? {
+        for index in tokens.indices.dropLast() where tokens[index].text.lowercased() == "every" {
+            guard case .text = roles[index], case .text = roles[index + 1] else { continue }
+            let next = tokens[index + 1].text.lowercased()
+            if next.hasSuffix(","), DateGrammar.weekdays[String(next.dropLast())] != nil {
+                return index..<(moreWeekdays(after: index..<(index + 2), tokens, roles) ?? index + 2)
+            }
+            if unsupportedRepeatWords.contains(next) {
+                // "every other tuesday": the word after "other" belongs to the phrase.
+                let takesNext = next == "other" && index + 2 < tokens.count && { if case .text = roles[index + 2] { true } else { false } }()
+                return index..<(index + (takesNext ? 3 : 2))
+            }
+        }
+        return nil
+    }
+
+    private static let unsupportedRepeatWords: Set<String> = [
+        "weekday", "weekdays", "workday", "workdays", "weekend", "weekends", "morning", "evening", "night",
+        "hour", "hours", "minute", "minutes", "quarter", "other",
+    ]
+
+    private static func unsupportedRepeatNote(_ typed: String) -> String {
+        "“\(typed)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday)."
     }
 
     /// The longest date expression among plain words; the last of equally long ones.
