@@ -165,26 +165,33 @@ enum TaskCommands {
     /// `unchanged` says, for a task the action leaves as it was (completing a completed one),
     /// what to print instead of the verb: "#3 “Budget” was already completed".
     ///
-    /// `perform` returns how many tasks the action took with them beyond those named (a
-    /// deletion's subtasks), said after the rows.
+    /// `perform` says what the action did beyond the tasks named (`ActionOutcome`), said
+    /// after the rows or on them.
     static func action(_ name: String, _ abstract: String, verb: String, unchanged: (@Sendable (TaskItem) -> String?)? = nil,
-                       _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> Int) -> CommandSpec {
+                       _ perform: @escaping @Sendable (Slate, [TaskItem]) throws -> ActionOutcome) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract,
             arguments: [ArgumentSpec(name: "task", help: "Task numbers or id prefixes.", isRepeating: true)],
             run: { parsed, session in
                 let tasks = try session.tasks(parsed)
-                let alsoTaken = try perform(try session.slate(), tasks)
+                let outcome = try perform(try session.slate(), tasks)
+                let alsoTaken = outcome.alsoTaken
                 if session.wantsJSON {
                     let ids = tasks.map { $0.id.uuidString.lowercased() }
-                    session.console.out(PublicJSON.render(["action": name, "ids": ids, "numbers": tasks.map(\.number)]))
+                    var json: [String: Any] = ["action": name, "ids": ids, "numbers": tasks.map(\.number)]
+                    if !outcome.next.isEmpty {
+                        json["next"] = tasks.compactMap { task in
+                            outcome.next[task.id].map { ["after": task.number, "id": $0.id.uuidString.lowercased(), "number": $0.number] }
+                        }
+                    }
+                    session.console.out(PublicJSON.render(json))
                     return
                 }
                 for task in tasks {
                     if let state = unchanged?(task) {
                         session.console.line("#\(task.number) “\(task.title)” \(state)")
                     } else {
-                        session.console.line("\(verb) #\(task.number) “\(task.title)”")
+                        session.console.line("\(verb) #\(task.number) “\(task.title)”" + (outcome.next[task.id].map { nextOccurrence($0, session) } ?? ""))
                     }
                 }
                 if alsoTaken > 0 {
@@ -194,25 +201,37 @@ enum TaskCommands {
             })
     }
 
+    /// What an action did beyond the tasks named: the subtasks a deletion took with them,
+    /// and the next occurrence each completed repeating task got.
+    struct ActionOutcome {
+        var alsoTaken = 0
+        var next: [UUID: TaskItem] = [:]
+    }
+
+    /// " — next: #13 due Wed": where a completed repeating task goes on.
+    private static func nextOccurrence(_ next: TaskItem, _ session: Session) -> String {
+        let due = next.due != nil ? next.due(in: session.calendar).map { " due " + session.dueFormatter.string($0, isAllDay: next.isAllDay) } : nil
+        return " — next: #\(next.number)" + (due ?? "")
+    }
+
     static let done = action("done", "Complete tasks", verb: "Completed", unchanged: { $0.isCompleted ? "was already completed" : nil }) {
-        _ = try $0.setCompleted($1.map(\.id), true)
-        return 0
+        ActionOutcome(next: try $0.complete($1.map(\.id)).next)
     }
     static let reopen = action("reopen", "Mark completed tasks as not done", verb: "Reopened", unchanged: { $0.isCompleted ? nil : "was not completed" }) {
         _ = try $0.setCompleted($1.map(\.id), false)
-        return 0
+        return ActionOutcome()
     }
     static let flag = action("flag", "Flag tasks", verb: "Flagged", unchanged: { $0.isFlagged ? "was already flagged" : nil }) {
         _ = try $0.setFlagged($1.map(\.id), true)
-        return 0
+        return ActionOutcome()
     }
     static let unflag = action("unflag", "Remove the flag from tasks", verb: "Unflagged", unchanged: { $0.isFlagged ? nil : "was not flagged" }) {
         _ = try $0.setFlagged($1.map(\.id), false)
-        return 0
+        return ActionOutcome()
     }
     static let delete = action("delete", "Delete tasks and their subtasks", verb: "Deleted") { slate, tasks in
         // The subtasks that went with them: the deletion's count beyond the tasks named.
-        max(0, try slate.deleteTasks(tasks.map(\.id)) - Set(tasks.map(\.id)).count)
+        ActionOutcome(alsoTaken: max(0, try slate.deleteTasks(tasks.map(\.id)) - Set(tasks.map(\.id)).count))
     }
 
     static let move = CommandSpec(

@@ -186,7 +186,7 @@ extension Slate {
         let context = makeContext()
         var label = "Edit “\(task.title)”"
         if let isCompleted = patch.isCompleted, isCompleted != task.isCompleted {
-            label = try stageCompletion(&task, isCompleted, in: context)
+            label = try stageCompletion(&task, isCompleted, in: context).label
         }
         if task.parentID != read.model.parentID || task.isCompleted != read.model.isCompleted {
             try touchParents([read.model.parentID, task.parentID], except: [task.id], in: context)
@@ -210,32 +210,44 @@ extension Slate {
     @discardableResult
     public func setCompleted(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
         let ids = Self.distinct(ids)
-        return try retryingConflicts { try applyCompletion(ids, isCompleted) }
+        return try retryingConflicts { try applyCompletion(ids, isCompleted) }.tasks
     }
 
-    private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> [TaskItem] {
+    /// Completes tasks in one change, as `setCompleted(_:_:)` does, and gives the next
+    /// occurrence each repeating one got, by the completed task's id (for "next: Wed").
+    public func complete(_ ids: [UUID]) throws -> (tasks: [TaskItem], next: [UUID: TaskItem]) {
+        let ids = Self.distinct(ids)
+        let (tasks, nextIDs) = try retryingConflicts { try applyCompletion(ids, true) }
+        return (tasks, try nextIDs.mapValues { try task(id: $0).model })
+    }
+
+    private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> (tasks: [TaskItem], next: [UUID: UUID]) {
         let context = makeContext()
         var labels: [String] = []
         var parents: [UUID?] = []
+        var next: [UUID: UUID] = [:]
         for id in ids {
             let read = try self.task(id: id)
             var task = read.model
             guard task.isCompleted != isCompleted else { continue }
-            labels.append(try stageCompletion(&task, isCompleted, completing: isCompleted ? Set(ids) : [], in: context))
+            let staged = try stageCompletion(&task, isCompleted, completing: isCompleted ? Set(ids) : [], in: context)
+            labels.append(staged.label)
+            next[id] = staged.next
             task.modified = now
             context.update(task, expectedRevision: read.revision)
             parents.append(task.parentID)
         }
-        guard !labels.isEmpty else { return try ids.map { try task(id: $0).model } }
+        guard !labels.isEmpty else { return (try ids.map { try task(id: $0).model }, [:]) }
         try touchParents(parents, except: Set(ids), in: context)
         try save(context, undoLabel: labels.count == 1 ? labels[0] : "\(isCompleted ? "Complete" : "Reopen") \(labels.count) tasks")
-        return try ids.map { try task(id: $0).model }
+        return (try ids.map { try task(id: $0).model }, next)
     }
 
-    /// Marks the completion on `task` and stages the next occurrence of a repeating task.
-    /// `completing`: the tasks completed in the same change (a subtask among them is done).
+    /// Marks the completion on `task` and stages the next occurrence of a repeating task
+    /// (its id is `next`). `completing`: the tasks completed in the same change (a subtask
+    /// among them is done).
     private func stageCompletion(_ task: inout TaskItem, _ isCompleted: Bool, completing: Set<UUID> = [],
-                                 in context: ModelContext) throws -> String {
+                                 in context: ModelContext) throws -> (label: String, next: UUID?) {
         task.isCompleted = isCompleted
         task.completedAt = isCompleted ? now : nil
         if isCompleted, let recurrence = task.recurrence {
@@ -249,8 +261,9 @@ extension Slate {
             task.recurrence = nil
             context.insert(next)
             try carrySubtasks(from: task.id, to: next.id, shift: nextDue.timeIntervalSince(anchor), completing: completing, in: context)
+            return ("Complete “\(task.title)”", next.id)
         }
-        return "\(isCompleted ? "Complete" : "Reopen") “\(task.title)”"
+        return ("\(isCompleted ? "Complete" : "Reopen") “\(task.title)”", nil)
     }
 
     /// `ids` without repeats, in their first order: a task named twice is one task.

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import SlateCLI
+
+/// `slate done` of a repeating task says where it goes on: its next occurrence's number and
+/// due date (on Sunday 29 November 2026, 10:15 in Paris), and `--json` gives it as `next`.
+@Suite struct DoneNextTests {
+    @Test func completingARepeatingTaskNamesItsNextOccurrence() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Water plants every 2 days").code == 0)
+        #expect(cli.run("add", "Standup every monday 9am").code == 0)
+        #expect(cli.run("add", "Buy film").code == 0)
+        let done = cli.run("done", "1", "2", "3")
+        #expect(done.code == 0)
+        #expect(done.out == """
+            Completed #1 “Water plants” — next: #4 due Tue
+            Completed #2 “Standup” — next: #5 due 7 Dec 09:00
+            Completed #3 “Buy film”
+
+            """, "\(done.out)")
+        #expect(cli.run("list").out.contains("#4"))
+
+        let json = cli.run("done", "4", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let next = try #require(object["next"] as? [[String: Any]])
+        #expect(next.count == 1)
+        #expect(next.first?["after"] as? Int == 4)
+        #expect(next.first?["number"] as? Int == 6)
+        #expect(cli.run("show", "6").out.contains("Water plants"))
+        // A task that does not repeat has no "next".
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(cli.run("reopen", "3", "--json").out.utf8)) as? [String: Any])
+        #expect(plain["next"] == nil)
+    }
+}
