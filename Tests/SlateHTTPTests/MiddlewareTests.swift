@@ -110,3 +110,11 @@ import Testing
         #expect(text == "id: 1\ndata: a\n\nid: 2\ndata: b\ndata: c\n\n")
     }
 }
+
+/// The access log's milliseconds are written as `String(format: "%.1f")` writes them.
+@Suite struct LogMillisecondsTests {
+    @Test(arguments: [0, 0.01, 0.04, 0.06, 0.5, 0.94, 0.96, 1, 9.99, 12.34, 99.96, 1234.5678, 86_400_000])
+    func oneDecimalAsPrintfWritesIt(milliseconds: Double) {
+        #expect(ServiceLog.tenths(milliseconds) == String(format: "%.1f", milliseconds))
+    }
+}

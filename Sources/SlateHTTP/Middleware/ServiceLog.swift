@@ -69,11 +69,19 @@ public final class ServiceLog: Sendable {
     func request(method: String, path: String, client: String, status: Int, size: String, milliseconds: Double) {
         switch format {
         case .text:
-            write("\(method) \(path) \(status) \(size) \(String(format: "%.1f", milliseconds))ms")
+            write("\(method) \(path) \(status) \(size) \(Self.tenths(milliseconds))ms")
         case .json:
             write(Self.json(["time": Self.timestamp(), "level": "info", "event": "request", "method": method, "path": path, "client": client,
                              "status": status, "size": size, "ms": (milliseconds * 10).rounded() / 10]))
         }
+    }
+
+    /// `12.3`: one decimal, as `String(format: "%.1f")` writes it, without CoreFoundation's
+    /// format parser (1% of a served GET's CPU time).
+    static func tenths(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int64((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private static func textValue(_ value: Any) -> String {
