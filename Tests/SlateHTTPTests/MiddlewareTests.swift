@@ -118,3 +118,42 @@ import Testing
         #expect(ServiceLog.tenths(milliseconds) == String(format: "%.1f", milliseconds))
     }
 }
+
+/// Standard error's request lines go out in batches (`LineBatch`): each within the delay, all
+/// in order, and an event line at once, after the lines before it.
+@Suite struct LineBatchTests {
+    /// What arrived on the pipe's read end so far.
+    private static func read(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func requestLinesArriveWithinTheDelayInOrderAndAnEventAtOnce() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let batch = LineBatch(fileDescriptor: ends[1], delay: .milliseconds(50))
+
+        batch.append("GET /a 200 2B 0.1ms", now: false)
+        batch.append("GET /b 200 2B 0.1ms", now: false)
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !seen.contains("GET /b"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            seen += Self.read(ends[0])
+        }
+        #expect(seen == "GET /a 200 2B 0.1ms\nGET /b 200 2B 0.1ms\n")
+
+        // An event line is written at once, with the request line before it, in order.
+        batch.append("GET /c 200 2B 0.1ms", now: false)
+        batch.append("slate: stopped", now: true)
+        #expect(Self.read(ends[0]) == "GET /c 200 2B 0.1ms\nslate: stopped\n")
+    }
+}

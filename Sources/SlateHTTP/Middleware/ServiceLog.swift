@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Lines about a running service, one per event: requests (through ``AccessLog``),
 /// start, stop, reloads, backups. Text for people, or one JSON object per line for
@@ -27,14 +30,36 @@ public final class ServiceLog: Sendable {
     }
 
     private let settings: Mutex<Settings>
+    /// Where an event line goes, at once.
     private let write: @Sendable (String) -> Void
+    /// Where a request line goes: `write`, or on standard error a batch (`LineBatch`).
+    private let writeRequest: @Sendable (String) -> Void
+
+    /// A log in `format` that writes request lines at `requestLevel` to standard error.
+    ///
+    /// Request lines are written in batches: a line waits at most 50 ms for others to go in
+    /// the same `write`, so that a busy server does not spend a system call on each request
+    /// (4% of a served GET's CPU time). An event line (start, stop, reload, an error) is
+    /// written at once, after the request lines before it. A process killed outright loses
+    /// at most the last 50 ms of request lines; the data is not in the log.
+    public convenience init(format: Format = .text, requestLevel: AccessLog.Level = .all) {
+        let batch = LineBatch(fileDescriptor: 2, delay: .milliseconds(50))
+        self.init(format: format, requestLevel: requestLevel, write: { batch.append($0, now: true) },
+                  writeRequest: { batch.append($0, now: false) })
+    }
 
     /// A log in `format` that writes request lines at `requestLevel` and hands each line
-    /// (without its newline) to `write`; standard error by default.
-    public init(format: Format = .text, requestLevel: AccessLog.Level = .all,
-                write: @escaping @Sendable (String) -> Void = AccessLog.standardError) {
+    /// (without its newline) to `write`, as it is made.
+    public convenience init(format: Format = .text, requestLevel: AccessLog.Level = .all,
+                            write: @escaping @Sendable (String) -> Void) {
+        self.init(format: format, requestLevel: requestLevel, write: write, writeRequest: write)
+    }
+
+    private init(format: Format, requestLevel: AccessLog.Level, write: @escaping @Sendable (String) -> Void,
+                 writeRequest: @escaping @Sendable (String) -> Void) {
         settings = Mutex(Settings(format: format, requestLevel: requestLevel))
         self.write = write
+        self.writeRequest = writeRequest
     }
 
     /// The line format.
@@ -69,10 +94,10 @@ public final class ServiceLog: Sendable {
     func request(method: String, path: String, client: String, status: Int, size: String, milliseconds: Double) {
         switch format {
         case .text:
-            write("\(method) \(path) \(status) \(size) \(Self.tenths(milliseconds))ms")
+            writeRequest("\(method) \(path) \(status) \(size) \(Self.tenths(milliseconds))ms")
         case .json:
-            write(Self.json(["time": Self.timestamp(), "level": "info", "event": "request", "method": method, "path": path, "client": client,
-                             "status": status, "size": size, "ms": (milliseconds * 10).rounded() / 10]))
+            writeRequest(Self.json(["time": Self.timestamp(), "level": "info", "event": "request", "method": method, "path": path, "client": client,
+                                    "status": status, "size": size, "ms": (milliseconds * 10).rounded() / 10]))
         }
     }
 
@@ -100,5 +125,64 @@ public final class ServiceLog: Sendable {
 
     private static func timestamp() -> String {
         Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}
+
+/// Lines for a file descriptor, written in batches: a line appended without `now` waits at
+/// most `delay` for others to join it in one `write`; a line appended with `now` is written
+/// at once with every line before it. Writes happen in order, under the batch's lock.
+final class LineBatch: Sendable {
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var isFlushScheduled = false
+    }
+
+    private let fileDescriptor: Int32
+    private let delay: Duration
+    private let pending = Mutex(Pending())
+    /// A batch this long is written without waiting.
+    private static let limit = 64 * 1024
+
+    init(fileDescriptor: Int32, delay: Duration) {
+        self.fileDescriptor = fileDescriptor
+        self.delay = delay
+    }
+
+    func append(_ line: String, now: Bool) {
+        let schedules = pending.withLock { pending in
+            pending.bytes.append(contentsOf: line.utf8)
+            pending.bytes.append(0x0A)
+            if now || pending.bytes.count >= Self.limit {
+                write(&pending)
+                return false
+            }
+            defer { pending.isFlushScheduled = true }
+            return !pending.isFlushScheduled
+        }
+        guard schedules else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+            pending.withLock { write(&$0) }
+        }
+    }
+
+    /// Writes what is pending (all of it, across short writes) and empties it.
+    private func write(_ pending: inout Pending) {
+        pending.isFlushScheduled = false
+        var written = 0
+        pending.bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = Glibc.write(fileDescriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // A closed or full descriptor: the lines are dropped, as a failed print would be.
+                }
+            }
+        }
+        pending.bytes.removeAll(keepingCapacity: true)
     }
 }
