@@ -6,8 +6,9 @@ enum TaskCommands {
     static let add = CommandSpec(
         name: "add", abstract: "Add a task in one line: title, date, !priority, #list, @tag",
         discussion: """
-            Quick entry understands dates (today, fri, next week, in 3 days, 24 dec, 5pm),
-            repeats (every week), !priority (!low !medium !high !critical, or ! to !!!!),
+            Quick entry understands dates (today, fri, next week, in 3 days, 24 dec, on the
+            1st, 5pm), repeats (every week, every 2 days, every monday, every month on the
+            1st), !priority (!low !medium !high !critical, or ! to !!!!),
             #List, @tag and ^alert (^15m, ^1d@9:00, ^due). Put words in "quotes" to keep
             them literal. A task with a due date gets the account's default alerts unless
             the line or --alert / --no-alerts says otherwise. In a shell, put the line in single
