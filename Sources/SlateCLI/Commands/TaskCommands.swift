@@ -8,11 +8,11 @@ enum TaskCommands {
         discussion: """
             Quick entry understands dates (today, fri, next week, in 3 days, 24 dec, on the
             1st, 5pm), repeats (every week, every 2 days, every monday, every month on the
-            1st), !priority (!low !medium !high !critical, or ! to !!!!),
-            #List, @tag and ^alert (^15m, ^1d@9:00, ^due). Put words in "quotes" to keep
-            them literal. A task with a due date gets the account's default alerts unless
-            the line or --alert / --no-alerts says otherwise. In a shell, put the line in single
-            quotes: unquoted, #Story starts a comment and !high a history expansion.
+            1st), !priority (!low !medium !high !critical, or ! to !!!!), #List, @tag and
+            ^alert (^15m, ^1d@9:00, ^due). Put words in "quotes" to keep them literal. A task
+            with a due date gets the account's default alerts unless the line or --alert /
+            --no-alerts says otherwise. In a shell, put the line in single quotes: unquoted,
+            #Story starts a comment and !high a history expansion.
             Example: slate add 'Storyboard the inciting incident tomorrow 5pm !high #Story ^15m'
             """,
         arguments: [ArgumentSpec(name: "text", help: "The task, in words.", isRepeating: true)],
