@@ -33,3 +33,20 @@ import Testing
         #expect(plain["next"] == nil)
     }
 }
+
+/// `slate edit 3 Buy oat milk`: words after the task, where edit takes a title only with
+/// --title, are refused with the command that was meant.
+@Suite struct EditTitleHintTests {
+    @Test func wordsAfterTheTaskPointToTitle() throws {
+        let cli = try CLIHarness()
+        #expect(cli.run("add", "Buy milk").code == 0)
+        let plain = cli.run("edit", "1", "Buy", "oat", "milk")
+        #expect(plain.code != 0)
+        #expect(plain.err.hasPrefix("error: unexpected argument 'Buy'. A new title goes with --title: --title 'Buy oat milk'.\n"), "\(plain.err)")
+        let quoted = cli.run("edit", "1", "Call Bob's \"mum\"")
+        #expect(quoted.err.hasPrefix(#"error: unexpected argument 'Call Bob's "mum"'. A new title goes with --title: --title "Call Bob's \"mum\"".\#n"#), "\(quoted.err)")
+        #expect(cli.run("show", "1").out.contains("Buy milk"))
+        // A command without --title says only what it did not expect.
+        #expect(cli.run("show", "1", "extra").err.hasPrefix("error: unexpected argument 'extra'.\n"))
+    }
+}

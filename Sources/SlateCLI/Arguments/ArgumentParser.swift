@@ -107,6 +107,17 @@ struct ArgumentParser {
         return UsageError(message: message, command: path)
     }
 
+    /// `text` as a shell word: in single quotes, or double quotes when it holds one.
+    static func shellQuoted(_ text: String) -> String {
+        guard text.contains("'") else { return "'\(text)'" }
+        var escaped = ""
+        for character in text {
+            if "\\\"$`".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "\"\(escaped)\""
+    }
+
     private func checkPositionals(_ command: CommandSpec, _ parsed: ParsedCommand) throws {
         guard command.run != nil else {
             if let extra = parsed.positionals.first {
@@ -120,7 +131,11 @@ struct ArgumentParser {
             throw UsageError(message: "missing <\(missing.name)>: \(missing.help.prefix(1).lowercased() + missing.help.dropFirst())", command: parsed.path)
         }
         if !command.arguments.contains(where: \.isRepeating), parsed.positionals.count > command.arguments.count {
-            throw UsageError(message: "unexpected argument '\(parsed.positionals[command.arguments.count])'.", command: parsed.path)
+            let extra = parsed.positionals[command.arguments.count...]
+            // `slate edit 3 Buy oat milk`: words where a command takes its title by option.
+            let hint = command.options.contains { $0.long == "title" && $0.valueName != nil }
+                ? " A new title goes with --title: --title \(Self.shellQuoted(extra.joined(separator: " ")))." : ""
+            throw UsageError(message: "unexpected argument '\(extra.first!)'." + hint, command: parsed.path)
         }
     }
 }
