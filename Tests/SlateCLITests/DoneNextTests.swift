@@ -27,6 +27,8 @@ import Testing
         #expect(next.count == 1)
         #expect(next.first?["after"] as? Int == 4)
         #expect(next.first?["number"] as? Int == 6)
+        #expect(next.first?["due"] as? String == "2026-12-03")
+        #expect(next.first?["isAllDay"] as? Bool == true)
         #expect(cli.run("show", "6").out.contains("Water plants"))
         // A task that does not repeat has no "next".
         let plain = try #require(try JSONSerialization.jsonObject(with: Data(cli.run("reopen", "3", "--json").out.utf8)) as? [String: Any])
@@ -46,7 +48,9 @@ import Testing
         let quoted = cli.run("edit", "1", "Call Bob's \"mum\"")
         #expect(quoted.err.hasPrefix(#"error: unexpected argument 'Call Bob's "mum"'. A new title goes with --title: --title "Call Bob's \"mum\"".\#n"#), "\(quoted.err)")
         #expect(cli.run("show", "1").out.contains("Buy milk"))
-        // A command without --title says only what it did not expect.
+        // A command without --title says only what it did not expect; so does edit when the
+        // first word is not a task (the task is what is missing).
         #expect(cli.run("show", "1", "extra").err.hasPrefix("error: unexpected argument 'extra'.\n"))
+        #expect(cli.run("edit", "Buy", "oat", "milk").err.hasPrefix("error: unexpected argument 'oat'.\n"))
     }
 }

@@ -54,13 +54,17 @@ import Testing
         ("Gym every mon thu", "every mon thu"),
         ("Read every other tuesday", "every other tuesday"),
         ("Walk every morning", "every morning"),
+        ("Call every 2nd monday", "every 2nd monday"),
+        ("Pay every first monday", "every first monday"),
+        ("Pay every last friday", "every last friday"),
+        ("Pay every 15th", "every 15th"),
     ])
     func staysInTheTitleAndIsSaid(line: String, phrase: String) throws {
         let entry = try Self.parser.parse(line)
         #expect(entry.title == line)
         #expect(entry.recurrence == nil)
         #expect(entry.due == nil)
-        #expect(entry.warnings == ["“\(phrase)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday)."])
+        #expect(entry.warnings == ["“\(phrase)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday, every month on the 1st)."])
     }
 
     @Test func aTimeAfterThePhraseIsStillRead() throws {

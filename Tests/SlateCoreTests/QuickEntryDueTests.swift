@@ -91,6 +91,15 @@ import Testing
         ("Fix the 2nd light", ExpectedEntry("Fix the 2nd light")),
         ("Seats on the 2 of us", ExpectedEntry("Seats on the 2 of us")),
         ("Party on the 32nd", ExpectedEntry("Party on the 32nd")),
+        ("Bill on the 1th", ExpectedEntry("Bill on the 1th")),
+        // An ordinal before title text describes that word; with a month it is a date
+        ("Meeting on the 2nd floor", ExpectedEntry("Meeting on the 2nd floor")),
+        ("Review on the 3rd quarter report", ExpectedEntry("Review on the 3rd quarter report")),
+        ("Pay rent on the 1st #Home", ExpectedEntry("Pay rent", due: "2026-12-01", list: "Home")),
+        ("BBQ on the 4th of July", ExpectedEntry("BBQ", due: "2027-07-04")),
+        ("Party on the 2nd march", ExpectedEntry("Party", due: "2027-03-02")),
+        ("BBQ 4th of july", ExpectedEntry("BBQ", due: "2027-07-04")),
+        ("Top 4 of July", ExpectedEntry("Top 4 of July")),
     ]
 
     @Test(arguments: connectingWords)

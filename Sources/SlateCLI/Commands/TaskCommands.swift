@@ -182,7 +182,10 @@ enum TaskCommands {
                     var json: [String: Any] = ["action": name, "ids": ids, "numbers": tasks.map(\.number)]
                     if !outcome.next.isEmpty {
                         json["next"] = tasks.compactMap { task in
-                            outcome.next[task.id].map { ["after": task.number, "id": $0.id.uuidString.lowercased(), "number": $0.number] }
+                            outcome.next[task.id].map { next -> [String: Any] in
+                                ["after": task.number, "id": next.id.uuidString.lowercased(), "number": next.number,
+                                 "due": next.dueText(calendar: session.calendar) ?? NSNull(), "isAllDay": next.isAllDay]
+                            }
                         }
                     }
                     session.console.out(PublicJSON.render(json))

@@ -176,6 +176,10 @@ struct DateGrammar: Sendable {
             if let month = Self.months[list[0]], let day = Self.dayOfMonth(list[1]) { return nextDate(month: month, day: day) }
             return nil
         case 3:
+            // "4th of july": only with the ordinal ("Top 4 of July" stays a title).
+            if list[1] == "of", let day = Self.ordinalDay(list[0]), let month = Self.months[list[2]] {
+                return nextDate(month: month, day: day)
+            }
             guard let year = Self.year(list[2]) else { return nil }
             let first = Self.droppingComma(list[0]), second = Self.droppingComma(list[1])
             if let day = Self.dayOfMonth(first), let month = Self.months[second] { return date(year: year, month: month, day: day) }
@@ -188,13 +192,17 @@ struct DateGrammar: Sendable {
 
     /// "the 1st", "the 15th" after "on" ("every month on the 1st"): the next day with that
     /// number, today included, in the first month that has it (on 7 November, "on the 31st"
-    /// is 31 December). Only with its ordinal suffix and after "on": "The 5th Wave" and
-    /// "the 2 of us" stay titles.
+    /// is 31 December); "the 4th of july", "the 2nd march": the next such date. Only with its
+    /// own ordinal suffix ("1st", not "1th") and after "on": "The 5th Wave" and "the 2 of us"
+    /// stay titles (and quick entry leaves "on the 2nd floor" alone: `QuickEntryParser`).
     private func dayOfMonthPhrase(_ words: ArraySlice<String>) -> Date? {
         let list = Array(words)
-        guard list.count == 2, list[0] == "the", ["st", "nd", "rd", "th"].contains(where: list[1].hasSuffix),
-              let day = Self.dayOfMonth(list[1])
-        else { return nil }
+        guard (2...4).contains(list.count), list[0] == "the", let day = Self.ordinalDay(list[1]) else { return nil }
+        switch list.count {
+        case 3: return Self.months[list[2]].flatMap { nextDate(month: $0, day: day) }
+        case 4: return list[2] == "of" ? Self.months[list[3]].flatMap { nextDate(month: $0, day: day) } : nil
+        default: break
+        }
         let year = calendar.component(.year, from: today), month = calendar.component(.month, from: today)
         for ahead in 0...12 {
             let index = month - 1 + ahead
@@ -275,6 +283,20 @@ struct DateGrammar: Sendable {
         guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), let day = Int(digits), (1...31).contains(day)
         else { return nil }
         return day
+    }
+
+    /// "1st", "2nd", "3rd", "4th" … "31st": a day of the month with the suffix its number
+    /// takes in English; nil for "1th" or a bare number.
+    static func ordinalDay(_ word: String) -> Int? {
+        guard word.count >= 3, let day = dayOfMonth(word), word.allSatisfy(\.isASCII) else { return nil }
+        let suffix: String
+        switch (day % 10, day / 10 == 1) {
+        case (1, false): suffix = "st"
+        case (2, false): suffix = "nd"
+        case (3, false): suffix = "rd"
+        default: suffix = "th"
+        }
+        return word.hasSuffix(suffix) ? day : nil
     }
 
     private static func year(_ word: String) -> Int? {

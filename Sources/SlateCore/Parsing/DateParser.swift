@@ -16,8 +16,12 @@ import Foundation
 //   24 dec, dec 24, 24th december, december 24, 2026, 24 dec 2026
 //                             without a year: the next such date, today included
 //   "on" may precede a weekday or a calendar date: "on fri", "on 24 dec".
+//   4th of july               with its ordinal ("Top 4 of July" stays a title)
 //   on the 1st, on the 15th   the next day with that number, today included, in the first
-//                             month that has it ("every month on the 1st"); only after "on"
+//                             month that has it ("every month on the 1st"); only after "on",
+//                             with the number's own suffix ("1st", not "1th"), and not before
+//                             title text ("Meeting on the 2nd floor" stays a title)
+//   on the 4th of july, on the 2nd march   the next such date
 //   end of day, end of week, end of the month, end of year (eod, eow, eom, eoy)   today,
 //                             the coming Sunday (weeks start on Monday), the last day of this
 //                             month, 31 December; all day

@@ -280,6 +280,17 @@ public struct QuickEntryParser: Sendable {
         return nil
     }
 
+    /// "on the 2nd" followed by title text ("Meeting on the 2nd floor", "Review on the 3rd
+    /// quarter report"): an ordinal that describes the next word, not a day of the month.
+    /// "Pay rent on the 1st", "… on the 1st #Home" and "on the 31st 9am" are dates.
+    private func isOrdinalBeforeTitleText(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Bool {
+        guard span.count >= 2, span.upperBound < tokens.count, case .text = roles[span.upperBound],
+              tokens[span.upperBound - 2].text.lowercased() == "the",
+              DateGrammar.ordinalDay(tokens[span.upperBound - 1].text.lowercased()) != nil
+        else { return false }
+        return true
+    }
+
     /// The end of "and thu", ", wed and fri" or "thu" typed right after "every mon": more
     /// weekdays than a repeat has; nil when no weekday follows.
     private static func moreWeekdays(after span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Int? {
@@ -307,9 +318,13 @@ public struct QuickEntryParser: Sendable {
             if next.hasSuffix(","), DateGrammar.weekdays[String(next.dropLast())] != nil {
                 return index..<(moreWeekdays(after: index..<(index + 2), tokens, roles) ?? index + 2)
             }
-            if unsupportedRepeatWords.contains(next) {
-                // "every other tuesday": the word after "other" belongs to the phrase.
-                let takesNext = next == "other" && index + 2 < tokens.count && { if case .text = roles[index + 2] { true } else { false } }()
+            if unsupportedRepeatWords.contains(next) || ordinalWords.contains(next) || DateGrammar.ordinalDay(next) != nil {
+                // "every other tuesday", "every 2nd monday", "every last friday": the word after
+                // belongs to the phrase.
+                let takesNext = next != "weekday" && next != "weekdays" && index + 2 < tokens.count
+                    && { if case .text = roles[index + 2] { true } else { false } }()
+                    && (DateGrammar.weekdays[tokens[index + 2].text.lowercased()] != nil
+                        || ["day", "week", "month", "weekday", "weekend"].contains(tokens[index + 2].text.lowercased()))
                 return index..<(index + (takesNext ? 3 : 2))
             }
         }
@@ -321,8 +336,11 @@ public struct QuickEntryParser: Sendable {
         "hour", "hours", "minute", "minutes", "quarter", "other",
     ]
 
+    /// "every first monday", "every last friday": a week of the month, which no repeat has.
+    private static let ordinalWords: Set<String> = ["first", "second", "third", "fourth", "fifth", "last"]
+
     private static func unsupportedRepeatNote(_ typed: String) -> String {
-        "“\(typed)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday)."
+        "“\(typed)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday, every month on the 1st)."
     }
 
     /// The longest date expression among plain words; the last of equally long ones.
@@ -334,7 +352,7 @@ public struct QuickEntryParser: Sendable {
                     let span = start..<(start + length)
                     guard let match = grammar.expression(words(tokens, span)), grammar.resolve(match) != nil,
                         length >= best?.span.count ?? 0,
-                        !isAmbiguousWord(span, tokens, roles)
+                        !isAmbiguousWord(span, tokens, roles), !isOrdinalBeforeTitleText(span, tokens, roles)
                     else { continue }
                     best = (span, match)
                 }
