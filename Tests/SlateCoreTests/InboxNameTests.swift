@@ -47,3 +47,21 @@ import Testing
         #expect(try slate.lists().map(\.list.name) == ["Crew"])
     }
 }
+
+/// "#Inbox" in quick entry is the Inbox (no list), in any case: it was looked up as a list
+/// and refused ("No list named Inbox"), and the web app offered it as a new list.
+@Suite struct QuickEntryInboxTests {
+    @Test func hashInboxIsNoListAndSaysInbox() throws {
+        let (slate, clock) = try makeSlate()
+        let parser = QuickEntryParser(now: clock.now, calendar: testCalendar)
+        for line in ["Buy milk #Inbox", "Buy milk #inbox", "#INBOX Buy milk", "Buy milk #Inbox #inbox"] {
+            let entry = try parser.parse(line)
+            #expect(entry.title == "Buy milk")
+            #expect(entry.listName == nil)
+            #expect(entry.understood.first { $0.kind == .list }?.description == "Inbox")
+        }
+        #expect(throws: QuickEntryError.self) { try parser.parse("Buy milk #Inbox #Work") }
+        let task = try slate.addTask(TaskDraft(title: try parser.parse("Buy milk #Inbox").title))
+        #expect(task.listID == nil)
+    }
+}

@@ -85,6 +85,7 @@ public struct QuickEntryParser: Sendable {
         }
 
         var priorityToken: String?, listToken: String?, dueToken: String?
+        var listNamed: String?  // the list the line names, "Inbox" included
         for (token, role) in zip(tokens, roles) {
             switch role {
             case .priority(let priority):
@@ -96,12 +97,14 @@ public struct QuickEntryParser: Sendable {
                 note(.priority, token.range, priority.name)
             case .list(let name):
                 let typed = String(line[token.range])
-                if let first = listToken, entry.listName?.lowercased() != name.lowercased() {
+                if let first = listToken, listNamed?.lowercased() != name.lowercased() {
                     throw QuickEntryError.twoLists(first, typed)
                 }
                 listToken = listToken ?? typed
-                entry.listName = entry.listName ?? name
-                note(.list, token.range, name)
+                listNamed = listNamed ?? name
+                // "#Inbox" is where a task without a list is: no list has the name.
+                if !TaskRules.isInboxName(name) { entry.listName = entry.listName ?? name }
+                note(.list, token.range, TaskRules.isInboxName(name) ? TaskRules.inboxName : name)
             case .tag(let tag):
                 if !entry.tags.contains(tag) { entry.tags.append(tag) }
                 note(.tag, token.range, tag)
