@@ -40,6 +40,15 @@ struct ExpectedEntry: Sendable, Equatable, CustomStringConvertible {
         // The example from the issue, exactly
         ("Storyboard the inciting incident tomorrow 5pm !high #Story",
          ExpectedEntry("Storyboard the inciting incident", due: "2026-11-30 17:00", priority: .high, list: "Story")),
+        // A day and a time typed apart make one due date (the time was read alone as today's,
+        // and the day left in the title)
+        ("Call Bob fri about the contract 3pm", ExpectedEntry("Call Bob about the contract", due: "2026-12-04 15:00")),
+        ("Call Bob 3pm about the contract fri", ExpectedEntry("Call Bob about the contract", due: "2026-12-04 15:00")),
+        ("Renew on the 31st every month 9am", ExpectedEntry("Renew", due: "2026-12-31 09:00", recurrence: Recurrence(.monthly))),
+        ("Dentist tomorrow bring forms at 10:30", ExpectedEntry("Dentist bring forms", due: "2026-11-30 10:30")),
+        ("Prepare for monday meeting", ExpectedEntry("Prepare for meeting", due: "2026-11-30")),
+        ("Movie tonight with Anna 10pm", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
+        ("Movie 10pm with Anna tonight", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
         // Quoting and words that must not become dates
         ("\"The 5th Wave\" tomorrow", ExpectedEntry("The 5th Wave", due: "2026-11-30")),
         ("Read The 5th Wave", ExpectedEntry("Read The 5th Wave")),

@@ -10,6 +10,11 @@ struct DateMatch: Hashable, Sendable {
     var defaultTime: TimeOfDay?
     /// An exact instant: "in 30 minutes".
     var moment: Date?
+
+    /// A day without a time typed ("fri", "tomorrow", "tonight").
+    var isDayWithoutTime: Bool { day != nil && time == nil && moment == nil }
+    /// A time without a day ("3pm", "at 17:30").
+    var isTimeOnly: Bool { time != nil && day == nil && moment == nil }
 }
 
 /// The date grammar described in DateParser.swift. Every function matches the *whole* slice of

@@ -35,7 +35,8 @@ import Foundation
 //   A bare number is never a time, even after "at": "Call at 5" and "Buy 2 tickets" keep
 //   their numbers, and "fri at 9" is not a date + time (write "fri 9am" or "fri 09:00").
 // Date and time in either order: "tomorrow 5pm", "5pm tomorrow", "fri at 9am",
-//   "at 17:30 on 24 dec", "in 3 days 9am".
+//   "at 17:30 on 24 dec", "in 3 days 9am". In quick entry also apart: "Call Bob fri about
+//   the contract 3pm" is due Friday at 15:00.
 // Moments (timed, from now with seconds dropped): in an hour, in 30 minutes, in 2 hrs.
 // Not dates: invalid calendar days ("2026-02-30", "31 nov"), impossible times ("25:00",
 //   "13pm"), ordinals alone ("The 5th Wave"), years alone ("Read 1984"), numeric day/month

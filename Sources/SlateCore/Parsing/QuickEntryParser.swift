@@ -148,6 +148,17 @@ public struct QuickEntryParser: Sendable {
             for index in dueMatch?.span ?? 0..<0 { roles[index] = .taken }
             var due = dueMatch?.match
             var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
+            // A day and a time typed apart ("Call Bob fri about the contract 3pm"): the longest
+            // expression is one of them; the other, found among the words left, completes it.
+            var otherRange: Range<String.Index>?
+            if let found = due, found.isDayWithoutTime || found.isTimeOnly,
+               let other = findDate(tokens, roles, accepting: { found.isTimeOnly ? $0.isDayWithoutTime : $0.isTimeOnly })
+            {
+                for index in other.span { roles[index] = .taken }
+                otherRange = Self.range(of: other.span, in: tokens)
+                due = DateMatch(day: found.day ?? other.match.day, time: found.time ?? other.match.time,
+                                defaultTime: found.defaultTime ?? other.match.defaultTime)
+            }
             if let (span, match) = recurrence, let weekday = match.weekday, due?.day == nil, due?.moment == nil {
                 // "every monday [9am]": the first occurrence is the coming Monday; today only
                 // while its time is still ahead (on a Monday at noon, "every monday 9am" starts
@@ -162,6 +173,7 @@ public struct QuickEntryParser: Sendable {
             entry.due = due.flatMap(grammar.resolve)
             if let dueRange, let resolved = entry.due {
                 note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
+                if let otherRange { note(.due, otherRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar)) }
                 farAhead = ImpossibleDates.farAheadNote(typed: String(line[dueRange]), due: resolved, now: grammar.now, calendar: grammar.calendar)
             }
         }
@@ -346,14 +358,16 @@ public struct QuickEntryParser: Sendable {
         "“\(typed)” is not a repeat Slate has, so it stays in the title: a task repeats every day, week, month or year (every 2 weeks, every monday, every month on the 1st)."
     }
 
-    /// The longest date expression among plain words; the last of equally long ones.
-    private func findDate(_ tokens: [QuickEntryToken], _ roles: [Role]) -> (span: Range<Int>, match: DateMatch)? {
+    /// The longest date expression among plain words that `accepting` takes; the last of
+    /// equally long ones.
+    private func findDate(_ tokens: [QuickEntryToken], _ roles: [Role],
+                          accepting: (DateMatch) -> Bool = { _ in true }) -> (span: Range<Int>, match: DateMatch)? {
         var best: (span: Range<Int>, match: DateMatch)?
         for run in runs(roles) {
             for start in run {
                 for length in 1...min(DateGrammar.maximumWords, run.upperBound - start) {
                     let span = start..<(start + length)
-                    guard let match = grammar.expression(words(tokens, span)), grammar.resolve(match) != nil,
+                    guard let match = grammar.expression(words(tokens, span)), accepting(match), grammar.resolve(match) != nil,
                         length >= best?.span.count ?? 0,
                         !isAmbiguousWord(span, tokens, roles), !isOrdinalBeforeTitleText(span, tokens, roles)
                     else { continue }
