@@ -49,6 +49,11 @@ struct ExpectedEntry: Sendable, Equatable, CustomStringConvertible {
         ("Prepare for monday meeting", ExpectedEntry("Prepare for meeting", due: "2026-11-30")),
         ("Movie tonight with Anna 10pm", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
         ("Movie 10pm with Anna tonight", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
+        // A comma or semicolon after a date ends it and goes with it
+        ("Dentist tomorrow, bring forms", ExpectedEntry("Dentist bring forms", due: "2026-11-30")),
+        ("Dentist fri 10:30; bring forms", ExpectedEntry("Dentist bring forms", due: "2026-12-04 10:30")),
+        ("Call Sun, Moon and Stars Inc", ExpectedEntry("Call Sun, Moon and Stars Inc")),
+        ("Buy milk, eggs, bread", ExpectedEntry("Buy milk, eggs, bread")),
         // Quoting and words that must not become dates
         ("\"The 5th Wave\" tomorrow", ExpectedEntry("The 5th Wave", due: "2026-11-30")),
         ("Read The 5th Wave", ExpectedEntry("Read The 5th Wave")),

@@ -270,8 +270,16 @@ public struct QuickEntryParser: Sendable {
         return runs
     }
 
+    /// The span's words in lower case, the last without a comma or semicolon after it:
+    /// "Dentist tomorrow, bring forms" ends its date with the comma, which goes with it.
     private func words(_ tokens: [QuickEntryToken], _ span: Range<Int>) -> ArraySlice<String> {
-        tokens[span].map { $0.text.lowercased() }[...]
+        var words = tokens[span].map { $0.text.lowercased() }
+        if let last = words.last { words[words.count - 1] = Self.withoutClosingComma(last) }
+        return words[...]
+    }
+
+    private static func withoutClosingComma(_ word: String) -> String {
+        word.count > 1 && (word.hasSuffix(",") || word.hasSuffix(";")) ? String(word.dropLast()) : word
     }
 
     // MARK: Finding expressions
@@ -400,7 +408,7 @@ public struct QuickEntryParser: Sendable {
 
     /// A lone "sun", "sat", "wed" or "tod" with title text after it is read as a word.
     private func isAmbiguousWord(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Bool {
-        guard span.count == 1, Self.ambiguousWords.contains(tokens[span.lowerBound].text.lowercased()) else { return false }
+        guard span.count == 1, Self.ambiguousWords.contains(Self.withoutClosingComma(tokens[span.lowerBound].text.lowercased())) else { return false }
         return roles[span.upperBound...].contains(where: \.isTitleText)
     }
 
