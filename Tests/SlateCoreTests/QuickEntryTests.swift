@@ -49,6 +49,8 @@ struct ExpectedEntry: Sendable, Equatable, CustomStringConvertible {
         ("Prepare for monday meeting", ExpectedEntry("Prepare for meeting", due: "2026-11-30")),
         ("Movie tonight with Anna 10pm", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
         ("Movie 10pm with Anna tonight", ExpectedEntry("Movie with Anna", due: "2026-11-29 22:00")),
+        ("Call mom at 5pm about Sunday lunch", ExpectedEntry("Call mom about Sunday lunch", due: "2026-11-29 17:00")),
+        ("Book the 9pm show fri", ExpectedEntry("Book the show", due: "2026-12-04 21:00")),
         // A comma or semicolon after a date ends it and goes with it
         ("Dentist tomorrow, bring forms", ExpectedEntry("Dentist bring forms", due: "2026-11-30")),
         ("Dentist fri 10:30; bring forms", ExpectedEntry("Dentist bring forms", due: "2026-12-04 10:30")),

@@ -149,10 +149,13 @@ public struct QuickEntryParser: Sendable {
             var due = dueMatch?.match
             var dueRange = dueMatch.map { Self.range(of: $0.span, in: tokens) }
             // A day and a time typed apart ("Call Bob fri about the contract 3pm"): the longest
-            // expression is one of them; the other, found among the words left, completes it.
+            // expression is one of them; the other, found among the words left, completes it
+            // when the later of the two ends the title ("Call mom at 5pm about Sunday lunch" is
+            // today at 5pm, about Sunday's lunch).
             var otherRange: Range<String.Index>?
-            if let found = due, found.isDayWithoutTime || found.isTimeOnly,
-               let other = findDate(tokens, roles, accepting: { found.isTimeOnly ? $0.isDayWithoutTime : $0.isTimeOnly })
+            if let found = due, let primary = dueMatch?.span, found.isDayWithoutTime || found.isTimeOnly,
+               let other = findDate(tokens, roles, accepting: { found.isTimeOnly ? $0.isDayWithoutTime : $0.isTimeOnly }),
+               !roles[max(primary.upperBound, other.span.upperBound)...].contains(where: \.isTitleText)
             {
                 for index in other.span { roles[index] = .taken }
                 otherRange = Self.range(of: other.span, in: tokens)
