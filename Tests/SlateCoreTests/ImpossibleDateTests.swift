@@ -58,6 +58,8 @@ import Testing
         ("Pay every first monday", "every first monday"),
         ("Pay every last friday", "every last friday"),
         ("Pay every 15th", "every 15th"),
+        ("Pay every month on the 1st and 15th", "every month on the 1st and 15th"),
+        ("Pay every month on the 1st, 10th and 20th", "every month on the 1st, 10th and 20th"),
     ])
     func staysInTheTitleAndIsSaid(line: String, phrase: String) throws {
         let entry = try Self.parser.parse(line)

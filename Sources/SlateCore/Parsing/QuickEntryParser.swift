@@ -127,9 +127,12 @@ public struct QuickEntryParser: Sendable {
         var farAhead: String?
         var recurrence = try findRecurrence(tokens, roles, in: line)
         var repeatNote: String?
-        if let (span, match) = recurrence, match.weekday != nil, let end = Self.moreWeekdays(after: span, tokens, roles) {
-            // "every mon and thu": a repeat has one weekday. Read as every Monday and due
-            // Thursday, the line would mean neither; the words stay in the title, and it says why.
+        if let (span, match) = recurrence, match.weekday != nil || match.recurrence.frequency == .monthly,
+           let end = match.weekday != nil ? Self.moreWeekdays(after: span, tokens, roles) : Self.moreDaysOfMonth(after: span, tokens, roles)
+        {
+            // "every mon and thu", "every month on the 1st and 15th": a repeat has one weekday or
+            // day of the month. Read as every Monday and due Thursday, the line would mean
+            // neither; the words stay in the title, and it says why.
             for index in span.lowerBound..<end { roles[index] = .literal }
             repeatNote = Self.unsupportedRepeatNote(String(line[Self.range(of: span.lowerBound..<end, in: tokens)]))
             recurrence = nil
@@ -332,6 +335,29 @@ public struct QuickEntryParser: Sendable {
             index += 1
         }
         return end
+    }
+
+    /// The end of "on the 1st and 15th" typed right after "every month": two days of the
+    /// month or more, which a repeat does not have; nil for one day or none.
+    private static func moreDaysOfMonth(after span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Int? {
+        func word(_ index: Int) -> String? {
+            guard index < tokens.count, case .text = roles[index] else { return nil }
+            return withoutClosingComma(tokens[index].text.lowercased())
+        }
+        var index = span.upperBound
+        if word(index) == "on" { index += 1 }
+        if word(index) == "the" { index += 1 }
+        var days = 0, end: Int?
+        while let word = word(index) {
+            if DateGrammar.ordinalDay(word) != nil {
+                days += 1
+                end = index + 1
+            } else if word != "and" && word != "&" {
+                break
+            }
+            index += 1
+        }
+        return days >= 2 ? end : nil
     }
 
     /// "every weekday", "every morning", "every mon, thu": an "every" phrase no repeat takes,
