@@ -293,7 +293,7 @@ struct DateGrammar: Sendable {
     /// "1st", "2nd", "3rd", "4th" … "31st": a day of the month with the suffix its number
     /// takes in English; nil for "1th" or a bare number.
     static func ordinalDay(_ word: String) -> Int? {
-        guard word.count >= 3, let day = dayOfMonth(word), word.allSatisfy(\.isASCII) else { return nil }
+        guard let day = dayOfMonth(word) else { return nil }
         let suffix: String
         switch (day % 10, day / 10 == 1) {
         case (1, false): suffix = "st"

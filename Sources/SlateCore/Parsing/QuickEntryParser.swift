@@ -102,8 +102,6 @@ public struct QuickEntryParser: Sendable {
                 }
                 listToken = listToken ?? typed
                 listNamed = listNamed ?? name
-                // "#Inbox" is where a task without a list is: no list has the name.
-                if !TaskRules.isInboxName(name) { entry.listName = entry.listName ?? name }
                 note(.list, token.range, TaskRules.isInboxName(name) ? TaskRules.inboxName : name)
             case .tag(let tag):
                 if !entry.tags.contains(tag) { entry.tags.append(tag) }
@@ -123,6 +121,9 @@ public struct QuickEntryParser: Sendable {
                 break
             }
         }
+
+        // "#Inbox" is where a task without a list is: no list has the name.
+        entry.listName = listNamed.flatMap { TaskRules.isInboxName($0) ? nil : $0 }
 
         var farAhead: String?
         var recurrence = try findRecurrence(tokens, roles, in: line)
@@ -178,8 +179,8 @@ public struct QuickEntryParser: Sendable {
             }
             entry.due = due.flatMap(grammar.resolve)
             if let dueRange, let resolved = entry.due {
-                note(.due, dueRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar))
-                if let otherRange { note(.due, otherRange, resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar)) }
+                let summary = resolved.summary(relativeTo: grammar.now, calendar: grammar.calendar)
+                for range in [dueRange, otherRange].compactMap({ $0 }) { note(.due, range, summary) }
                 farAhead = ImpossibleDates.farAheadNote(typed: String(line[dueRange]), due: resolved, now: grammar.now, calendar: grammar.calendar)
             }
         }
@@ -288,6 +289,13 @@ public struct QuickEntryParser: Sendable {
         word.count > 1 && (word.hasSuffix(",") || word.hasSuffix(";")) ? String(word.dropLast()) : word
     }
 
+    /// The plain title word at `index` in lower case, without a closing comma; nil past the
+    /// end or for a token read as something else.
+    private static func plainWord(at index: Int, _ tokens: [QuickEntryToken], _ roles: [Role]) -> String? {
+        guard index < tokens.count, case .text = roles[index] else { return nil }
+        return withoutClosingComma(tokens[index].text.lowercased())
+    }
+
     // MARK: Finding expressions
 
     /// The first "every …" phrase in the line, longest form first. Throws for "every 0 days"
@@ -313,23 +321,19 @@ public struct QuickEntryParser: Sendable {
     /// quarter report"): an ordinal that describes the next word, not a day of the month.
     /// "Pay rent on the 1st", "… on the 1st #Home" and "on the 31st 9am" are dates.
     private func isOrdinalBeforeTitleText(_ span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Bool {
-        guard span.count >= 2, span.upperBound < tokens.count, case .text = roles[span.upperBound],
-              tokens[span.upperBound - 2].text.lowercased() == "the",
-              DateGrammar.ordinalDay(tokens[span.upperBound - 1].text.lowercased()) != nil
-        else { return false }
-        return true
+        let words = words(tokens, span)
+        return words.count >= 2 && words[words.endIndex - 2] == "the" && DateGrammar.ordinalDay(words.last!) != nil
+            && Self.plainWord(at: span.upperBound, tokens, roles) != nil
     }
 
     /// The end of "and thu", ", wed and fri" or "thu" typed right after "every mon": more
     /// weekdays than a repeat has; nil when no weekday follows.
     private static func moreWeekdays(after span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Int? {
         var index = span.upperBound, end: Int?
-        while index < tokens.count, case .text = roles[index] {
-            let word = tokens[index].text.lowercased()
-            let bare = word.hasSuffix(",") ? String(word.dropLast()) : word
-            if DateGrammar.weekdays[bare] != nil {
+        while let word = plainWord(at: index, tokens, roles) {
+            if DateGrammar.weekdays[word] != nil {
                 end = index + 1
-            } else if !["and", "&", "or", ","].contains(bare) && !bare.isEmpty {
+            } else if !["and", "&", "or", ","].contains(word) {
                 break
             }
             index += 1
@@ -340,15 +344,11 @@ public struct QuickEntryParser: Sendable {
     /// The end of "on the 1st and 15th" typed right after "every month": two days of the
     /// month or more, which a repeat does not have; nil for one day or none.
     private static func moreDaysOfMonth(after span: Range<Int>, _ tokens: [QuickEntryToken], _ roles: [Role]) -> Int? {
-        func word(_ index: Int) -> String? {
-            guard index < tokens.count, case .text = roles[index] else { return nil }
-            return withoutClosingComma(tokens[index].text.lowercased())
-        }
         var index = span.upperBound
-        if word(index) == "on" { index += 1 }
-        if word(index) == "the" { index += 1 }
+        if plainWord(at: index, tokens, roles) == "on" { index += 1 }
+        if plainWord(at: index, tokens, roles) == "the" { index += 1 }
         var days = 0, end: Int?
-        while let word = word(index) {
+        while let word = plainWord(at: index, tokens, roles) {
             if DateGrammar.ordinalDay(word) != nil {
                 days += 1
                 end = index + 1
@@ -364,19 +364,16 @@ public struct QuickEntryParser: Sendable {
     /// left in the title (quick entry says so rather than saving a task that does not repeat
     /// without a word).
     private static func unsupportedRepeat(_ tokens: [QuickEntryToken], _ roles: [Role]) -> Range<Int>? {
-        for index in tokens.indices.dropLast() where tokens[index].text.lowercased() == "every" {
-            guard case .text = roles[index], case .text = roles[index + 1] else { continue }
-            let next = tokens[index + 1].text.lowercased()
-            if next.hasSuffix(","), DateGrammar.weekdays[String(next.dropLast())] != nil {
+        for index in tokens.indices.dropLast() where plainWord(at: index, tokens, roles) == "every" {
+            guard let next = plainWord(at: index + 1, tokens, roles) else { continue }
+            if tokens[index + 1].text.hasSuffix(","), DateGrammar.weekdays[next] != nil {
                 return index..<(moreWeekdays(after: index..<(index + 2), tokens, roles) ?? index + 2)
             }
             if unsupportedRepeatWords.contains(next) || ordinalWords.contains(next) || DateGrammar.ordinalDay(next) != nil {
                 // "every other tuesday", "every 2nd monday", "every last friday": the word after
                 // belongs to the phrase.
-                let takesNext = next != "weekday" && next != "weekdays" && index + 2 < tokens.count
-                    && { if case .text = roles[index + 2] { true } else { false } }()
-                    && (DateGrammar.weekdays[tokens[index + 2].text.lowercased()] != nil
-                        || ["day", "week", "month", "weekday", "weekend"].contains(tokens[index + 2].text.lowercased()))
+                let after = next == "weekday" || next == "weekdays" ? nil : plainWord(at: index + 2, tokens, roles)
+                let takesNext = after.map { DateGrammar.weekdays[$0] != nil || ["day", "week", "month", "weekday", "weekend"].contains($0) } ?? false
                 return index..<(index + (takesNext ? 3 : 2))
             }
         }
