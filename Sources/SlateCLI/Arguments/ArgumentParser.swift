@@ -131,15 +131,8 @@ struct ArgumentParser {
             throw UsageError(message: "missing <\(missing.name)>: \(missing.help.prefix(1).lowercased() + missing.help.dropFirst())", command: parsed.path)
         }
         if !command.arguments.contains(where: \.isRepeating), parsed.positionals.count > command.arguments.count {
-            let extra = parsed.positionals[command.arguments.count...]
-            // `slate edit 3 Buy oat milk`: words where a command takes its title by option.
-            // Only after a task reference (`slate edit Buy oat milk` lacks the task instead).
-            let first = parsed.positionals[0]
-            let namesATask = !first.isEmpty && (first.drop(while: { $0 == "#" }).allSatisfy(\.isNumber)
-                || (first.count >= 4 && first.allSatisfy { $0.isHexDigit || $0 == "-" }))
-            let hint = namesATask && command.options.contains { $0.long == "title" && $0.valueName != nil }
-                ? " A new title goes with --title: --title \(Self.shellQuoted(extra.joined(separator: " ")))." : ""
-            throw UsageError(message: "unexpected argument '\(extra.first!)'." + hint, command: parsed.path)
+            let hint = command.unexpectedArgumentsHint?(parsed.positionals).map { " " + $0 } ?? ""
+            throw UsageError(message: "unexpected argument '\(parsed.positionals[command.arguments.count])'." + hint, command: parsed.path)
         }
     }
 }

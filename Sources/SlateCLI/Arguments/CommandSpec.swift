@@ -13,6 +13,9 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec] = []
     /// Runs the parsed command; nil for a command that only groups subcommands.
     var run: (@Sendable (ParsedCommand, Session) throws -> Void)? = nil
+    /// What to add to "unexpected argument" for these positionals, when the command can
+    /// guess what was meant (`edit`: a title given without --title).
+    var unexpectedArgumentsHint: (@Sendable (_ positionals: [String]) -> String?)? = nil
 
     /// The subcommand named `name`.
     func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }

@@ -76,10 +76,7 @@ enum TaskCommands {
     /// What quick entry understood, shown back: " — due Tomorrow 17:00 · high · Story".
     static func understood(_ task: TaskItem, lists: [UUID: TaskList], _ session: Session) -> String {
         var parts: [String] = []
-        // Only a task with a date makes the calendar (a dateless add makes none).
-        if task.due != nil, let due = task.due(in: session.calendar) {
-            parts.append("due " + session.dueFormatter.string(due, isAllDay: task.isAllDay))
-        }
+        if let due = dueWords(task, session) { parts.append(due) }
         if let recurrence = task.recurrence { parts.append(recurrence.phrase) }
         if task.priority != .none { parts.append(session.style.priority(task.priority) + " " + task.priority.name) }
         if let list = task.listID.flatMap({ lists[$0] }) { parts.append(session.style.color("● ", hex: list.color) + list.name) }
@@ -159,6 +156,15 @@ enum TaskCommands {
             } else {
                 session.console.line("Updated #\(updated.number) “\(updated.title)”" + understood(updated, lists: try session.listsByID(), session))
             }
+        },
+        unexpectedArgumentsHint: { positionals in
+            // `slate edit 3 Buy oat milk`: a title without --title. Only after a task reference
+            // (`slate edit Buy oat milk` lacks the task instead).
+            let task = positionals[0]
+            let namesATask = !task.isEmpty && (task.drop(while: { $0 == "#" }).allSatisfy(\.isNumber)
+                || (task.count >= 4 && task.allSatisfy { $0.isHexDigit || $0 == "-" }))
+            guard namesATask else { return nil }
+            return "A new title goes with --title: --title \(ArgumentParser.shellQuoted(positionals.dropFirst().joined(separator: " ")))."
         })
 
     /// `done`, `reopen`, `flag`, `unflag`, `delete`: one action on one or more tasks, as one change.
@@ -214,8 +220,12 @@ enum TaskCommands {
 
     /// " — next: #13 due Wed": where a completed repeating task goes on.
     private static func nextOccurrence(_ next: TaskItem, _ session: Session) -> String {
-        let due = next.due != nil ? next.due(in: session.calendar).map { " due " + session.dueFormatter.string($0, isAllDay: next.isAllDay) } : nil
-        return " — next: #\(next.number)" + (due ?? "")
+        " — next: #\(next.number)" + (dueWords(next, session).map { " " + $0 } ?? "")
+    }
+
+    /// "due Tomorrow 17:00"; nil without a date (and no calendar made for it).
+    private static func dueWords(_ task: TaskItem, _ session: Session) -> String? {
+        task.due(in: session.calendar).map { "due " + session.dueFormatter.string($0, isAllDay: task.isAllDay) }
     }
 
     static let done = action("done", "Complete tasks", verb: "Completed", unchanged: { $0.isCompleted ? "was already completed" : nil }) {

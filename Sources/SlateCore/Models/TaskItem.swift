@@ -106,10 +106,10 @@ public struct TaskItem: Codable, Sendable, Identifiable, Hashable {
     }
 
     /// When it is due as seen in `calendar`: a timed date as is; an all-day date as the
-    /// start of its day there.
-    public func due(in calendar: Calendar) -> Date? {
+    /// start of its day there (the only case that makes the calendar).
+    public func due(in calendar: @autoclosure () -> Calendar) -> Date? {
         guard let day = dueCalendarDay else { return due }
-        return day.start(in: calendar)
+        return day.start(in: calendar())
     }
 
     /// Overdue: due in the past and not completed. An all-day task is overdue once its day has ended.
