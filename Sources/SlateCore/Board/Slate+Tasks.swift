@@ -218,7 +218,10 @@ extension Slate {
     public func complete(_ ids: [UUID]) throws -> (tasks: [TaskItem], next: [UUID: TaskItem]) {
         let ids = Self.distinct(ids)
         let (tasks, nextIDs) = try retryingConflicts { try applyCompletion(ids, true) }
-        return (tasks, try nextIDs.mapValues { try task(id: $0).model })
+        // Read back in one query, for the numbers the save gave them.
+        let made = try makeContext().revisioned(TaskItem.self, ids: Array(nextIDs.values))
+        let byID = Dictionary(uniqueKeysWithValues: made.map { ($0.model.id, $0.model) })
+        return (tasks, nextIDs.compactMapValues { byID[$0] })
     }
 
     private func applyCompletion(_ ids: [UUID], _ isCompleted: Bool) throws -> (tasks: [TaskItem], next: [UUID: UUID]) {
