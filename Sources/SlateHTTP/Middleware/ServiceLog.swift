@@ -138,12 +138,12 @@ final class LineBatch: Sendable {
     }
 
     private let fileDescriptor: Int32
-    private let delay: Duration
+    private let delay: DispatchTimeInterval
     private let pending = Mutex(Pending())
     /// A batch this long is written without waiting.
     private static let limit = 64 * 1024
 
-    init(fileDescriptor: Int32, delay: Duration) {
+    init(fileDescriptor: Int32, delay: DispatchTimeInterval) {
         self.fileDescriptor = fileDescriptor
         self.delay = delay
     }
@@ -156,13 +156,12 @@ final class LineBatch: Sendable {
                 write(&pending)
                 return false
             }
-            defer { pending.isFlushScheduled = true }
-            return !pending.isFlushScheduled
+            if pending.isFlushScheduled { return false }
+            pending.isFlushScheduled = true
+            return true
         }
         guard schedules else { return }
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             pending.withLock { write(&$0) }
         }
     }
